@@ -1,0 +1,1 @@
+console.log('toolwaves demo: coming soon');

@@ -1,0 +1,1 @@
+export type { Access, AccessMode, Plan, PlanNode, Planner, PlanOptions, Wave } from './types.js';

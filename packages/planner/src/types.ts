@@ -1,0 +1,57 @@
+/** How a call uses a resource: reads may share it, a write needs it alone. */
+export type AccessMode = 'read' | 'write';
+
+/**
+ * One resource a call touches. Keys are `/`-separated paths: a key overlaps itself, its
+ * ancestors and its descendants (`fs:/a` overlaps `fs:/a/b.txt`).
+ */
+export interface Access {
+  readonly key: string;
+  readonly mode: AccessMode;
+}
+
+/**
+ * What a planner sees of one tool call: its position and its declarations, nothing else.
+ * A plain `resourceKey: K` means `access: [{ key: K, mode: 'write' }]`.
+ */
+export interface PlanNode {
+  /** Position in the model's order; `nodes[i].index === i`. */
+  readonly index: number;
+  /** The call declared itself safe to run alongside others. */
+  readonly parallelizable: boolean;
+  /** Seed model: the one exclusive resource the call touches. */
+  readonly resourceKey?: string;
+  /** Richer model: every resource the call touches and how. */
+  readonly access?: readonly Access[];
+  /** Expected duration, for duration-aware planners and the simulator. */
+  readonly estimateMs?: number;
+}
+
+/** A group of calls that may run at the same time. */
+export interface Wave {
+  /** Call indices, ascending. */
+  readonly calls: readonly number[];
+  /** Whether the wave accepted further calls when planning ended (singletons of unsafe calls are born closed). */
+  readonly open: boolean;
+}
+
+/** The waves of one batch, run one after another in order. */
+export interface Plan {
+  /** Name of the planner that made it. */
+  readonly planner: string;
+  readonly waves: readonly Wave[];
+  /** For planners that search: whether the plan is proven to be the best possible. */
+  readonly proven?: boolean;
+}
+
+/** Options every planner accepts. */
+export interface PlanOptions {
+  /** How many calls may run at once inside a wave (default 8). */
+  readonly maxConcurrency?: number;
+}
+
+/** A planning strategy: nodes in, waves out; pure, no I/O. */
+export interface Planner {
+  readonly name: string;
+  plan(nodes: readonly PlanNode[], options?: PlanOptions): Plan;
+}

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/** Workspace packages resolve to their source: tests never need a build. */
+const alias = [
+  { find: /^@toolwaves\/planner$/, replacement: here('./packages/planner/src/index.ts') },
+  {
+    find: /^@toolwaves\/core\/testing$/,
+    replacement: here('./packages/core/src/testing/index.ts'),
+  },
+  { find: /^@toolwaves\/core$/, replacement: here('./packages/core/src/index.ts') },
+  { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
+  { find: /^@toolwaves\/tools-fs$/, replacement: here('./packages/tools-fs/src/index.ts') },
+  { find: /^@toolwaves\/bench$/, replacement: here('./packages/bench/src/index.ts') },
+];
+
+const project = (name: string, root: string) => ({
+  extends: true as const,
+  test: { name, root, include: ['test/**/*.test.ts'] },
+});
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      project('planner', './packages/planner'),
+      project('core', './packages/core'),
+      project('executor-rx', './packages/executor-rx'),
+      project('tools-fs', './packages/tools-fs'),
+      project('bench', './packages/bench'),
+      project('demo', './apps/demo'),
+    ],
+  },
+});
