@@ -1,1 +1,15 @@
-export {};
+export { asTool } from './as-tool.js';
+export { bindTools } from './bind-tools.js';
+export { describeValue } from './describe-value.js';
+export { type FnToolOptions, fnTool } from './fn-tool.js';
+export { type PlanNodeForCallOptions, planNodeForCall } from './plan-node-for-call.js';
+export type { Tool } from './tool.js';
+export type { ToolCall } from './tool-call.js';
+export type { ToolContext } from './tool-context.js';
+export { type ToolOptions, tool, toolMetadata } from './tool-decorator.js';
+export type { ToolOutput } from './tool-output.js';
+export { ToolRegistry, type ToPlanNodesOptions } from './tool-registry.js';
+export type { ToolResult } from './tool-result.js';
+export { TOOL } from './tool-token.js';
+export { ToolwavesError, type ToolwavesErrorCode } from './toolwaves-error.js';
+export { type InputValidation, validateInput } from './validate-input.js';

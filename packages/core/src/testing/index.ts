@@ -1,1 +1,1 @@
-export {};
+export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.js';

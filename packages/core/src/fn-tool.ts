@@ -1,0 +1,72 @@
+import type { Access } from '@toolwaves/planner';
+import type { ZodType } from 'zod';
+import type { Tool } from './tool.js';
+import type { ToolContext } from './tool-context.js';
+import type { ToolOutput } from './tool-output.js';
+import { ToolwavesError } from './toolwaves-error.js';
+
+/** Options of {@link fnTool}: the tool, with static or per-input declarations. */
+export interface FnToolOptions<I> {
+  readonly name: string;
+  readonly description: string;
+  readonly input?: ZodType<I>;
+  /** Safe to run alongside others: a constant or a predicate on the input. Default `false`. */
+  readonly concurrencySafe?: boolean | ((input: I) => boolean);
+  /** The exclusive resource: a constant or a function of the input. */
+  readonly resourceKey?: string | ((input: I) => string | undefined);
+  /** The resources read or written: a constant list or a function of the input. */
+  readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
+  readonly execute: (
+    input: I,
+    context: ToolContext,
+  ) => Promise<string | ToolOutput> | string | ToolOutput;
+}
+
+/**
+ * Makes a tool from a function and its declarations.
+ *
+ * @example
+ * ```ts
+ * const grep = fnTool({
+ *   name: 'grep',
+ *   description: 'Search files',
+ *   input: z.object({ pattern: z.string() }),
+ *   concurrencySafe: true,
+ *   execute: ({ pattern }) => search(pattern),
+ * });
+ * ```
+ * @see tool for class tools with injected dependencies.
+ */
+export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
+  if (typeof options?.name !== 'string' || options.name.trim() === '') {
+    throw new ToolwavesError({
+      code: 'invalid_tool',
+      message: `Expected \`name\` of fnTool to be a non-empty string, got \`${String(options?.name)}\``,
+    });
+  }
+  if (typeof options.execute !== 'function') {
+    throw new ToolwavesError({
+      code: 'invalid_tool',
+      message: `Expected \`execute\` of fnTool \`${options.name}\` to be a function, got \`${typeof options.execute}\``,
+    });
+  }
+  const { concurrencySafe, resourceKey, access } = options;
+  const built: Tool<I> = {
+    name: options.name,
+    description: options.description,
+    ...(options.input === undefined ? {} : { input: options.input }),
+    isConcurrencySafe: (input) =>
+      typeof concurrencySafe === 'function' ? concurrencySafe(input) : concurrencySafe === true,
+    ...(resourceKey === undefined
+      ? {}
+      : {
+          resourceKey: (input: I) =>
+            typeof resourceKey === 'function' ? resourceKey(input) : resourceKey,
+        }),
+    ...(access === undefined
+      ? {}
+      : { access: (input: I) => (typeof access === 'function' ? access(input) : access) }),
+    execute: options.execute,
+  };
+  return built;
+}

@@ -1,0 +1,35 @@
+import type { Access } from '@toolwaves/planner';
+import type { ZodType } from 'zod';
+import type { ToolContext } from './tool-context.js';
+import type { ToolOutput } from './tool-output.js';
+
+/**
+ * A tool the model can call. Declarations are per input: the same tool may be safe for one
+ * call and not for another.
+ *
+ * @example
+ * ```ts
+ * const readFile: Tool<{ path: string }> = {
+ *   name: 'read_file',
+ *   description: 'Read a file',
+ *   input: z.object({ path: z.string() }),
+ *   isConcurrencySafe: () => true,
+ *   access: ({ path }) => [{ key: `fs:/${path}`, mode: 'read' }],
+ *   execute: ({ path }) => fs.readFile(path, 'utf8'),
+ * };
+ * ```
+ * @see fnTool for a shorter way to write one.
+ */
+export interface Tool<I = unknown> {
+  readonly name: string;
+  readonly description: string;
+  /** zod 4 schema the input is validated against before anything else runs. */
+  readonly input?: ZodType<I>;
+  /** Whether this call may run alongside others. Default `false`; a throw means `false`. */
+  isConcurrencySafe?(input: I): boolean;
+  /** Seed model: the one resource this call touches, exclusively. */
+  resourceKey?(input: I): string | undefined;
+  /** Richer model: every resource this call reads or writes. */
+  access?(input: I): readonly Access[];
+  execute(input: I, context: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
+}
