@@ -2,7 +2,26 @@ export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
 export { describeValue } from './describe-value.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
+export { MalformedArguments } from './malformed-arguments.js';
 export { type PlanNodeForCallOptions, planNodeForCall } from './plan-node-for-call.js';
+export {
+  type AnthropicContentBlock,
+  type AnthropicToolDefinition,
+  type AnthropicToolResultBlock,
+  type AnthropicToolResultMessage,
+  fromAnthropicContent,
+  toAnthropicToolResultMessage,
+  toAnthropicTools,
+} from './providers/anthropic.js';
+export {
+  fromOpenAIToolCalls,
+  type OpenAIToolCall,
+  type OpenAIToolDefinition,
+  type OpenAIToolMessage,
+  toOpenAIToolMessages,
+  toOpenAITools,
+} from './providers/openai.js';
+export { type JsonSchema, toolJsonSchema } from './providers/tool-json-schema.js';
 export type { Tool } from './tool.js';
 export type { ToolCall } from './tool-call.js';
 export type { ToolContext } from './tool-context.js';
