@@ -1,3 +1,4 @@
+export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
 export { describeValue } from './describe-value.js';

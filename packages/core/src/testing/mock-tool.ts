@@ -1,5 +1,6 @@
 import type { Access } from '@toolwaves/planner';
 import type { ZodType } from 'zod';
+import { abortableDelay } from '../abortable-delay.js';
 import type { Tool } from '../tool.js';
 import type { ToolContext } from '../tool-context.js';
 import type { ToolOutput } from '../tool-output.js';
@@ -108,7 +109,7 @@ export class MockTool implements Tool {
     this.#maxLive = Math.max(this.#maxLive, this.#live);
     try {
       const delay = resolve(this.#options.delayMs ?? 0, input);
-      if (delay > 0) await sleep(delay, context.signal);
+      if (delay > 0) await abortableDelay(delay, context.signal);
       const error =
         typeof this.#options.error === 'function'
           ? this.#options.error(input, context.attempt)
@@ -130,22 +131,4 @@ export class MockTool implements Tool {
       record.endedAt = now();
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((done, fail) => {
-    if (signal.aborted) {
-      fail(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      fail(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      done();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
