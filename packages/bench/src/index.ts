@@ -1,1 +1,1 @@
-export {};
+export { type WithLatencyOptions, withLatency } from './with-latency.js';

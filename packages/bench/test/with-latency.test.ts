@@ -1,0 +1,60 @@
+import { fnTool, ToolRegistry } from '@toolwaves/core';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withLatency } from '../src/index.js';
+
+describe('withLatency', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const registry = new ToolRegistry().add(
+    fnTool<{ path: string }>({
+      name: 'read',
+      description: 'read',
+      concurrencySafe: true,
+      access: ({ path }) => [{ key: `fs:/${path}`, mode: 'read' }],
+      execute: ({ path }) => `content of ${path}`,
+    }),
+  );
+
+  it('waits the injected latency, then runs the tool', async () => {
+    const slow = withLatency({
+      registry,
+      latencyMs: (_name, input) => ((input as { path: string }).path === 'a' ? 100 : 0),
+    });
+    const signal = new AbortController().signal;
+    let answer: unknown;
+    void Promise.resolve(
+      slow.get('read')?.execute({ path: 'a' }, { toolCallId: 'c', signal, attempt: 1 }),
+    ).then((value) => {
+      answer = value;
+    });
+    await vi.advanceTimersByTimeAsync(99);
+    expect(answer).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(answer).toBe('content of a');
+  });
+
+  it('keeps the declarations, so plans do not change', () => {
+    const slow = withLatency({ registry, latencyMs: () => 50 });
+    const calls = [{ id: '1', name: 'read', input: { path: 'a' } }];
+    expect(slow.toPlanNodes(calls)).toEqual(registry.toPlanNodes(calls));
+    expect(slow.names()).toEqual(['read']);
+  });
+
+  it('stops waiting when the call is aborted', async () => {
+    const slow = withLatency({ registry, latencyMs: () => 10_000 });
+    const controller = new AbortController();
+    const run = Promise.resolve(
+      slow
+        .get('read')
+        ?.execute({ path: 'a' }, { toolCallId: 'c', signal: controller.signal, attempt: 1 }),
+    );
+    await vi.advanceTimersByTimeAsync(50);
+    controller.abort(new Error('cancelled'));
+    await expect(run).rejects.toThrow('cancelled');
+  });
+});
