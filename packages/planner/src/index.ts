@@ -1,1 +1,17 @@
+export { accessesOf } from './accesses-of.js';
+export { conflicts } from './conflicts.js';
+export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
+export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
+export { explainPlan } from './explain-plan.js';
+export { greedyPlanner } from './greedy-planner.js';
+export { keysOverlap } from './keys-overlap.js';
+export { lowerBound } from './lower-bound.js';
+export { makespan } from './makespan.js';
+export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
+export { orderedPlanner } from './ordered-planner.js';
+export type { PlannerErrorCode } from './planner-error.js';
+export { PlannerError } from './planner-error.js';
+export { sequentialPlanner } from './sequential-planner.js';
 export type { Access, AccessMode, Plan, PlanNode, Planner, PlanOptions, Wave } from './types.js';
+export type { VerifyPlanOptions } from './verify-plan.js';
+export { verifyPlan } from './verify-plan.js';
