@@ -1,0 +1,111 @@
+import { parseArgs } from 'node:util';
+import { describeValue } from '@toolwaves/core';
+import { DemoError } from './demo-error.js';
+
+/** The planners the demo knows by name. */
+export const PLANNER_NAMES = ['greedy', 'ordered', 'sequential', 'optimal'] as const;
+export type PlannerName = (typeof PLANNER_NAMES)[number];
+
+/** The demo's settings, from its flags. */
+export interface CliOptions {
+  readonly planner: PlannerName;
+  readonly mode: 'sequential' | 'parallel';
+  readonly maxConcurrency: number;
+  /** A real folder to work in; the scripted session only touches a folder it creates there. */
+  readonly workspace: string | undefined;
+  /** Multiplier of the injected tool latencies (0 = none). */
+  readonly latency: number;
+  readonly json: boolean;
+  /** Skip the comparison of planners at the end. */
+  readonly compare: boolean;
+  readonly help: boolean;
+}
+
+/** `--help` text. */
+export const HELP_TEXT = `toolwaves demo: an agent loop whose tool calls run in planned, parallel waves.
+
+Usage: pnpm demo [options]
+
+Options:
+  --planner NAME          greedy | ordered | sequential | optimal   (default: greedy)
+  --mode MODE             parallel | sequential                     (default: parallel)
+  --max-concurrency N     calls at once inside a wave, integer >= 1 (default: 8)
+  --workspace DIR         work in DIR (the scripted session only touches a folder it creates
+                          there); default: a copy of the sample workspace in a temp folder
+  --latency X             scale the injected tool latencies (0 = none, default: 1)
+  --no-compare            skip the comparison of planners at the end
+  --json                  print one machine-readable JSON report instead of the live view
+  --help                  this text
+
+With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
+the loop through the official openai SDK; otherwise an embedded scripted model does.`;
+
+/**
+ * Reads the demo's flags. Bad values are errors naming the flag and the value.
+ *
+ * @throws DemoError `invalid_flag`
+ */
+export function parseCliOptions(argv: readonly string[]): CliOptions {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    throw new DemoError({
+      code: 'invalid_flag',
+      message: `${error instanceof Error ? error.message : String(error)} (see --help)`,
+      cause: error,
+    });
+  }
+  const { values } = parsed;
+  const planner = values.planner ?? 'greedy';
+  if (!(PLANNER_NAMES as readonly string[]).includes(planner)) {
+    throw invalid('--planner', `one of ${PLANNER_NAMES.join(', ')}`, planner);
+  }
+  const mode = values.mode ?? 'parallel';
+  if (mode !== 'parallel' && mode !== 'sequential') {
+    throw invalid('--mode', 'parallel or sequential', mode);
+  }
+  const maxConcurrency = Number(values['max-concurrency'] ?? '8');
+  if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
+    throw invalid('--max-concurrency', 'an integer from 1 and up', values['max-concurrency']);
+  }
+  const latency = Number(values.latency ?? '1');
+  if (!Number.isFinite(latency) || latency < 0) {
+    throw invalid('--latency', 'a number from 0 and up', values.latency);
+  }
+  return {
+    planner: planner as PlannerName,
+    mode,
+    maxConcurrency,
+    workspace: values.workspace,
+    latency,
+    json: values.json ?? false,
+    compare: !(values['no-compare'] ?? false),
+    help: values.help ?? false,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      planner: { type: 'string' },
+      mode: { type: 'string' },
+      'max-concurrency': { type: 'string' },
+      workspace: { type: 'string' },
+      latency: { type: 'string' },
+      'no-compare': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function invalid(flag: string, expected: string, value: unknown): DemoError {
+  return new DemoError({
+    code: 'invalid_flag',
+    message: `Expected \`${flag}\` to be ${expected}, got ${describeValue(value)}`,
+  });
+}
