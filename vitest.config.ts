@@ -14,6 +14,8 @@ const alias = [
   { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
   { find: /^@toolwaves\/tools-fs$/, replacement: here('./packages/tools-fs/src/index.ts') },
   { find: /^@toolwaves\/bench$/, replacement: here('./packages/bench/src/index.ts') },
+  { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
+  { find: /^@toolwaves\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
 ];
 
 const project = (name: string, root: string) => ({
@@ -30,6 +32,8 @@ export default defineConfig({
       project('executor-rx', './packages/executor-rx'),
       project('tools-fs', './packages/tools-fs'),
       project('bench', './packages/bench'),
+      project('ai-sdk', './packages/ai-sdk'),
+      project('mcp', './packages/mcp'),
       project('demo', './apps/demo'),
     ],
   },
