@@ -8,7 +8,11 @@ export function describeValue(value: unknown): string {
   let shown: string;
   try {
     shown =
-      typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? value);
+      typeof value === 'string'
+        ? JSON.stringify(value)
+        : typeof value === 'number' || typeof value === 'bigint'
+          ? String(value)
+          : String(JSON.stringify(value) ?? value);
   } catch {
     shown = String(value);
   }
