@@ -1,0 +1,66 @@
+/**
+ * Why a whole dispatch failed, for {@link DispatchError}:
+ * - `cancelled`: the caller's `AbortSignal` aborted (or the run was unsubscribed from);
+ * - `aborted`: a pre hook aborted the batch;
+ * - `loop_detected`: the loop-detection hook saw the same call too often;
+ * - `recovery_exhausted`: recovery wanted a 6th retry, or its strategy decided `fail`;
+ * - `invalid_config`: a dispatcher or dispatch option is wrong (thrown before anything runs);
+ * - `invalid_plan`: the planner threw or returned a plan that breaks the rules (refused before
+ *   anything runs).
+ */
+export type DispatchErrorCode =
+  | 'cancelled'
+  | 'aborted'
+  | 'loop_detected'
+  | 'recovery_exhausted'
+  | 'invalid_config'
+  | 'invalid_plan';
+
+/** Options of the {@link DispatchError} constructor. */
+export interface DispatchErrorOptions {
+  readonly code: DispatchErrorCode;
+  readonly message: string;
+  readonly cause?: unknown;
+  /** The call that raised the error, when one did. */
+  readonly toolCallId?: string;
+  /** The tool of that call. */
+  readonly toolName?: string;
+  /** Attempts made by that call (for `recovery_exhausted`). */
+  readonly attempts?: number;
+  /** What is wrong with the plan (for `invalid_plan`). */
+  readonly violations?: readonly string[];
+}
+
+/**
+ * The one error class of `@toolwaves/executor-rx`: a hard error. The whole dispatch fails with
+ * it and no partial results are returned. Tool failures are not hard errors: they are soft
+ * errors, normal results with `isError: true`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await dispatcher.dispatch(calls, { signal });
+ * } catch (error) {
+ *   if (error instanceof DispatchError && error.code === 'cancelled') return;
+ *   throw error;
+ * }
+ * ```
+ * @see DispatchErrorCode for when each code is raised.
+ */
+export class DispatchError extends Error {
+  override readonly name = 'DispatchError';
+  readonly code: DispatchErrorCode;
+  readonly toolCallId: string | undefined;
+  readonly toolName: string | undefined;
+  readonly attempts: number | undefined;
+  readonly violations: readonly string[] | undefined;
+
+  constructor(options: DispatchErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+    this.toolCallId = options.toolCallId;
+    this.toolName = options.toolName;
+    this.attempts = options.attempts;
+    this.violations = options.violations;
+  }
+}

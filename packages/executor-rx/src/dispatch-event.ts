@@ -1,0 +1,103 @@
+import type { ToolResult } from '@toolwaves/core';
+import type { CallExplanation, Plan } from '@toolwaves/planner';
+import type { DispatchMode } from './dispatcher-options.js';
+
+/**
+ * How an attempt ended, on its `call-end` event:
+ * - `ok`: the call's answer (final);
+ * - `error`: a soft error that keeps the call's slot (final);
+ * - `retry`: a soft error; recovery tries again (another `call-start` follows);
+ * - `hard-error`: this call raised the batch's hard error (hook abort, loop detected, recovery
+ *   exhausted);
+ * - `cancelled`: the caller's signal aborted while the attempt ran;
+ * - `aborted`: another call's hard error stopped this attempt.
+ */
+export type CallOutcome = 'ok' | 'error' | 'retry' | 'hard-error' | 'cancelled' | 'aborted';
+
+/** First event of a run: the plan the batch will follow. */
+export interface BatchStartEvent {
+  readonly type: 'batch-start';
+  readonly mode: DispatchMode;
+  /** The cap in force, clamped to the batch size. */
+  readonly maxConcurrency: number;
+  readonly callCount: number;
+  readonly plan: Plan;
+  /**
+   * Why each call sits in its wave (the planner's `explainPlan`), one entry per call. Computed
+   * on first read, so a run nobody inspects does not pay for it.
+   */
+  readonly explanation: readonly CallExplanation[];
+}
+
+/** A wave begins: its calls are about to start (up to the cap). */
+export interface WaveStartEvent {
+  readonly type: 'wave-start';
+  /** Position of the wave in the plan, from 0. */
+  readonly wave: number;
+  /** Indices of its calls, ascending. */
+  readonly calls: readonly number[];
+}
+
+/** An attempt of a call starts (it holds a slot). Paired with one {@link CallEndEvent}. */
+export interface CallStartEvent {
+  readonly type: 'call-start';
+  readonly wave: number;
+  /** Position of the call in the batch. */
+  readonly index: number;
+  readonly toolCallId: string;
+  /** The tool this attempt asks for. */
+  readonly toolName: string;
+  readonly input: unknown;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  readonly attempt: number;
+}
+
+/** An attempt of a call ended; same `toolCallId` and `attempt` as its {@link CallStartEvent}. */
+export interface CallEndEvent {
+  readonly type: 'call-end';
+  readonly wave: number;
+  readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly attempt: number;
+  readonly outcome: CallOutcome;
+  /** Whether the attempt ended without an answer (anything but `ok`). */
+  readonly isError: boolean;
+  /** The content of the attempt's result or soft error; `undefined` when it was stopped. */
+  readonly content: string | undefined;
+  /** Time from this attempt's start to its end, in ms. */
+  readonly durationMs: number;
+  /**
+   * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
+   * a slot since its wave began; for a retry, the back-off since the previous attempt ended.
+   */
+  readonly waitMs: number;
+}
+
+/** Every call of a wave has ended. */
+export interface WaveEndEvent {
+  readonly type: 'wave-end';
+  readonly wave: number;
+}
+
+/** Last event of a successful run: one result per call, in call order. */
+export interface BatchEndEvent {
+  readonly type: 'batch-end';
+  readonly results: readonly ToolResult[];
+  /** Time from the batch's start to its end, in ms. */
+  readonly durationMs: number;
+}
+
+/**
+ * What `Dispatcher.run` emits, the same stream in both modes: `batch-start`, then per wave
+ * `wave-start`, `call-start`/`call-end` pairs (starts as calls take slots, ends by
+ * completion: pair them by `toolCallId` and `attempt`), `wave-end`; finally `batch-end`, or
+ * an error with a `DispatchError` after the `call-end`s of the calls that were in flight.
+ */
+export type DispatchEvent =
+  | BatchStartEvent
+  | WaveStartEvent
+  | CallStartEvent
+  | CallEndEvent
+  | WaveEndEvent
+  | BatchEndEvent;

@@ -1,0 +1,84 @@
+import type { Tool, ToolCall } from '@toolwaves/core';
+
+/** What a {@link PreHook} sees: one attempt, after its input was validated, before it runs. */
+export interface PreHookContext {
+  /** The call as the model asked for it. */
+  readonly call: ToolCall;
+  /** Position of the call in the batch. */
+  readonly index: number;
+  /** The tool this attempt runs (a recovery correction may differ from `call.name`). */
+  readonly tool: Tool;
+  /** The validated input this attempt runs with. */
+  readonly input: unknown;
+  /** 1 for the first attempt, 2 for the first retry, and so on. */
+  readonly attempt: number;
+  /** Aborted when the attempt must stop. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * What a pre hook decides:
+ * - `allow` (or `undefined`): go on with the next hook, then run the tool;
+ * - `block`: do not run the call; it ends with a soft error carrying `reason`;
+ * - `abort`: stop the whole batch with a hard error (`code` default `'aborted'`).
+ */
+export type PreHookDecision =
+  | { readonly action: 'allow' }
+  | { readonly action: 'block'; readonly reason: string }
+  | {
+      readonly action: 'abort';
+      readonly reason: string;
+      readonly code?: 'aborted' | 'loop_detected';
+    };
+
+/**
+ * Runs before every attempt of every call, in the order given; the first decision other than
+ * `allow` wins. May be asynchronous. A hook that throws blocks the call (soft error
+ * `hook_failed`).
+ *
+ * @example
+ * ```ts
+ * const noDeletes: PreHook = ({ tool }) =>
+ *   tool.name === 'delete_file' ? { action: 'block', reason: 'deletes are disabled' } : undefined;
+ * ```
+ * @see loopDetectionHook for the built-in one.
+ */
+export type PreHook = (
+  context: PreHookContext,
+) => PreHookDecision | undefined | PromiseLike<PreHookDecision | undefined>;
+
+/** What a {@link PostHook} sees: one attempt that ran its tool, and how it went. */
+export interface PostHookContext {
+  readonly call: ToolCall;
+  readonly index: number;
+  /** The tool this attempt ran. */
+  readonly toolName: string;
+  /** The validated input it ran with. */
+  readonly input: unknown;
+  /** The result content (for a soft error, the error message). */
+  readonly content: string;
+  readonly isError: boolean;
+  /** How long the attempt ran, in ms. */
+  readonly durationMs: number;
+  readonly attempt: number;
+}
+
+/**
+ * Runs after every attempt that ran its tool (also when it threw or timed out), in order, before
+ * the health record and recovery. It observes; its return value is ignored. A hook that throws
+ * turns the attempt into a soft error (`hook_failed`).
+ */
+export type PostHook = (context: PostHookContext) => void | PromiseLike<void>;
+
+/**
+ * The `hooks` option of a dispatcher.
+ *
+ * @example
+ * ```ts
+ * new Dispatcher({ registry, hooks: { pre: [loopDetectionHook()], post: [audit] } });
+ * ```
+ */
+export interface DispatchHooks {
+  readonly pre?: readonly PreHook[];
+  readonly post?: readonly PostHook[];
+}

@@ -1,0 +1,47 @@
+import type { ToolRegistry } from '@toolwaves/core';
+import type { Planner } from '@toolwaves/planner';
+import type { SchedulerLike } from 'rxjs';
+import type { DispatchHooks } from './dispatch-hooks.js';
+import type { RecoveryOptions } from './recovery-strategy.js';
+import type { ToolHealth } from './tool-health.js';
+
+/**
+ * How a batch runs: `sequential` (the default) runs one call after another in model order;
+ * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`.
+ */
+export type DispatchMode = 'sequential' | 'parallel';
+
+/** Options of the {@link Dispatcher} constructor. */
+export interface DispatcherOptions {
+  /** The tools calls are resolved against. */
+  readonly registry: ToolRegistry;
+  /** Default `'sequential'`; parallel is opt-in, here or per dispatch. */
+  readonly mode?: DispatchMode | undefined;
+  /** Calls running at once inside a wave: an integer ≥ 1, default 8, clamped to the batch size. */
+  readonly maxConcurrency?: number | undefined;
+  /** How parallel batches are planned. Default `greedyPlanner()`. */
+  readonly planner?: Planner | undefined;
+  /** Pre hooks (allow / block / abort) and post hooks (observe). */
+  readonly hooks?: DispatchHooks | undefined;
+  /** What to do about soft errors. Default: nothing (a soft error is final). */
+  readonly recovery?: RecoveryOptions | undefined;
+  /** Per-attempt time limit in ms (a number above 0); past it the tool's signal aborts. Default none. */
+  readonly timeoutMs?: number | undefined;
+  /** Where attempts are recorded; pass one to share it between dispatchers. Default a new one. */
+  readonly health?: ToolHealth | undefined;
+  /**
+   * Clock and timers (timeouts, back-off) and `now()` for durations. Default `asyncScheduler`
+   * (which uses `setInterval` and `Date.now`, so fake timers drive it).
+   */
+  readonly scheduler?: SchedulerLike | undefined;
+}
+
+/** Options of one `dispatch` or `run`. */
+export interface DispatchOptions {
+  /** Cancels the batch: the hard error `cancelled`. */
+  readonly signal?: AbortSignal | undefined;
+  /** This batch's mode; default the dispatcher's. */
+  readonly mode?: DispatchMode | undefined;
+  /** This batch's cap; default the dispatcher's. */
+  readonly maxConcurrency?: number | undefined;
+}

@@ -1,0 +1,52 @@
+import { describeValue } from '@toolwaves/core';
+import { DispatchError } from './dispatch-error.js';
+import type { RecoveryStrategy } from './recovery-strategy.js';
+
+/** Options of {@link exponentialBackoff}. */
+export interface ExponentialBackoffOptions {
+  /** Delay before the first retry, in ms. Default 100. */
+  readonly baseMs?: number;
+  /** Each further retry waits this many times longer. Default 2. */
+  readonly factor?: number;
+  /** No delay is longer than this, in ms. Default 30 000. */
+  readonly capMs?: number;
+}
+
+/**
+ * The recovery strategy that ships: retry what the reflector marks retryable after
+ * `baseMs × factor^(attempt − 1)` ms (100, 200, 400 ... capped at 30 s), passing on the
+ * reflector's correction; skip the rest. The dispatcher stops it after {@link MAX_RETRIES}
+ * retries with the hard error `recovery_exhausted`.
+ *
+ * @throws DispatchError `invalid_config` naming a bad option.
+ * @example
+ * ```ts
+ * new Dispatcher({ registry, recovery: { strategy: exponentialBackoff({ baseMs: 250 }) } });
+ * ```
+ * @see basicReflector for what is retryable by default.
+ */
+export function exponentialBackoff(options: ExponentialBackoffOptions = {}): RecoveryStrategy {
+  const baseMs = check('baseMs', options.baseMs ?? 100, 0);
+  const factor = check('factor', options.factor ?? 2, 1);
+  const capMs = check('capMs', options.capMs ?? 30_000, 0);
+  return {
+    name: 'exponential-backoff',
+    decide: ({ failure, retryable, correction }) => {
+      if (!retryable) return { action: 'skip' };
+      const delayMs = Math.min(capMs, baseMs * factor ** (failure.attempt - 1));
+      return correction === undefined
+        ? { action: 'retry', delayMs }
+        : { action: 'retry', delayMs, correction };
+    },
+  };
+}
+
+function check(name: string, value: unknown, min: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
+    throw new DispatchError({
+      code: 'invalid_config',
+      message: `Expected \`${name}\` of exponentialBackoff to be a finite number from ${min} and up, got ${describeValue(value)}`,
+    });
+  }
+  return value;
+}

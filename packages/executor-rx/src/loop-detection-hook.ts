@@ -1,0 +1,46 @@
+import { describeValue } from '@toolwaves/core';
+import { canonicalJson } from './canonical-json.js';
+import { DispatchError } from './dispatch-error.js';
+import type { PreHook } from './dispatch-hooks.js';
+
+/** Options of {@link loopDetectionHook}. */
+export interface LoopDetectionOptions {
+  /** How many identical calls are allowed; the next one aborts. Integer ≥ 1, default 3. */
+  readonly threshold?: number;
+}
+
+/**
+ * The built-in loop detector, opt-in as a pre hook: it counts first attempts per tool and
+ * canonical input ({@link canonicalJson}, so key order does not matter) for as long as the hook
+ * lives, across dispatches; the call that goes past `threshold` aborts the batch with the hard
+ * error `loop_detected`. Retries (attempt > 1) are not counted: recovery is not a loop.
+ *
+ * @throws DispatchError `invalid_config` for a bad `threshold`.
+ * @example
+ * ```ts
+ * const dispatcher = new Dispatcher({ registry, hooks: { pre: [loopDetectionHook({ threshold: 3 })] } });
+ * ```
+ */
+export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
+  const threshold = options.threshold ?? 3;
+  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1) {
+    throw new DispatchError({
+      code: 'invalid_config',
+      message: `Expected \`threshold\` of loopDetectionHook to be an integer from 1 and up, got ${describeValue(threshold)}`,
+    });
+  }
+  const seen = new Map<string, number>();
+  return ({ tool, input, attempt }) => {
+    if (attempt !== 1) return undefined;
+    const text = canonicalJson(input);
+    const key = `${tool.name}\u0000${text}`;
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
+    if (count <= threshold) return undefined;
+    return {
+      action: 'abort',
+      code: 'loop_detected',
+      reason: `Loop detected: \`${tool.name}\` was called ${count} times with the same input ${text.length > 80 ? `${text.slice(0, 77)}...` : text} (threshold ${threshold})`,
+    };
+  };
+}

@@ -1,0 +1,77 @@
+import type { ToolCall } from '@toolwaves/core';
+import {
+  type CallExplanation,
+  explainPlan,
+  type Plan,
+  type PlanNode,
+  verifyPlan,
+} from '@toolwaves/planner';
+import { DispatchError } from './dispatch-error.js';
+import type { DispatchMode } from './dispatcher-options.js';
+import { errorMessage } from './error-message.js';
+import type { DispatcherConfig } from './resolve-dispatcher-options.js';
+
+/** A batch's plan and, on demand, why each call sits where it does. */
+export interface PlannedBatch {
+  readonly plan: Plan;
+  explain(): CallExplanation[];
+}
+
+/** Options of {@link planBatch}. */
+export interface PlanBatchOptions {
+  readonly config: DispatcherConfig;
+  readonly calls: readonly ToolCall[];
+  readonly mode: DispatchMode;
+  /** The cap in force (already clamped to the batch size). */
+  readonly maxConcurrency: number;
+}
+
+/**
+ * Plans a batch. Sequential mode and batches of fewer than 2 calls skip planning: one call per
+ * wave, in model order (the plan `sequentialPlanner` makes, without asking tools for their
+ * declarations). Parallel mode asks the registry for plan nodes (with the health record's
+ * latency estimates as `estimateMs`), runs the planner once and checks its plan with
+ * `verifyPlan` (rule 5 too for `ordered` and `sequential` plans).
+ *
+ * @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules
+ *   (the violations are listed in the message and in `violations`).
+ */
+export function planBatch(options: PlanBatchOptions): PlannedBatch {
+  const { config, calls, mode, maxConcurrency } = options;
+  let nodes: PlanNode[] | undefined;
+  const nodesOf = (): PlanNode[] => {
+    nodes ??= config.registry.toPlanNodes(calls, {
+      estimateMs: (call) => config.health.estimateMs(String(call.name)),
+    });
+    return nodes;
+  };
+  if (mode === 'sequential' || calls.length < 2) {
+    const plan: Plan = {
+      planner: 'sequential',
+      waves: calls.map((_, index) => ({ calls: [index], open: false })),
+    };
+    return { plan, explain: () => explainPlan(nodesOf(), plan) };
+  }
+  const planner = config.planner;
+  let plan: Plan;
+  let violations: string[];
+  try {
+    plan = planner.plan(nodesOf(), { maxConcurrency });
+    const ordered = plan?.planner === 'ordered' || plan?.planner === 'sequential';
+    violations = verifyPlan(nodesOf(), plan, { ordered });
+  } catch (error) {
+    throw new DispatchError({
+      code: 'invalid_plan',
+      message: `Planner \`${planner.name}\` failed: ${errorMessage(error)}`,
+      cause: error,
+    });
+  }
+  if (violations.length > 0) {
+    throw new DispatchError({
+      code: 'invalid_plan',
+      message: `Planner \`${planner.name}\` returned a plan that breaks the rules: ${violations.join('; ')}`,
+      violations,
+    });
+  }
+  return { plan, explain: () => explainPlan(nodesOf(), plan) };
+}

@@ -1,0 +1,50 @@
+import type { SoftErrorKind, SoftFailure } from './soft-failure.js';
+
+/** A change for the next attempt: another tool, another input, or both. */
+export interface RecoveryCorrection {
+  /** Call this tool instead. */
+  readonly toolName?: string;
+  /** Use this input instead (when the property is present, even if `undefined`). */
+  readonly input?: unknown;
+}
+
+/** What a {@link Reflector} concluded about a soft error. */
+export interface Reflection {
+  readonly failure: SoftFailure;
+  /** Whether trying again may help. */
+  readonly retryable: boolean;
+  /** A corrected call to try next, if the reflector found one. */
+  readonly correction?: RecoveryCorrection;
+}
+
+/**
+ * Analyses a soft error before the {@link RecoveryStrategy} decides what to do about it. A
+ * reflector may be asynchronous (e.g. ask a model to correct the input).
+ *
+ * @example
+ * ```ts
+ * const fixPaths: Reflector = {
+ *   reflect: (failure) =>
+ *     failure.kind === 'invalid_input'
+ *       ? { failure, retryable: true, correction: { input: normalise(failure.input) } }
+ *       : basicReflector().reflect(failure),
+ * };
+ * ```
+ * @see basicReflector for the default.
+ */
+export interface Reflector {
+  reflect(failure: SoftFailure): Reflection | PromiseLike<Reflection>;
+}
+
+const RETRYABLE: ReadonlySet<SoftErrorKind> = new Set(['tool_error', 'tool_reported', 'timeout']);
+
+/**
+ * The default {@link Reflector}: a failure of the tool itself (`tool_error`, `tool_reported`,
+ * `timeout`) is retryable; a call that cannot succeed as it stands (unknown tool, invalid input,
+ * blocked, a hook that threw) is not. It never proposes a correction.
+ *
+ * @see exponentialBackoff which retries what this marks retryable.
+ */
+export function basicReflector(): Reflector {
+  return { reflect: (failure) => ({ failure, retryable: RETRYABLE.has(failure.kind) }) };
+}

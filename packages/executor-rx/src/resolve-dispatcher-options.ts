@@ -1,0 +1,184 @@
+import { describeValue, type ToolRegistry } from '@toolwaves/core';
+import { DEFAULT_MAX_CONCURRENCY, greedyPlanner, type Planner } from '@toolwaves/planner';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { DispatchError } from './dispatch-error.js';
+import type { PostHook, PreHook } from './dispatch-hooks.js';
+import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+import type { RecoveryStrategy } from './recovery-strategy.js';
+import { basicReflector, type Reflector } from './reflector.js';
+import { ToolHealth } from './tool-health.js';
+
+/** A dispatcher's options, checked and with defaults filled in. */
+export interface DispatcherConfig {
+  readonly registry: ToolRegistry;
+  readonly mode: DispatchMode;
+  readonly maxConcurrency: number;
+  readonly planner: Planner;
+  readonly preHooks: readonly PreHook[];
+  readonly postHooks: readonly PostHook[];
+  readonly recovery:
+    | { readonly reflector: Reflector; readonly strategy: RecoveryStrategy }
+    | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly health: ToolHealth;
+  readonly scheduler: SchedulerLike;
+}
+
+/** One dispatch's options, checked, with the dispatcher's defaults filled in. */
+export interface ResolvedDispatchOptions {
+  readonly signal: AbortSignal | undefined;
+  readonly mode: DispatchMode;
+  readonly maxConcurrency: number;
+}
+
+const DISPATCHER_KEYS: readonly string[] = [
+  'registry',
+  'mode',
+  'maxConcurrency',
+  'planner',
+  'hooks',
+  'recovery',
+  'timeoutMs',
+  'health',
+  'scheduler',
+];
+const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency'];
+
+/**
+ * Checks the {@link Dispatcher} options and fills in defaults.
+ *
+ * @throws DispatchError `invalid_config` naming the option and the value.
+ */
+export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
+  checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
+  const { registry, planner, hooks, recovery, health, scheduler } = options;
+  if (!hasMethods(registry, ['get', 'names', 'toPlanNodes'])) {
+    fail('registry', 'a ToolRegistry', registry);
+  }
+  if (planner !== undefined && !(hasMethods(planner, ['plan']) && isName(planner.name))) {
+    fail('planner', 'a Planner ({ name: string, plan(nodes, options) })', planner);
+  }
+  if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null)) {
+    fail('hooks', 'an object with optional `pre` and `post` arrays of functions', hooks);
+  }
+  if (recovery !== undefined) {
+    if (typeof recovery !== 'object' || recovery === null) {
+      fail('recovery', 'an object ({ strategy, reflector? })', recovery);
+    }
+    if (!(hasMethods(recovery.strategy, ['decide']) && isName(recovery.strategy.name))) {
+      fail(
+        'recovery.strategy',
+        'a RecoveryStrategy ({ name: string, decide(reflection) })',
+        recovery.strategy,
+      );
+    }
+    if (recovery.reflector !== undefined && !hasMethods(recovery.reflector, ['reflect'])) {
+      fail('recovery.reflector', 'a Reflector ({ reflect(failure) })', recovery.reflector);
+    }
+  }
+  const timeoutMs = options.timeoutMs;
+  if (
+    timeoutMs !== undefined &&
+    (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
+  ) {
+    fail('timeoutMs', 'a finite number above 0', timeoutMs);
+  }
+  if (health !== undefined && !(health instanceof ToolHealth)) {
+    fail('health', 'a ToolHealth', health);
+  }
+  if (scheduler !== undefined && !hasMethods(scheduler, ['now', 'schedule'])) {
+    fail('scheduler', 'a SchedulerLike ({ now(), schedule(work, delay) })', scheduler);
+  }
+  return {
+    registry,
+    mode: checkMode(options.mode) ?? 'sequential',
+    maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? DEFAULT_MAX_CONCURRENCY,
+    planner: planner ?? greedyPlanner(),
+    preHooks: checkHooks('hooks.pre', hooks?.pre),
+    postHooks: checkHooks('hooks.post', hooks?.post),
+    recovery:
+      recovery === undefined
+        ? undefined
+        : { strategy: recovery.strategy, reflector: recovery.reflector ?? basicReflector() },
+    timeoutMs,
+    health: health ?? new ToolHealth(),
+    scheduler: scheduler ?? asyncScheduler,
+  };
+}
+
+/**
+ * Checks one dispatch's options and fills in the dispatcher's defaults.
+ *
+ * @throws DispatchError `invalid_config` naming the option and the value.
+ */
+export function resolveDispatchOptions(
+  options: DispatchOptions,
+  config: DispatcherConfig,
+): ResolvedDispatchOptions {
+  checkObject('the dispatch options', options, DISPATCH_KEYS);
+  const { signal } = options;
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    fail('signal', 'an AbortSignal', signal);
+  }
+  return {
+    signal,
+    mode: checkMode(options.mode) ?? config.mode,
+    maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
+  };
+}
+
+function checkObject(what: string, value: unknown, known: readonly string[]): void {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new DispatchError({
+      code: 'invalid_config',
+      message: `Expected ${what} to be an object, got ${describeValue(value)}`,
+    });
+  }
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) {
+      throw new DispatchError({
+        code: 'invalid_config',
+        message: `Unknown option \`${key}\` in ${what}; the options are ${known.map((k) => `\`${k}\``).join(', ')}`,
+      });
+    }
+  }
+}
+
+function checkMode(mode: unknown): DispatchMode | undefined {
+  if (mode === undefined || mode === 'sequential' || mode === 'parallel') return mode;
+  return fail('mode', "'sequential' or 'parallel'", mode);
+}
+
+function checkMaxConcurrency(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
+  return fail('maxConcurrency', 'an integer from 1 and up', value);
+}
+
+function checkHooks<H>(name: string, hooks: readonly H[] | undefined): readonly H[] {
+  if (hooks === undefined) return [];
+  if (!Array.isArray(hooks)) return fail(name, 'an array of functions', hooks);
+  hooks.forEach((hook: unknown, i) => {
+    if (typeof hook !== 'function') fail(`${name}[${i}]`, 'a function', hook);
+  });
+  return [...hooks];
+}
+
+function hasMethods(value: unknown, methods: readonly string[]): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
+  );
+}
+
+function isName(value: unknown): boolean {
+  return typeof value === 'string' && value !== '';
+}
+
+function fail(option: string, expected: string, value: unknown): never {
+  throw new DispatchError({
+    code: 'invalid_config',
+    message: `Expected \`${option}\` to be ${expected}, got ${describeValue(value)}`,
+  });
+}

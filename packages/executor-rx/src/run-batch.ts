@@ -1,0 +1,96 @@
+import type { ToolCall } from '@toolwaves/core';
+import type { CallExplanation } from '@toolwaves/planner';
+import {
+  concat,
+  concatMap,
+  defer,
+  from,
+  Observable,
+  of,
+  type Subscriber,
+  type TeardownLogic,
+  throwError,
+} from 'rxjs';
+import { BatchRun } from './batch-run.js';
+import { DispatchError } from './dispatch-error.js';
+import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { fillResultSlots } from './fill-result-slots.js';
+import { planBatch } from './plan-batch.js';
+import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+import { runWave } from './run-wave.js';
+
+/** Options of {@link runBatch}. */
+export interface RunBatchOptions {
+  readonly config: DispatcherConfig;
+  readonly calls: readonly ToolCall[];
+  readonly dispatch: ResolvedDispatchOptions;
+}
+
+/**
+ * One dispatch as an Observable of events: plan once, then `concatMap` over the waves, then
+ * `batch-end` with the results in call order, or the hard error. The caller's signal fails the
+ * batch with `cancelled` at once (the calls in flight get their `call-end`s and their tools'
+ * signal aborts); unsubscribing also aborts the tools' signal.
+ */
+export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
+  return new Observable<DispatchEvent>((subscriber) => start(options, subscriber));
+}
+
+function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>): TeardownLogic {
+  const { config, calls, dispatch } = options;
+  const { signal, mode } = dispatch;
+  if (signal?.aborted) {
+    subscriber.error(cancelled(signal));
+    return undefined;
+  }
+  const cap = Math.max(1, Math.min(dispatch.maxConcurrency, calls.length));
+  let planned: ReturnType<typeof planBatch>;
+  try {
+    planned = planBatch({ config, calls, mode, maxConcurrency: cap });
+  } catch (error) {
+    subscriber.error(error);
+    return undefined;
+  }
+  const batch = new BatchRun(config, calls);
+  const onAbort = (): void => batch.fail(cancelled(signal!));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let explanation: CallExplanation[] | undefined;
+  const { plan } = planned;
+  const batchStart: BatchStartEvent = {
+    type: 'batch-start',
+    mode,
+    maxConcurrency: cap,
+    callCount: calls.length,
+    plan,
+    get explanation() {
+      explanation ??= planned.explain();
+      return explanation;
+    },
+  };
+  const subscription = concat(
+    of<DispatchEvent>(batchStart),
+    from(plan.waves).pipe(concatMap((wave, position) => runWave(batch, wave, position, cap))),
+    defer(() => {
+      if (batch.failure !== undefined) return throwError(() => batch.failure);
+      batch.finished = true;
+      return of<DispatchEvent>({
+        type: 'batch-end',
+        results: fillResultSlots(calls, batch.results),
+        durationMs: batch.now() - batch.startedAt,
+      });
+    }),
+  ).subscribe(subscriber);
+  return () => {
+    signal?.removeEventListener('abort', onAbort);
+    subscription.unsubscribe();
+    batch.dispose();
+  };
+}
+
+function cancelled(signal: AbortSignal): DispatchError {
+  return new DispatchError({
+    code: 'cancelled',
+    message: 'The dispatch was cancelled',
+    cause: signal.reason,
+  });
+}
