@@ -1,0 +1,127 @@
+import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { inject } from 'inversify';
+import { z } from 'zod';
+import { atomicWrite } from './atomic-write.js';
+import { fsErrorFrom } from './fs-error-from.js';
+import { FS_READ_CACHE } from './fs-read-cache-token.js';
+import { FsToolsError } from './fs-tools-error.js';
+import { FS_WORKSPACE } from './fs-workspace-token.js';
+import { type FsAccess, pathAccess } from './path-access.js';
+import type { ReadCache } from './read-cache.js';
+import { readWholeText } from './read-whole-text.js';
+import { runFsTool } from './run-fs-tool.js';
+import type { Workspace } from './workspace.js';
+
+/** Input of `edit_file`. */
+export const editFileInput = z.object({
+  path: z
+    .string()
+    .describe('The file to edit: relative to the workspace root, or absolute inside it.'),
+  old_string: z
+    .string()
+    .describe(
+      'The exact text to replace, whitespace included (without the line numbers read_file shows). It must occur exactly once unless replace_all is set.',
+    ),
+  new_string: z.string().describe('The text to put in its place.'),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe('Replace every occurrence of old_string instead of exactly one. Default false.'),
+});
+
+/** Input of `edit_file`. */
+export type EditFileInput = z.infer<typeof editFileInput>;
+
+/**
+ * `edit_file`: replaces an exact string in a text file — exactly one occurrence, or all with
+ * `replace_all`. A missing or (without `replace_all`) repeated `old_string` is a soft error
+ * and the file is untouched. The new content is written atomically, keeping the file's mode.
+ *
+ * Declarations: concurrency-safe, a write on the file's canonical key, so two edits of one file
+ * in one batch run one after the other (and both land).
+ *
+ * @example
+ * ```ts
+ * { name: 'edit_file', input: { path: 'a.ts', old_string: 'const a = 1', new_string: 'const a = 2' } }
+ * // "edited a.ts: replaced 1 occurrence"
+ * ```
+ * @see fsToolsModule
+ */
+@tool({
+  name: 'edit_file',
+  description:
+    'Replace exact text in a workspace file. old_string must match the file exactly and occur once (or set replace_all to replace every occurrence).',
+  input: editFileInput,
+})
+export class EditFileTool implements Tool<EditFileInput> {
+  declare readonly name: string;
+  declare readonly description: string;
+  declare readonly input: z.ZodType<EditFileInput>;
+
+  constructor(
+    @inject(FS_WORKSPACE) private readonly workspace: Workspace,
+    @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+  ) {}
+
+  isConcurrencySafe(input: EditFileInput): boolean {
+    return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) !== undefined;
+  }
+
+  access(input: EditFileInput): readonly FsAccess[] {
+    return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) ?? [];
+  }
+
+  execute(input: EditFileInput): Promise<ToolOutput> {
+    return runFsTool(async () => {
+      const { old_string: before, new_string: after } = input;
+      if (before === '') {
+        throw new FsToolsError({
+          code: 'invalid_pattern',
+          message:
+            '`old_string` is empty: give the exact text to replace (write_file creates a file)',
+        });
+      }
+      if (before === after) {
+        throw new FsToolsError({
+          code: 'invalid_pattern',
+          message: '`old_string` and `new_string` are the same: nothing to change',
+        });
+      }
+      const file = this.workspace.resolve(input.path);
+      try {
+        const { text, mode } = await readWholeText(file, {
+          maxBytes: this.workspace.settings.maxFileBytes,
+        });
+        const count = occurrences(text, before);
+        if (count === 0) {
+          throw new FsToolsError({
+            code: 'no_match',
+            message: `\`old_string\` was not found in ${file.display}: it must match the file exactly, whitespace included; read the file again`,
+          });
+        }
+        if (count > 1 && input.replace_all !== true) {
+          throw new FsToolsError({
+            code: 'not_unique',
+            message: `\`old_string\` occurs ${count} times in ${file.display}: include more of the surrounding text to pick one, or set replace_all to replace all ${count}`,
+          });
+        }
+        const edited = text.split(before).join(after);
+        await atomicWrite({ target: file.absolute, content: edited, mode });
+        return `edited ${file.display}: replaced ${count} ${count === 1 ? 'occurrence' : 'occurrences'}`;
+      } catch (error) {
+        throw fsErrorFrom(error, file.display);
+      } finally {
+        this.cache.invalidate([file.key]);
+      }
+    });
+  }
+}
+
+/** Non-overlapping occurrences of `needle` in `text`, left to right (as `split` finds them). */
+function occurrences(text: string, needle: string): number {
+  let count = 0;
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) {
+    count += 1;
+  }
+  return count;
+}

@@ -1,0 +1,47 @@
+import { bindTools } from '@toolwaves/core';
+import { ContainerModule } from 'inversify';
+import { FS_READ_CACHE } from './fs-read-cache-token.js';
+import { FS_TOOLS, type FsToolClass } from './fs-tools.js';
+import { type FsToolsOptions, parseFsToolsOptions } from './fs-tools-options.js';
+import { FS_WORKSPACE } from './fs-workspace-token.js';
+import { ReadCache } from './read-cache.js';
+import { Workspace } from './workspace.js';
+
+/** Options of {@link fsToolsModule}: the workspace and its limits, and which tools to bind. */
+export interface FsToolsModuleOptions extends FsToolsOptions {
+  /** The tool classes to bind. Default {@link FS_TOOLS}, all nine. */
+  readonly tools?: readonly FsToolClass[];
+}
+
+/**
+ * An inversify `ContainerModule` with the sandboxed filesystem tools: `read_file`, `write_file`,
+ * `edit_file`, `list_dir`, `glob`, `grep`, `stat`, `move_file` and `delete_file` (bound as tools,
+ * so `ToolRegistry.fromContainer` finds them), the {@link Workspace} under {@link FS_WORKSPACE}
+ * and the {@link ReadCache} under {@link FS_READ_CACHE}. The options are checked now, not when
+ * the module is loaded.
+ *
+ * @throws FsToolsError `invalid_root` when `root` is not an existing directory,
+ * `invalid_options` for a wrong limit or flag (the message names the field and the value).
+ * @example
+ * ```ts
+ * const container = new Container();
+ * container.load(fsToolsModule({ root: process.cwd(), cachedReads: true }));
+ * const registry = ToolRegistry.fromContainer(container);
+ * const results = await new Dispatcher({ registry, mode: 'parallel' }).dispatch(calls);
+ * ```
+ * @see FS_TOOLS to bind a subset.
+ */
+export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
+  const settings = parseFsToolsOptions(options);
+  const workspace = new Workspace(settings);
+  const cache = new ReadCache({
+    enabled: settings.cachedReads,
+    maxEntries: settings.maxCacheEntries,
+  });
+  const tools = options.tools ?? FS_TOOLS;
+  return new ContainerModule(({ bind }) => {
+    bind(FS_WORKSPACE).toConstantValue(workspace);
+    bind(FS_READ_CACHE).toConstantValue(cache);
+    bindTools({ bind }, tools);
+  });
+}

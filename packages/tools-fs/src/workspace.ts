@@ -1,0 +1,95 @@
+import { realpathSync } from 'node:fs';
+import { relative, resolve, sep } from 'node:path';
+import { canonicalPath } from './canonical-path.js';
+import { fsKey } from './fs-key.js';
+import { FsToolsError } from './fs-tools-error.js';
+import type { FsToolsSettings } from './fs-tools-options.js';
+
+/** A path checked to be inside the workspace. */
+export interface ResolvedPath {
+  /** Canonical absolute path (see `canonicalPath`): what the tools read and write. */
+  readonly absolute: string;
+  /** The path relative to the root, `/`-separated; `.` for the root itself. */
+  readonly display: string;
+  /** The access key of the path, `fs:<absolute>` (see `fsKey`). */
+  readonly key: string;
+}
+
+/**
+ * The sandbox every filesystem tool works through: it holds the (canonical) root and the limits,
+ * and turns the paths a model writes into canonical paths inside the root, refusing the rest.
+ * Bound under `FS_WORKSPACE` by `fsToolsModule`.
+ *
+ * @example
+ * ```ts
+ * const workspace = new Workspace(parseFsToolsOptions({ root: '/work' }));
+ * workspace.resolve('src/../a.ts'); // { absolute: '/work/a.ts', display: 'a.ts', key: 'fs:/work/a.ts' }
+ * workspace.resolve('../etc/passwd'); // throws FsToolsError `path_escape`
+ * ```
+ * @see canonicalPath
+ */
+export class Workspace {
+  /** The root with its symbolic links resolved. */
+  readonly root: string;
+  readonly settings: FsToolsSettings;
+
+  constructor(settings: FsToolsSettings) {
+    this.settings = settings;
+    this.root = realpathSync.native(settings.root);
+  }
+
+  /**
+   * Resolves a path given by the model (relative to the root, or absolute inside it) to its
+   * canonical form. Call it again at execution time: the filesystem may have changed since the
+   * call was planned.
+   *
+   * @param field - the input field the path came from, for the error message.
+   * @throws FsToolsError `invalid_path` for an empty path, a NUL byte or a link loop;
+   * `path_escape` when the canonical path is outside the root.
+   */
+  resolve(path: string, field = 'path'): ResolvedPath {
+    if (typeof path !== 'string' || path === '') {
+      throw new FsToolsError({
+        code: 'invalid_path',
+        message: `invalid path: \`${field}\` is empty`,
+      });
+    }
+    if (path.includes('\0')) {
+      throw new FsToolsError({
+        code: 'invalid_path',
+        message: `invalid path: \`${field}\` ${JSON.stringify(path)} holds a NUL byte`,
+      });
+    }
+    let canonical: string;
+    try {
+      canonical = canonicalPath(resolve(this.root, path));
+    } catch (error) {
+      if (!(error instanceof FsToolsError)) throw error;
+      throw new FsToolsError({
+        code: error.code,
+        message: `invalid path: \`${field}\` ${JSON.stringify(path)}: ${error.message}`,
+        cause: error,
+      });
+    }
+    if (!this.contains(canonical)) {
+      throw new FsToolsError({
+        code: 'path_escape',
+        message: `path escapes the workspace: \`${field}\` ${JSON.stringify(path)} resolves outside ${this.root}`,
+      });
+    }
+    return this.at(canonical);
+  }
+
+  /** The {@link ResolvedPath} of a canonical path already known to be inside the root. */
+  at(canonical: string): ResolvedPath {
+    const display = relative(this.root, canonical).split(sep).join('/');
+    return { absolute: canonical, display: display === '' ? '.' : display, key: fsKey(canonical) };
+  }
+
+  /** Whether a canonical absolute path is the root or below it. */
+  contains(canonical: string): boolean {
+    if (canonical === this.root) return true;
+    const prefix = this.root.endsWith(sep) ? this.root : this.root + sep;
+    return canonical.startsWith(prefix);
+  }
+}

@@ -1,0 +1,105 @@
+import { lstat, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { inject } from 'inversify';
+import { z } from 'zod';
+import { atomicWrite } from './atomic-write.js';
+import { fsErrorFrom } from './fs-error-from.js';
+import { FS_READ_CACHE } from './fs-read-cache-token.js';
+import { FsToolsError } from './fs-tools-error.js';
+import { FS_WORKSPACE } from './fs-workspace-token.js';
+import { type FsAccess, pathAccess } from './path-access.js';
+import type { ReadCache } from './read-cache.js';
+import { runFsTool } from './run-fs-tool.js';
+import type { Workspace } from './workspace.js';
+
+/** Input of `write_file`. */
+export const writeFileInput = z.object({
+  path: z
+    .string()
+    .describe(
+      'The file to create or replace: relative to the workspace root, or absolute inside it. Missing folders are created.',
+    ),
+  content: z.string().describe('The whole new content of the file.'),
+});
+
+/** Input of `write_file`. */
+export type WriteFileInput = z.infer<typeof writeFileInput>;
+
+/**
+ * `write_file`: creates a file or replaces its whole content, creating missing folders. The write
+ * is atomic (a temporary file in the same folder renamed over the target) and keeps the
+ * permission bits of a replaced file. Through a symbolic link, the link's target is written.
+ *
+ * Declarations: concurrency-safe, a write on the file's canonical key (so it waits for, and is
+ * waited for by, every call touching the file or a folder above it).
+ *
+ * @example
+ * ```ts
+ * { name: 'write_file', input: { path: 'src/new.ts', content: 'export {};\n' } }
+ * // "wrote 1 line (11 bytes) to src/new.ts (new file)"
+ * ```
+ * @see fsToolsModule
+ */
+@tool({
+  name: 'write_file',
+  description:
+    'Create a file in the workspace, or replace its whole content. Missing folders are created. Prefer edit_file to change part of a file.',
+  input: writeFileInput,
+})
+export class WriteFileTool implements Tool<WriteFileInput> {
+  declare readonly name: string;
+  declare readonly description: string;
+  declare readonly input: z.ZodType<WriteFileInput>;
+
+  constructor(
+    @inject(FS_WORKSPACE) private readonly workspace: Workspace,
+    @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+  ) {}
+
+  isConcurrencySafe(input: WriteFileInput): boolean {
+    return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) !== undefined;
+  }
+
+  access(input: WriteFileInput): readonly FsAccess[] {
+    return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) ?? [];
+  }
+
+  execute(input: WriteFileInput): Promise<ToolOutput> {
+    return runFsTool(async () => {
+      const file = this.workspace.resolve(input.path);
+      try {
+        const existing = await lstat(file.absolute).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined;
+          throw error;
+        });
+        if (existing !== undefined && !existing.isFile()) {
+          throw new FsToolsError({
+            code: 'not_a_file',
+            message: `cannot write \`${file.display}\`: it is ${existing.isDirectory() ? 'a directory' : 'not a regular file'}`,
+          });
+        }
+        await mkdir(dirname(file.absolute), { recursive: true });
+        await atomicWrite({
+          target: file.absolute,
+          content: input.content,
+          mode: existing === undefined ? undefined : existing.mode & 0o7777,
+        });
+        const bytes = Buffer.byteLength(input.content, 'utf8');
+        const lines = countLines(input.content);
+        const what = existing === undefined ? 'new file' : 'replaced';
+        return `wrote ${lines} ${lines === 1 ? 'line' : 'lines'} (${bytes} bytes) to ${file.display} (${what})`;
+      } catch (error) {
+        throw fsErrorFrom(error, file.display);
+      } finally {
+        this.cache.invalidate([file.key]);
+      }
+    });
+  }
+}
+
+function countLines(text: string): number {
+  if (text === '') return 0;
+  const newlines = text.split('\n').length - 1;
+  return text.endsWith('\n') ? newlines : newlines + 1;
+}
