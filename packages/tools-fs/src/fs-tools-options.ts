@@ -56,7 +56,7 @@ export function parseFsToolsOptions(options: FsToolsOptions): FsToolsSettings {
       message: `Expected the options of fsToolsModule to be an object with a \`root\`, got ${describeValue(options)}`,
     });
   }
-  const { cachedReads = false } = options;
+  const cachedReads = options.cachedReads === undefined ? false : options.cachedReads;
   if (typeof cachedReads !== 'boolean') {
     throw new FsToolsError({
       code: 'invalid_options',
@@ -65,7 +65,7 @@ export function parseFsToolsOptions(options: FsToolsOptions): FsToolsSettings {
   }
   const limits = {} as Record<LimitName, number>;
   for (const name of Object.keys(DEFAULTS) as LimitName[]) {
-    const value = options[name] ?? DEFAULTS[name];
+    const value = options[name] === undefined ? DEFAULTS[name] : options[name];
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new FsToolsError({
         code: 'invalid_options',
