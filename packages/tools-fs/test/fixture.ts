@@ -1,7 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext, ToolOutput } from '@toolwaves/core';
-import { Container } from 'inversify';
+import { Container, type Newable } from 'inversify';
 import {
   FS_READ_CACHE,
   FS_TOOLS,
@@ -64,7 +64,7 @@ export async function fsFixture(
   const container = new Container();
   container.load(fsToolsModule({ root, ...options.module }));
   const byName = new Map<string, FsToolInstance>();
-  for (const cls of FS_TOOLS) {
+  for (const cls of FS_TOOLS as readonly Newable<object>[]) {
     if (!container.isBound(cls)) continue;
     const instance = container.get(cls) as unknown as FsToolInstance;
     byName.set(instance.name, instance);

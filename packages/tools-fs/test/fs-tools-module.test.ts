@@ -65,10 +65,12 @@ describe('fsToolsModule', () => {
     expect(FS_TOOLS).toHaveLength(9);
     for (const cls of FS_TOOLS) {
       const meta = toolMetadata(cls);
-      expect(meta?.description.length).toBeGreaterThan(20);
-      const shape = (meta?.input as { shape: Record<string, { description?: string }> }).shape;
+      if (meta === undefined) throw new Error(`${cls.name} is not a tool`);
+      expect(meta.description.length).toBeGreaterThan(20);
+      const shape = (meta.input as unknown as { shape: Record<string, { description?: string }> })
+        .shape;
       for (const [field, schema] of Object.entries(shape)) {
-        expect(schema.description, `${meta?.name}.${field}`).toMatch(/\w{3,}/);
+        expect(schema.description, `${meta.name}.${field}`).toMatch(/\w{3,}/);
       }
     }
   });
