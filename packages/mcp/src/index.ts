@@ -1,1 +1,20 @@
-export {};
+export { type AddMcpToolsOptions, addMcpTools } from './add-mcp-tools.js';
+export { type ListAllMcpToolsOptions, listAllMcpTools } from './list-all-mcp-tools.js';
+export type {
+  McpClientLike,
+  McpListedTool,
+  McpListToolsResult,
+  McpRequestOptions,
+  McpToolAnnotations,
+} from './mcp-client-like.js';
+export { mcpInputSchema } from './mcp-input-schema.js';
+export { mcpServerKey } from './mcp-server-key.js';
+export { type McpTool, type McpToolOptions, mcpTool } from './mcp-tool.js';
+export { mcpToolOutput } from './mcp-tool-output.js';
+export type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
+export { type McpToolsOptions, mcpTools } from './mcp-tools.js';
+export {
+  McpToolsError,
+  type McpToolsErrorCode,
+  type McpToolsErrorOptions,
+} from './mcp-tools-error.js';

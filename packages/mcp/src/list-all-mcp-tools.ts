@@ -1,0 +1,51 @@
+import type { McpClientLike, McpListedTool } from './mcp-client-like.js';
+import { McpToolsError } from './mcp-tools-error.js';
+
+/** Options of {@link listAllMcpTools}. */
+export interface ListAllMcpToolsOptions {
+  readonly client: McpClientLike;
+  readonly server: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Every tool a server lists, following `nextCursor` page after page.
+ *
+ * @throws McpToolsError `list_failed` with the client's error as `cause`, or when the server
+ *   repeats a cursor (it would page forever).
+ */
+export async function listAllMcpTools(options: ListAllMcpToolsOptions): Promise<McpListedTool[]> {
+  const { client, server, signal } = options;
+  const tools: McpListedTool[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    let page: Awaited<ReturnType<McpClientLike['listTools']>>;
+    try {
+      page = await client.listTools(
+        cursor === undefined ? {} : { cursor },
+        signal === undefined ? {} : { signal },
+      );
+    } catch (error) {
+      throw new McpToolsError({
+        code: 'list_failed',
+        message: `Could not list the tools of MCP server \`${server}\`: ${
+          error instanceof Error ? error.message : String(error)
+        }`,
+        cause: error,
+      });
+    }
+    tools.push(...page.tools);
+    cursor = page.nextCursor;
+    if (cursor !== undefined) {
+      if (seen.has(cursor)) {
+        throw new McpToolsError({
+          code: 'list_failed',
+          message: `MCP server \`${server}\` repeated the tools/list cursor \`${cursor}\``,
+        });
+      }
+      seen.add(cursor);
+    }
+  } while (cursor !== undefined);
+  return tools;
+}

@@ -1,0 +1,126 @@
+import { describeValue } from '@toolwaves/core';
+import { listAllMcpTools } from './list-all-mcp-tools.js';
+import type { McpClientLike } from './mcp-client-like.js';
+import { type McpTool, mcpTool } from './mcp-tool.js';
+import type { McpToolOverride } from './mcp-tool-override.js';
+import { McpToolsError } from './mcp-tools-error.js';
+
+/** Options of {@link mcpTools}. */
+export interface McpToolsOptions {
+  /** A connected MCP client (`Client` from `@modelcontextprotocol/sdk`). */
+  readonly client: McpClientLike;
+  /** A name for the server: its tools' default resource key is `mcp:<server>`. */
+  readonly server: string;
+  /** Per-tool declarations over the annotations, keyed by the tool's name on the server. */
+  readonly overrides?: Readonly<Record<string, McpToolOverride>> | undefined;
+  /**
+   * Put before every tool's name (e.g. `'fs_'`), so two servers with a tool of the same name
+   * fit in one registry. The server is still called with the plain name.
+   */
+  readonly prefix?: string | undefined;
+  /** Time limit of each `tools/call` request in ms; default the client's (60 s in the SDK). */
+  readonly requestTimeoutMs?: number | undefined;
+  /** Cancels the listing. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Lists the tools of a connected MCP client (every page) and wraps each as a toolwaves tool
+ * (see {@link mcpTool} for the declarations): `readOnlyHint: true` → a read of `mcp:<server>`,
+ * anything else → a write of it, overridable per tool.
+ *
+ * @throws McpToolsError `invalid_options` naming a bad option, `unknown_override` for an
+ *   override of a tool the server does not list, `list_failed` when listing fails.
+ * @example
+ * ```ts
+ * const tools = await mcpTools({
+ *   client,
+ *   server: 'fs',
+ *   overrides: {
+ *     write_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'write' }] },
+ *   },
+ * });
+ * for (const tool of tools) registry.add(tool);
+ * ```
+ * @see addMcpTools to add them to a registry in one call.
+ */
+export async function mcpTools(options: McpToolsOptions): Promise<McpTool[]> {
+  const { client, server, overrides = {}, prefix, requestTimeoutMs, signal } = checked(options);
+  const listed = await listAllMcpTools({ client, server, signal });
+  const names = listed.map((tool) => tool.name);
+  for (const name of Object.keys(overrides)) {
+    if (!names.includes(name)) {
+      throw new McpToolsError({
+        code: 'unknown_override',
+        message: `\`overrides\` names \`${name}\`, which MCP server \`${server}\` does not list; its tools are: ${
+          names.length === 0 ? '(none)' : names.map((known) => `\`${known}\``).join(', ')
+        }`,
+      });
+    }
+  }
+  return listed.map((tool) =>
+    mcpTool({
+      client,
+      server,
+      listed: tool,
+      override: Object.hasOwn(overrides, tool.name) ? overrides[tool.name] : undefined,
+      prefix,
+      requestTimeoutMs,
+    }),
+  );
+}
+
+function invalid(message: string): McpToolsError {
+  return new McpToolsError({ code: 'invalid_options', message });
+}
+
+function checked(options: McpToolsOptions): McpToolsOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw invalid(
+      `Expected the options of mcpTools to be an object, got ${describeValue(options)}`,
+    );
+  }
+  const { client, server, overrides, prefix, requestTimeoutMs } = options;
+  const candidate = client as Partial<McpClientLike> | null | undefined;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.listTools !== 'function' ||
+    typeof candidate.callTool !== 'function'
+  ) {
+    throw invalid(
+      `Expected \`client\` to be a connected MCP client with \`listTools\` and \`callTool\`, got ${describeValue(client)}`,
+    );
+  }
+  if (typeof server !== 'string' || server.trim() === '') {
+    throw invalid(`Expected \`server\` to be a non-empty string, got ${describeValue(server)}`);
+  }
+  if (overrides !== undefined) {
+    if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
+      throw invalid(
+        `Expected \`overrides\` to be an object keyed by tool name, got ${describeValue(overrides)}`,
+      );
+    }
+    for (const [name, override] of Object.entries(overrides)) {
+      if (typeof override !== 'object' || override === null || Array.isArray(override)) {
+        throw invalid(
+          `Expected \`overrides.${name}\` to be an object, got ${describeValue(override)}`,
+        );
+      }
+    }
+  }
+  if (prefix !== undefined && typeof prefix !== 'string') {
+    throw invalid(`Expected \`prefix\` to be a string, got ${describeValue(prefix)}`);
+  }
+  if (
+    requestTimeoutMs !== undefined &&
+    (typeof requestTimeoutMs !== 'number' ||
+      !Number.isInteger(requestTimeoutMs) ||
+      requestTimeoutMs < 1)
+  ) {
+    throw invalid(
+      `Expected \`requestTimeoutMs\` to be an integer from 1 and up, got ${describeValue(requestTimeoutMs)}`,
+    );
+  }
+  return options;
+}
