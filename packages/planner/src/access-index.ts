@@ -60,11 +60,12 @@ export class KeyNode {
  */
 export class AccessIndex {
   private readonly root = new KeyNode(undefined);
-  private readonly nodes = new Map<string, KeyNode>();
+  /** Key → node. A prototype-less object: V8 looks string keys up faster here than in a Map. */
+  private readonly nodes: Record<string, KeyNode | undefined> = Object.create(null);
 
   /** The trie node of `key`, created on first use; each distinct key is split only once. */
   keyNode(key: string): KeyNode {
-    const known = this.nodes.get(key);
+    const known = this.nodes[key];
     if (known !== undefined) return known;
     let node = this.root;
     if (key.indexOf('/') === -1) {
@@ -74,7 +75,7 @@ export class AccessIndex {
       if (segments[segments.length - 1] === '') segments.pop();
       for (const segment of segments) node = child(node, segment);
     }
-    this.nodes.set(key, node);
+    this.nodes[key] = node;
     return node;
   }
 

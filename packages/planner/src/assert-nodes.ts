@@ -1,6 +1,6 @@
 import { describeValue } from './describe-value.js';
 import { PlannerError } from './planner-error.js';
-import type { PlanNode } from './types.js';
+import type { Access, PlanNode } from './types.js';
 
 /** What {@link assertNodes} checks beyond the shape every planner relies on. */
 export interface AssertNodesOptions {
@@ -9,55 +9,83 @@ export interface AssertNodesOptions {
 }
 
 /**
- * Checks, in one pass, what the planning functions consult: `nodes` is an array,
- * `nodes[i].index === i`, `parallelizable` is a boolean and, for concurrency-safe calls only
- * (the key is only consulted for them), `resourceKey` is a string and `access` a list of
- * `{ key: string, mode: 'read' | 'write' }`. Internal to the package.
+ * Checks what the planning functions consult: `nodes` is an array, `nodes[i].index === i`,
+ * `parallelizable` is a boolean and, for concurrency-safe calls only (the key is only consulted
+ * for them), `resourceKey` is a string and `access` a list of
+ * `{ key: string, mode: 'read' | 'write' }`. Internal to the package; the first-fit planners
+ * run the same checks piece by piece ({@link assertNode}, {@link isWriteAccess}) while they
+ * walk the batch, so that the nodes are read once.
  *
  * @throws {PlannerError} `invalid_nodes`, naming the field and the value.
  */
 export function assertNodes(nodes: readonly PlanNode[], options: AssertNodesOptions = {}): void {
-  if (!Array.isArray(nodes)) fail('nodes', 'an array', nodes);
+  assertNodeList(nodes);
   const estimates = options.estimates === true;
   for (let i = 0; i < nodes.length; i++) {
-    const node: PlanNode | undefined = nodes[i];
-    if (typeof node !== 'object' || node === null) fail(`nodes[${i}]`, 'an object', node);
-    if (node.index !== i) fail(`nodes[${i}].index`, `${i}`, node.index);
-    if (typeof node.parallelizable !== 'boolean') {
-      fail(`nodes[${i}].parallelizable`, 'a boolean', node.parallelizable);
+    const node = nodes[i];
+    assertNode(node, i, estimates);
+    if (node.parallelizable && node.access !== undefined) {
+      for (let a = 0; a < node.access.length; a++) isWriteAccess(node.access[a]!, i, a);
     }
-    if (estimates) assertEstimate(node, i);
-    if (node.parallelizable) assertAccesses(node, i);
   }
 }
 
-function assertEstimate(node: PlanNode, i: number): void {
-  const estimate: unknown = node.estimateMs;
-  if (estimate === undefined) return;
-  if (typeof estimate !== 'number' || !Number.isFinite(estimate) || estimate < 0) {
-    fail(`nodes[${i}].estimateMs`, 'a finite number from 0 and up', estimate);
-  }
+/** `nodes` is an array. */
+export function assertNodeList(nodes: readonly PlanNode[]): void {
+  if (!Array.isArray(nodes)) fail('nodes', 'an array', nodes);
 }
 
-function assertAccesses(node: PlanNode, i: number): void {
+/**
+ * One node's own fields: an object, `index === i`, a boolean `parallelizable`, `estimateMs`
+ * when asked, and for a concurrency-safe node a string `resourceKey` and an array `access`
+ * (its entries are checked by {@link isWriteAccess}).
+ */
+export function assertNode(
+  node: PlanNode | undefined,
+  i: number,
+  estimates = false,
+): asserts node is PlanNode {
+  if (typeof node !== 'object' || node === null) fail(`nodes[${i}]`, 'an object', node);
+  if (node.index !== i) fail(`nodes[${i}].index`, `${i}`, node.index);
+  if (typeof node.parallelizable !== 'boolean') {
+    fail(`nodes[${i}].parallelizable`, 'a boolean', node.parallelizable);
+  }
+  if (estimates) {
+    const estimate: unknown = node.estimateMs;
+    if (
+      estimate !== undefined &&
+      (typeof estimate !== 'number' || !Number.isFinite(estimate) || estimate < 0)
+    ) {
+      fail(`nodes[${i}].estimateMs`, 'a finite number from 0 and up', estimate);
+    }
+  }
+  if (!node.parallelizable) return;
   const key: unknown = node.resourceKey;
   if (key !== undefined && typeof key !== 'string') {
     fail(`nodes[${i}].resourceKey`, 'a string', key);
   }
   const access: unknown = node.access;
-  if (access === undefined) return;
-  if (!Array.isArray(access)) fail(`nodes[${i}].access`, 'an array', access);
-  for (let a = 0; a < access.length; a++) {
-    const entry: unknown = access[a];
-    if (typeof entry !== 'object' || entry === null) {
-      fail(`nodes[${i}].access[${a}]`, 'an object', entry);
-    }
-    const { key: entryKey, mode } = entry as { key?: unknown; mode?: unknown };
-    if (typeof entryKey !== 'string') fail(`nodes[${i}].access[${a}].key`, 'a string', entryKey);
-    if (mode !== 'read' && mode !== 'write') {
-      fail(`nodes[${i}].access[${a}].mode`, "'read' or 'write'", mode);
-    }
+  if (access !== undefined && !Array.isArray(access)) {
+    fail(`nodes[${i}].access`, 'an array', access);
   }
+}
+
+/**
+ * Checks `nodes[call].access[position]` and tells whether it is a write.
+ *
+ * @throws {PlannerError} `invalid_nodes` unless it is `{ key: string, mode: 'read' | 'write' }`.
+ */
+export function isWriteAccess(entry: Access, call: number, position: number): boolean {
+  if (typeof entry !== 'object' || entry === null) {
+    fail(`nodes[${call}].access[${position}]`, 'an object', entry);
+  }
+  const mode: unknown = entry.mode;
+  if (mode !== 'write' && mode !== 'read') {
+    fail(`nodes[${call}].access[${position}].mode`, "'read' or 'write'", mode);
+  }
+  const key: unknown = entry.key;
+  if (typeof key !== 'string') fail(`nodes[${call}].access[${position}].key`, 'a string', key);
+  return mode === 'write';
 }
 
 function fail(field: string, expected: string, value: unknown): never {

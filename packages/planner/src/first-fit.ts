@@ -1,6 +1,12 @@
 import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
-import { assertNodes } from './assert-nodes.js';
-import type { Plan, PlanNode, Wave } from './types.js';
+import { assertNode, assertNodeList, isWriteAccess } from './assert-nodes.js';
+import type { Plan, PlanNode } from './types.js';
+
+/** A wave while planning: `open` is switched off when a fence closes it. */
+interface WaveInProgress {
+  readonly calls: number[];
+  open: boolean;
+}
 
 /** Options of {@link firstFit}. */
 export interface FirstFitOptions {
@@ -18,48 +24,52 @@ export interface FirstFitOptions {
  * - safe → the earliest open wave positioned after every wave that holds an earlier
  *   conflicting call (and after the fence); if there is none, a new open wave.
  *
- * No wave is scanned: open waves never close and new waves are appended, so "the earliest open
- * wave after position p" is `openWaves[openUpTo[p]]`, where `openUpTo[p]` counts the open waves
- * at positions up to p, fixed when wave p is created. The latest conflicting wave comes from an
+ * No wave is scanned: waves born open are listed in `openWaves` in position order and new
+ * waves are appended, so "the earliest open wave after position p" is
+ * `openWaves[openUpTo[p]]`, where `openUpTo[p]` counts the waves born open at positions up to
+ * p, fixed when wave p is created (a fence only raises p). The latest conflicting wave comes
+ * from an
  * {@link AccessIndex}. With plain `resourceKey`s this is the seed's rule exactly: the j-th call
  * on key K lands in the j-th open wave. Internal to the package.
  */
 export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): Plan {
-  assertNodes(nodes);
+  assertNodeList(nodes);
   const index = new AccessIndex();
   const latest = new AccessRecord();
-  const keyNodes: KeyNode[] = [];
-  const waveCalls: number[][] = [];
-  const bornOpen: boolean[] = [];
+  const keyNodes: KeyNode[] = []; // scratch: the trie nodes of the current call's `access`
+  const waves: WaveInProgress[] = [];
   const openWaves: number[] = [];
   const openUpTo: number[] = [];
   let fence = -1;
 
   for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
+    const node = nodes[i];
+    assertNode(node, i);
     if (!node.parallelizable) {
-      const position = waveCalls.length;
-      waveCalls.push([i]);
-      bornOpen.push(false);
+      if (options.ordered) {
+        // Nothing crosses this call: the waves before it accept no more calls.
+        for (let o = openWaves.length - 1; o >= 0 && waves[openWaves[o]!]!.open; o--) {
+          waves[openWaves[o]!]!.open = false;
+        }
+        fence = waves.length;
+      }
+      waves.push({ calls: [i], open: false });
       openUpTo.push(openWaves.length);
-      if (options.ordered) fence = position;
       continue;
     }
 
-    keyNodes.length = 0;
+    // Query every access first, record them after: a call never conflicts with itself.
     latest.clear();
     const { resourceKey, access } = node;
-    if (resourceKey !== undefined) {
-      const keyNode = index.keyNode(resourceKey);
-      keyNodes.push(keyNode);
-      index.latest(keyNode, true, latest);
-    }
-    if (access !== undefined) {
-      for (const entry of access) {
-        const keyNode = index.keyNode(entry.key);
-        keyNodes.push(keyNode);
-        index.latest(keyNode, entry.mode === 'write', latest);
-      }
+    const ownKey = resourceKey === undefined ? undefined : index.keyNode(resourceKey);
+    if (ownKey !== undefined) index.latest(ownKey, true, latest);
+    const accessCount = access === undefined ? 0 : access.length;
+    for (let a = 0; a < accessCount; a++) {
+      const entry = access![a]!;
+      const write = isWriteAccess(entry, i, a);
+      const keyNode = index.keyNode(entry.key);
+      keyNodes[a] = keyNode;
+      index.latest(keyNode, write, latest);
     }
 
     const after = Math.max(latest.value, fence);
@@ -67,31 +77,21 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
     let position: number;
     if (rank < openWaves.length) {
       position = openWaves[rank]!;
-      waveCalls[position]!.push(i);
+      waves[position]!.calls.push(i);
     } else {
-      position = waveCalls.length;
-      waveCalls.push([i]);
-      bornOpen.push(true);
+      position = waves.length;
+      waves.push({ calls: [i], open: true });
       openWaves.push(position);
       openUpTo.push(openWaves.length);
     }
 
-    let slot = 0;
-    if (resourceKey !== undefined) {
-      index.record(keyNodes[slot]!, true, position, i, slot);
-      slot++;
-    }
-    if (access !== undefined) {
-      for (const entry of access) {
-        index.record(keyNodes[slot]!, entry.mode === 'write', position, i, slot);
-        slot++;
-      }
+    // Positions in the call's accessesOf() list: the resourceKey first, then `access`.
+    const first = ownKey === undefined ? 0 : 1;
+    if (ownKey !== undefined) index.record(ownKey, true, position, i, 0);
+    for (let a = 0; a < accessCount; a++) {
+      index.record(keyNodes[a]!, access![a]!.mode === 'write', position, i, first + a);
     }
   }
 
-  const waves: Wave[] = waveCalls.map((calls, position) => ({
-    calls,
-    open: bornOpen[position]! && position > fence,
-  }));
   return { planner: options.planner, waves };
 }
