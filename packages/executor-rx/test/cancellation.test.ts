@@ -1,0 +1,130 @@
+import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { MockTool } from '@toolwaves/core/testing';
+import { take } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fillResultSlots } from '../src/fill-result-slots.js';
+import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { call, ends, record, starts, track } from './helpers.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('cancellation', () => {
+  it('an already aborted signal rejects before anything runs', async () => {
+    const tool = new MockTool({ name: 'm' });
+    const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool) });
+    const controller = new AbortController();
+    controller.abort(new Error('too late'));
+    const run = record(dispatcher.run([call('a', 'm')], { signal: controller.signal }));
+    expect(run.status).toBe('error');
+    expect((run.error as DispatchError).code).toBe('cancelled');
+    expect(run.events).toEqual([]);
+    expect(tool.calls).toEqual([]);
+  });
+
+  it('is checked at the wave boundary: a later wave never starts', async () => {
+    const tool = new MockTool({ name: 'm', delayMs: 100, concurrencySafe: true, resourceKey: 'k' });
+    const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool), mode: 'parallel' });
+    const controller = new AbortController();
+    const events: DispatchEvent[] = [];
+    let failure: unknown;
+    dispatcher
+      .run([call('a', 'm'), call('b', 'm'), call('c', 'm')], { signal: controller.signal })
+      .subscribe({
+        next: (event) => {
+          events.push(event);
+          // Cancel between waves, when no call is in flight.
+          if (event.type === 'wave-end' && event.wave === 0) controller.abort();
+        },
+        error: (error: unknown) => {
+          failure = error;
+        },
+      });
+    await vi.advanceTimersByTimeAsync(100);
+    expect((failure as DispatchError).code).toBe('cancelled');
+    expect(events.map((e) => e.type)).toEqual([
+      'batch-start',
+      'wave-start',
+      'call-start',
+      'call-end',
+      'wave-end',
+    ]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(tool.calls.map((c) => c.toolCallId)).toEqual(['a']);
+  });
+
+  it('a tool that ignores its signal does not hold the batch: each call races the cancel', async () => {
+    const stubborn = fnTool({
+      name: 'stubborn',
+      description: 'ignores its signal',
+      concurrencySafe: true,
+      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), 10_000)),
+    });
+    const dispatcher = new Dispatcher({
+      registry: new ToolRegistry().add(stubborn),
+      mode: 'parallel',
+    });
+    const controller = new AbortController();
+    const done = track(
+      dispatcher.dispatch([call('a', 'stubborn'), call('b', 'stubborn')], {
+        signal: controller.signal,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(30);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(done.status).toBe('rejected');
+    expect((done.error as DispatchError).code).toBe('cancelled');
+  });
+
+  it('unsubscribing stops the batch and aborts the signals of the tools in flight', async () => {
+    const tool = new MockTool({ name: 'm', delayMs: 1_000, concurrencySafe: true });
+    const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool), mode: 'parallel' });
+    const seen: DispatchEvent[] = [];
+    const subscription = dispatcher
+      .run([call('a', 'm'), call('b', 'm')])
+      .subscribe((event) => seen.push(event));
+    await vi.advanceTimersByTimeAsync(10);
+    subscription.unsubscribe();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tool.calls.map((c) => [c.outcome, c.endedAt])).toEqual([
+      ['aborted', 10],
+      ['aborted', 10],
+    ]);
+    expect(starts(seen)).toHaveLength(2);
+    expect(ends(seen)).toEqual([]);
+  });
+
+  it('take(n) on the events stops the batch too', async () => {
+    const tool = new MockTool({ name: 'm', delayMs: 100 });
+    const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool) });
+    const run = record(dispatcher.run([call('a', 'm'), call('b', 'm')]).pipe(take(3)));
+    expect(run.status).toBe('complete');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(tool.calls.map((c) => c.outcome)).toEqual(['aborted']);
+  });
+});
+
+describe('result slots', () => {
+  it('an empty slot becomes the soft error "dispatch produced no result"', () => {
+    const calls: ToolCall[] = [call('a', 'read'), call('b', 'write')];
+    const filled = fillResultSlots(calls, [
+      { toolCallId: 'a', toolName: 'read', content: 'x', isError: false, durationMs: 3 },
+      undefined,
+    ]);
+    expect(filled).toEqual([
+      { toolCallId: 'a', toolName: 'read', content: 'x', isError: false, durationMs: 3 },
+      {
+        toolCallId: 'b',
+        toolName: 'write',
+        content: 'dispatch produced no result for call `b` (`write`)',
+        isError: true,
+        durationMs: 0,
+      },
+    ]);
+  });
+});
