@@ -1,0 +1,94 @@
+import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
+import type { ModelMessage } from 'ai';
+import { type AiSdkToolCallLike, fromAiSdkToolCalls } from './from-ai-sdk-tool-calls.js';
+import { toAiSdkToolMessage } from './to-ai-sdk-tool-message.js';
+
+/**
+ * One model step as the AI SDK reports it: a `generateText` result (one step, the default
+ * `stopWhen`), a `StepResult`, or the awaited `toolCalls` and `response` of `streamText`.
+ */
+export interface AiSdkStepLike {
+  readonly toolCalls: readonly AiSdkToolCallLike[];
+  readonly response: { readonly messages: readonly ModelMessage[] };
+}
+
+/** Options of {@link dispatchStep}. */
+export interface DispatchStepOptions {
+  readonly dispatcher: Dispatcher;
+  readonly step: AiSdkStepLike;
+  /** Cancels the dispatch (the hard error `cancelled`). */
+  readonly signal?: AbortSignal | undefined;
+  /** Sees every event of the dispatch: the plan, waves, call starts and ends. */
+  readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+}
+
+/** What {@link dispatchStep} did. */
+export interface DispatchedStep {
+  /** The calls dispatched, in the model's order. */
+  readonly calls: readonly ToolCall[];
+  /** One result per call, in the same order. */
+  readonly results: readonly ToolResult[];
+  /**
+   * What to append to the conversation: the step's response messages, then one `tool` message
+   * answering every call in call order. Answers the AI SDK wrote itself for calls it could not
+   * parse are dropped from the response messages: the dispatcher answered those calls too, and a
+   * call must be answered once.
+   */
+  readonly messages: readonly ModelMessage[];
+}
+
+/**
+ * Runs one step's tool calls through a dispatcher — its planner, its cap, its hooks and events
+ * — and builds the messages that answer them, in call order, for the next model call.
+ *
+ * @throws DispatchError (as a rejection) for a hard error of the dispatch (cancelled, aborted by
+ *   a hook, recovery exhausted); no messages are produced then.
+ * @example
+ * ```ts
+ * const tools = toAiSdkTools(registry);
+ * const result = streamText({ model, tools, messages });
+ * for await (const text of result.textStream) process.stdout.write(text);
+ * const step = { toolCalls: await result.toolCalls, response: await result.response };
+ * const { messages: added } = await dispatchStep({ dispatcher, step, signal });
+ * messages.push(...added);
+ * ```
+ * @see runToolLoop for the whole loop with `generateText`.
+ */
+export async function dispatchStep(options: DispatchStepOptions): Promise<DispatchedStep> {
+  const { dispatcher, step, signal, onEvent } = options;
+  const calls = fromAiSdkToolCalls(step.toolCalls);
+  if (calls.length === 0) return { calls, results: [], messages: [...step.response.messages] };
+  const results = await run(dispatcher, calls, signal, onEvent);
+  const answered = new Set(calls.map((call) => call.id));
+  const messages = step.response.messages.flatMap((message): ModelMessage[] => {
+    if (message.role !== 'tool') return [message];
+    const content = message.content.filter(
+      (part) => !(part.type === 'tool-result' && answered.has(part.toolCallId)),
+    );
+    if (content.length === message.content.length) return [message];
+    return content.length === 0 ? [] : [{ ...message, content }];
+  });
+  return { calls, results, messages: [...messages, toAiSdkToolMessage(results)] };
+}
+
+function run(
+  dispatcher: Dispatcher,
+  calls: readonly ToolCall[],
+  signal: AbortSignal | undefined,
+  onEvent: ((event: DispatchEvent) => void) | undefined,
+): Promise<ToolResult[]> {
+  const options = signal === undefined ? {} : { signal };
+  if (onEvent === undefined) return dispatcher.dispatch(calls, options);
+  return new Promise<ToolResult[]>((resolve, reject) => {
+    let results: ToolResult[] = [];
+    dispatcher.run(calls, options).subscribe({
+      next: (event) => {
+        if (event.type === 'batch-end') results = [...event.results];
+        onEvent(event);
+      },
+      error: reject,
+      complete: () => resolve(results),
+    });
+  });
+}

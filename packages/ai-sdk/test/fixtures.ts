@@ -1,0 +1,172 @@
+import { ToolRegistry } from '@toolwaves/core';
+import { MockTool } from '@toolwaves/core/testing';
+import type { MockLanguageModelV3 } from 'ai/test';
+import { z } from 'zod';
+
+type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
+type StreamResult = Awaited<ReturnType<MockLanguageModelV3['doStream']>>;
+export type ModelPrompt = MockLanguageModelV3['doGenerateCalls'][number]['prompt'];
+
+/** A tool call as a provider sends it: the arguments as JSON text. */
+export interface ScriptedCall {
+  readonly id: string;
+  readonly name: string;
+  readonly input: unknown;
+}
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 5, text: 5, reasoning: undefined },
+};
+
+const args = (input: unknown): string =>
+  typeof input === 'string' ? input : JSON.stringify(input);
+
+/** A model step that asks for tools (a string input is sent as it is: raw, maybe broken, JSON). */
+export function callsStep(calls: readonly ScriptedCall[], text = ''): GenerateResult {
+  return {
+    content: [
+      ...(text === '' ? [] : [{ type: 'text' as const, text }]),
+      ...calls.map((call) => ({
+        type: 'tool-call' as const,
+        toolCallId: call.id,
+        toolName: call.name,
+        input: args(call.input),
+      })),
+    ],
+    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+    usage,
+    warnings: [],
+  };
+}
+
+/** A model step that answers with text. */
+export function textStep(text: string): GenerateResult {
+  return {
+    content: [{ type: 'text', text }],
+    finishReason: { unified: 'stop', raw: 'stop' },
+    usage,
+    warnings: [],
+  };
+}
+
+/** The same as a stream: optional text, then the tool calls, then `finish`. */
+export function streamedStep(calls: readonly ScriptedCall[], text: string): StreamResult {
+  const parts = [
+    { type: 'stream-start' as const, warnings: [] },
+    { type: 'text-start' as const, id: 't' },
+    { type: 'text-delta' as const, id: 't', delta: text },
+    { type: 'text-end' as const, id: 't' },
+    ...calls.map((call) => ({
+      type: 'tool-call' as const,
+      toolCallId: call.id,
+      toolName: call.name,
+      input: args(call.input),
+    })),
+    {
+      type: 'finish' as const,
+      finishReason: {
+        unified: calls.length > 0 ? ('tool-calls' as const) : ('stop' as const),
+        raw: undefined,
+      },
+      usage,
+    },
+  ];
+  return {
+    stream: new ReadableStream({
+      start(controller) {
+        for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    }),
+  };
+}
+
+/**
+ * A small workspace: `read_file` and `write_file` declare a read or a write of `fs:/<path>`
+ * and take 100 ms, `grep` is keyless and takes 50 ms (all with `setTimeout`, so fake timers
+ * drive them, and every call records when it started and ended).
+ */
+export function workspace() {
+  const path = z.object({ path: z.string() });
+  const readFile = new MockTool({
+    name: 'read_file',
+    description: 'Read a file',
+    input: path,
+    concurrencySafe: true,
+    access: (input) => [{ key: `fs:/${(input as { path: string }).path}`, mode: 'read' }],
+    delayMs: 100,
+    result: (input) => `contents of ${(input as { path: string }).path}`,
+  });
+  const writeFile = new MockTool({
+    name: 'write_file',
+    description: 'Write a file',
+    input: path.extend({ text: z.string() }),
+    concurrencySafe: true,
+    access: (input) => [{ key: `fs:/${(input as { path: string }).path}`, mode: 'write' }],
+    delayMs: 100,
+    result: (input) => `wrote ${(input as { path: string }).path}`,
+  });
+  const grep = new MockTool({
+    name: 'grep',
+    description: 'Search files',
+    input: z.object({ pattern: z.string() }),
+    concurrencySafe: true,
+    delayMs: 50,
+    result: (input) => `matches for ${(input as { pattern: string }).pattern}`,
+  });
+  const registry = new ToolRegistry().add(readFile).add(writeFile).add(grep);
+  return { registry, readFile, writeFile, grep };
+}
+
+/** Whether two recorded calls ran at the same time for a while. */
+export function overlap(
+  a: { startedAt: number; endedAt: number | undefined },
+  b: { startedAt: number; endedAt: number | undefined },
+): boolean {
+  return (
+    a.startedAt < (b.endedAt ?? Number.POSITIVE_INFINITY) &&
+    b.startedAt < (a.endedAt ?? Number.POSITIVE_INFINITY)
+  );
+}
+
+/** The `tool` messages of a prompt, as `[toolCallId, output type, output value]` per part. */
+export function toolResultsIn(prompt: ModelPrompt): [string, string, unknown][][] {
+  return prompt
+    .filter((message) => message.role === 'tool')
+    .map((message) =>
+      message.content.flatMap((part) =>
+        part.type === 'tool-result'
+          ? [
+              [
+                part.toolCallId,
+                part.output.type,
+                'value' in part.output ? part.output.value : undefined,
+              ] as [string, string, unknown],
+            ]
+          : [],
+      ),
+    );
+}
+
+/** A promise's state, readable synchronously after advancing fake time. */
+export interface Tracked<T> {
+  status: 'pending' | 'resolved' | 'rejected';
+  value: T | undefined;
+  error: unknown;
+}
+
+export function track<T>(promise: Promise<T>): Tracked<T> {
+  const tracked: Tracked<T> = { status: 'pending', value: undefined, error: undefined };
+  promise.then(
+    (value) => {
+      tracked.status = 'resolved';
+      tracked.value = value;
+    },
+    (error: unknown) => {
+      tracked.status = 'rejected';
+      tracked.error = error;
+    },
+  );
+  return tracked;
+}
