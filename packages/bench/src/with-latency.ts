@@ -1,11 +1,14 @@
-import { abortableDelay, type Tool, ToolRegistry } from '@toolwaves/core';
+import { abortableDelay, type Tool, type ToolContext, ToolRegistry } from '@toolwaves/core';
 
 /** Options of {@link withLatency}. */
 export interface WithLatencyOptions {
   /** The tools to wrap; the registry itself is left as it is. */
   readonly registry: ToolRegistry;
-  /** How long a call of this tool with this input waits before it runs, in ms. */
-  readonly latencyMs: (toolName: string, input: unknown) => number;
+  /**
+   * How long a call of this tool with this input waits before it runs, in ms. The call's
+   * context (its `toolCallId`) lets a bench give each call of a batch its own latency.
+   */
+  readonly latencyMs: (toolName: string, input: unknown, context: ToolContext) => number;
 }
 
 /**
@@ -33,7 +36,7 @@ function delayed(inner: Tool, latencyMs: WithLatencyOptions['latencyMs']): Tool 
     description: inner.description,
     ...(inner.input === undefined ? {} : { input: inner.input }),
     execute: async (input, context) => {
-      await abortableDelay(latencyMs(inner.name, input), context.signal);
+      await abortableDelay(latencyMs(inner.name, input, context), context.signal);
       return inner.execute(input, context);
     },
   };

@@ -1,0 +1,35 @@
+/**
+ * What went wrong, for {@link BenchError}:
+ * - `invalid_options`: an option or command-line flag is out of range or unknown;
+ * - `invalid_planners`: the container binds no planner under `PLANNER`, or two with one name;
+ * - `planner_failed`: a planner threw while planning a batch;
+ * - `write_failed`: the report files could not be written (nothing was left half-written).
+ */
+export type BenchErrorCode =
+  | 'invalid_options'
+  | 'invalid_planners'
+  | 'planner_failed'
+  | 'write_failed';
+
+/**
+ * The one error class of `@toolwaves/bench`, with a message that names the field and the value,
+ * e.g. "Expected `--out` to be followed by a folder, got nothing".
+ *
+ * @example
+ * ```ts
+ * try {
+ *   parseBenchArgs(['--sizes']);
+ * } catch (error) {
+ *   if (error instanceof BenchError && error.code === 'invalid_options') console.error(error.message);
+ * }
+ * ```
+ */
+export class BenchError extends Error {
+  override readonly name = 'BenchError';
+  readonly code: BenchErrorCode;
+
+  constructor(options: { code: BenchErrorCode; message: string; cause?: unknown }) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = options.code;
+  }
+}

@@ -1,0 +1,71 @@
+import 'reflect-metadata';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchError } from './bench-error.js';
+import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
+import { createProgress } from './progress.js';
+import { headlineMarkdown } from './report/headline-markdown.js';
+import { renderHtml } from './report/render-html.js';
+import { renderJson } from './report/render-json.js';
+import { renderMarkdown } from './report/render-markdown.js';
+import { replaceHeadline } from './report/replace-headline.js';
+import { runBench } from './run-bench.js';
+import { writeFilesAtomically } from './write-files-atomically.js';
+
+/** `pnpm bench`: runs the benchmark, prints the headline, writes the reports. */
+async function main(argv: readonly string[]): Promise<void> {
+  const args = parseBenchArgs(argv);
+  if (args.help) {
+    process.stdout.write(`${BENCH_USAGE}\n`);
+    return;
+  }
+  const started = performance.now();
+  const progress = createProgress({ stream: process.stderr });
+  const command = [
+    'pnpm bench',
+    ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
+  ].join(' ');
+  const report = await runBench({
+    quick: args.quick,
+    seed: args.seed,
+    maxConcurrency: args.maxConcurrency,
+    profile: {
+      ...(args.real ? {} : { realBudgetMs: 0 }),
+      ...(args.scaling ? {} : { scalingSizes: [] }),
+    },
+    progress,
+    command,
+  });
+  const out =
+    args.out === undefined
+      ? fileURLToPath(new URL('../../../bench-results/', import.meta.url))
+      : resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
+  await writeFilesAtomically({
+    dir: out,
+    files: {
+      'report.md': renderMarkdown(report),
+      'report.json': renderJson(report),
+      'report.html': renderHtml(report),
+    },
+  });
+  progress.finish(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const headline = headlineMarkdown(report);
+  process.stdout.write(`${headline}\n\nReports: ${out}/report.{md,json,html}\n`);
+  if (args.updateReadme) {
+    const packageDir = fileURLToPath(new URL('../', import.meta.url));
+    const readme = await readFile(resolve(packageDir, 'README.md'), 'utf8');
+    await writeFilesAtomically({
+      dir: packageDir,
+      files: { 'README.md': replaceHeadline({ readme, headline }) },
+    });
+    process.stdout.write('README.md headline updated\n');
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(
+    `\n${error instanceof BenchError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+});

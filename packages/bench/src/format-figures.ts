@@ -1,0 +1,30 @@
+/**
+ * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `–` for `null`.
+ *
+ * @example formatDuration(0.0123); // '12 µs'
+ */
+export function formatDuration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '–';
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 10) return `${ms.toFixed(0)} ms`;
+  if (ms >= 0.1) return `${ms.toFixed(ms >= 1 ? 1 : 2)} ms`;
+  return `${(ms * 1000).toFixed(ms >= 0.01 ? 0 : 1)} µs`;
+}
+
+/**
+ * A ratio with two decimals (`1.07`), `–` for `null` or a non-finite value.
+ *
+ * @example formatRatio(1.0666); // '1.07'
+ */
+export function formatRatio(ratio: number | null): string {
+  return ratio === null || !Number.isFinite(ratio) ? '–' : ratio.toFixed(2);
+}
+
+/**
+ * A share as a percentage with one decimal (`12.5 %`), `–` for `null`.
+ *
+ * @example formatPercent(0.125); // '12.5 %'
+ */
+export function formatPercent(share: number | null): string {
+  return share === null || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(1)} %`;
+}

@@ -1,0 +1,152 @@
+import type { BenchReport } from '../bench-report.js';
+import { escapeXml } from '../charts/escape-xml.js';
+import { ganttChart } from '../charts/gantt-chart.js';
+import { groupedBarChart } from '../charts/grouped-bar-chart.js';
+import { logLogChart } from '../charts/log-log-chart.js';
+import { formatDuration, formatRatio } from '../format-figures.js';
+import { markdownToHtml } from './markdown-to-html.js';
+import { renderMarkdown } from './render-markdown.js';
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
+h1, h2, h3 { line-height: 1.2; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #d8dee4; padding-bottom: .3rem; }
+table { border-collapse: collapse; margin: .8rem 0; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid #d8dee4; padding: .25rem .55rem; } th { background: #f3f5f7; }
+td.right, th.right { text-align: right; } td.left, th.left { text-align: left; }
+code { font: 12.5px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f5f7; padding: 0 .25rem; border-radius: 3px; }
+figure { margin: 1.2rem 0; } figcaption { color: #57606a; max-width: 760px; }
+svg { max-width: 100%; height: auto; font-family: inherit; }
+svg .chart-title { font-size: 14px; font-weight: 600; } svg .tick { font-size: 11px; fill: #57606a; }
+svg .axis-label { font-size: 12px; fill: #1b1f24; } svg .series-label { font-size: 12px; font-weight: 600; }
+svg .grid { stroke: #e6e9ec; } svg .reference { stroke: #1b1f24; stroke-dasharray: 4 3; }
+svg .panel { fill: #fafbfc; stroke: #e6e9ec; } svg .wave-end { stroke: #1b1f24; stroke-dasharray: 3 3; }
+svg .bar-label { font-size: 10px; fill: #fff; pointer-events: none; }
+`;
+
+/**
+ * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
+ * no font or network request — with the charts (makespan ÷ lower bound per workload and
+ * planner, a Gantt of one batch per planner, planning time against batch size on log-log
+ * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`.
+ * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
+ *
+ * @example await writeFile('report.html', renderHtml(report));
+ * @see renderMarkdown
+ */
+export function renderHtml(report: BenchReport): string {
+  const { meta } = report;
+  const workloads = report.workloads.map((workload) => workload.name);
+  const figures: string[] = [];
+  figures.push(
+    figure(
+      groupedBarChart({
+        id: 'ratio',
+        title: 'Simulated makespan ÷ lower bound, per workload',
+        groups: workloads,
+        series: meta.planners.map((planner) => ({
+          name: planner,
+          values: report.workloads.map(
+            (workload) =>
+              workload.results.find((result) => result.planner === planner)?.ratio ?? null,
+          ),
+        })),
+        yLabel: 'makespan ÷ lower bound',
+        yMin: 1,
+        format: formatRatio,
+      }),
+      "Bars start at 1.00, the lower bound: the height is how far a planner is from the best conceivable makespan, summed over the workload's batches.",
+    ),
+  );
+  if (report.gantt !== null) {
+    const { gantt } = report;
+    figures.push(
+      figure(
+        ganttChart({
+          id: 'gantt',
+          title: `Batch ${gantt.batch} of ${gantt.workload} (${gantt.size} calls), one panel per planner`,
+          gantt,
+          formatMs: formatDuration,
+        }),
+        `Why this batch: ${gantt.why}. One row per slot (at most \`maxConcurrency\`), bars numbered by call, dashed lines at wave ends; lower bound ${formatDuration(gantt.lowerBoundMs)}.`,
+      ),
+    );
+  }
+  if (report.scaling.length > 0) {
+    const sizes = [...new Set(report.scaling.map((point) => point.size))].sort((a, b) => a - b);
+    figures.push(
+      figure(
+        logLogChart({
+          id: 'scaling',
+          title: 'Planning time against batch size',
+          xLabel: 'calls in the batch',
+          yLabel: 'planning time (ms)',
+          formatY: (ms) => formatDuration(ms),
+          series: meta.planners
+            .filter((planner) => report.scaling.some((point) => point.planner === planner))
+            .map((planner) => ({
+              name: planner,
+              points: sizes.map((size) => ({
+                x: size,
+                y:
+                  report.scaling.find((point) => point.planner === planner && point.size === size)
+                    ?.planMs ?? null,
+              })),
+            })),
+        }),
+        'Log-log axes: a slope of 1 is linear time. A missing point was skipped (the planner was over the time cap at a smaller size).',
+      ),
+    );
+  }
+  if (report.realRuns.length > 0 && meta.reference !== null) {
+    const realWorkloads = [...new Set(report.realRuns.map((run) => run.workload))];
+    const wall = (workload: string, planner: string): number | undefined =>
+      report.realRuns.find((run) => run.workload === workload && run.planner === planner)?.wallMs;
+    figures.push(
+      figure(
+        groupedBarChart({
+          id: 'real',
+          title: `Real runs: wall-clock ÷ ${meta.reference}'s`,
+          groups: realWorkloads,
+          series: meta.planners.map((planner) => ({
+            name: planner,
+            values: realWorkloads.map((workload) => {
+              const own = wall(workload, planner);
+              const base = wall(workload, meta.reference!);
+              return own === undefined || base === undefined || base === 0 ? null : own / base;
+            }),
+          })),
+          yLabel: `wall-clock ÷ ${meta.reference}`,
+          referenceLine: 1,
+          format: formatRatio,
+        }),
+        `Measured side by side in one process, real filesystem tools, latency × ${meta.latencyScale}.`,
+      ),
+    );
+  }
+  const body = markdownToHtml(renderMarkdown(report).replace(/^# .*\n/, ''));
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<title>toolwaves planner benchmark</title>',
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<h1>toolwaves planner benchmark</h1>',
+    `<p>${escapeXml(`Seed ${meta.seed}, maxConcurrency ${meta.maxConcurrency}, planners: ${meta.planners.join(', ')}.`)}</p>`,
+    '<section id="charts">',
+    ...figures,
+    '</section>',
+    body,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function figure(svg: string, caption: string): string {
+  const captionHtml = escapeXml(caption).replace(/`([^`]+)`/g, '<code>$1</code>');
+  return `<figure>\n${svg}\n<figcaption>${captionHtml}</figcaption>\n</figure>`;
+}

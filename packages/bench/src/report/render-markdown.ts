@@ -1,0 +1,189 @@
+import type { BenchReport, PlannerResult, WorkloadFigures } from '../bench-report.js';
+import { formatDuration, formatPercent, formatRatio } from '../format-figures.js';
+import { TOOL_LATENCY } from '../tool-latency.js';
+import { headlineMarkdown } from './headline-markdown.js';
+import { markdownTable } from './markdown-table.js';
+
+/**
+ * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, the
+ * batch drawn as a Gantt chart, planning time against batch size, the real runs, and how the
+ * figures were made.
+ *
+ * @example await writeFile('report.md', renderMarkdown(report));
+ * @see renderHtml
+ */
+export function renderMarkdown(report: BenchReport): string {
+  const { meta } = report;
+  const sections: string[] = [
+    '# toolwaves planner benchmark',
+    '',
+    `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Planners compared (everything bound under \`PLANNER\`): ${meta.planners.join(', ')}.`,
+    '',
+    '## Headline',
+    '',
+    headlineMarkdown(report),
+    '',
+    '## Workloads',
+    '',
+    "Per planner, over the workload's batches: waves per batch, summed simulated makespan, its ratio to the summed lower bound and the worst single batch's, the ratio to the reference planner with the batches where the planner is faster / slower and its best gain on one batch, mean planning time per batch, share of plans proven optimal, seed-model batches above the minimal wave count, and plans breaking the rules.",
+  ];
+  for (const workload of report.workloads) sections.push('', workloadSection(workload));
+  if (report.gantt !== null) {
+    const { gantt } = report;
+    sections.push(
+      '',
+      '## One batch, planner by planner',
+      '',
+      `Batch ${gantt.batch} of \`${gantt.workload}\` (${gantt.size} calls, lower bound ${formatDuration(gantt.lowerBoundMs)}): ${gantt.why}. Calls per wave:`,
+      '',
+      markdownTable({
+        headers: ['planner', 'makespan', 'waves'],
+        rows: gantt.planners.map((planner) => [
+          planner.planner,
+          formatDuration(planner.makespanMs),
+          wavesOf(planner.bars),
+        ]),
+        numericFrom: 1,
+      }),
+    );
+  }
+  if (report.scaling.length > 0) sections.push('', scalingSection(report));
+  if (report.realRuns.length > 0) sections.push('', realRunSection(report));
+  sections.push('', methodSection(report), '');
+  return sections.join('\n');
+}
+
+function workloadSection(workload: WorkloadFigures): string {
+  const rows = workload.results.map((result: PlannerResult) => [
+    result.planner,
+    (result.waves / Math.max(1, workload.batches)).toFixed(2),
+    formatDuration(result.makespanMs),
+    formatRatio(result.ratio),
+    formatRatio(result.worstRatio),
+    result.versus === null ? '–' : formatRatio(result.versus.ratio),
+    result.versus === null ? '–' : `${result.versus.faster} / ${result.versus.slower}`,
+    result.versus === null ? '–' : formatPercent(result.versus.bestGain),
+    formatDuration(result.planMs),
+    formatPercent(result.proven),
+    result.aboveMinimalWaves === null ? '–' : String(result.aboveMinimalWaves),
+    String(result.invalidPlans),
+  ]);
+  const reference = workload.results.find((result) => result.versus !== null)?.versus?.reference;
+  return [
+    `### ${workload.name}`,
+    '',
+    `${workload.description} ${workload.batches} batches, ${workload.calls} calls, sizes ${sizesOf(workload)}; lower bound ${formatDuration(workload.results[0]?.lowerBoundMs ?? null)} in all.`,
+    '',
+    markdownTable({
+      headers: [
+        'planner',
+        'waves/batch',
+        'makespan',
+        '÷ LB',
+        'worst ÷ LB',
+        `÷ ${reference ?? 'ref.'}`,
+        'faster / slower',
+        'best gain',
+        'plan time',
+        'proven',
+        'above min. waves',
+        'invalid',
+      ],
+      rows,
+    }),
+  ].join('\n');
+}
+
+function sizesOf(workload: WorkloadFigures): string {
+  const sizes = workload.perBatch.map((batch) => batch.size);
+  return `${Math.min(...sizes)}–${Math.max(...sizes)}`;
+}
+
+function wavesOf(bars: readonly { call: number; wave: number }[]): string {
+  const waves: number[][] = [];
+  for (const bar of bars) {
+    const wave = waves[bar.wave] ?? [];
+    wave.push(bar.call);
+    waves[bar.wave] = wave;
+  }
+  return waves.map((calls) => `[${calls.join(',')}]`).join(' ');
+}
+
+function scalingSection(report: BenchReport): string {
+  const sizes = [...new Set(report.scaling.map((point) => point.size))].sort((a, b) => a - b);
+  const planners = report.meta.planners.filter((planner) =>
+    report.scaling.some((point) => point.planner === planner),
+  );
+  const rows = sizes.map((size) => [
+    String(size),
+    ...planners.map((planner) => {
+      const point = report.scaling.find(
+        (candidate) => candidate.size === size && candidate.planner === planner,
+      );
+      return point?.planMs === null || point === undefined
+        ? 'skipped'
+        : formatDuration(point.planMs);
+    }),
+  ]);
+  const skipped = report.scaling.filter((point) => point.skipped !== undefined);
+  const notes = [...new Set(skipped.map((point) => `${point.planner}: ${point.skipped}`))];
+  return [
+    '## Planning time against batch size',
+    '',
+    'One batch of the `mixed` workload per size, planning time per batch (mean of repetitions for fast planners).',
+    '',
+    markdownTable({ headers: ['calls', ...planners], rows }),
+    ...(notes.length === 0 ? [] : ['', `Skipped beyond: ${notes.join('; ')}.`]),
+  ].join('\n');
+}
+
+function realRunSection(report: BenchReport): string {
+  const rows = report.realRuns.map((run) => [
+    run.workload,
+    run.planner,
+    String(run.batches),
+    String(run.calls),
+    formatDuration(run.wallMs),
+    formatDuration(run.simulatedMs),
+    formatRatio(run.simulatedMs === 0 ? null : run.wallMs / run.simulatedMs),
+    String(run.errors),
+  ]);
+  return [
+    '## Real runs',
+    '',
+    `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder, each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Planning time is included in the wall-clock and not scaled.`,
+    '',
+    markdownTable({
+      headers: [
+        'workload',
+        'planner',
+        'batches',
+        'calls',
+        'wall-clock',
+        'simulated',
+        'wall ÷ simulated',
+        'error results',
+      ],
+      rows,
+      numericFrom: 2,
+    }),
+  ].join('\n');
+}
+
+function methodSection(report: BenchReport): string {
+  const latency = Object.entries(TOOL_LATENCY).map(([tool, model]) => [
+    tool,
+    `${model.medianMs} ms`,
+    String(model.sigma),
+  ]);
+  return [
+    '## Method',
+    '',
+    `- Batches: every workload generates ${report.meta.repeats} batch(es) per size (${report.meta.sizes.join(', ')}; the worked example has its 6 calls), from seeded streams (mulberry32), so every run sees the same batches. Tool workloads get their plan nodes from the real tool registry's \`toPlanNodes\` (the real declarations), \`estimateMs\` = the sampled duration.`,
+    '- Durations: log-normal around the medians below (sigma = spread of the logarithm; long tails).',
+    "- Makespan: the planner package's `makespan` (waves one after another, list scheduling inside a wave under the cap). Lower bound: its `lowerBound` (serial work of unsafe calls plus the longest conflict chain or the safe work ÷ cap, whichever is larger).",
+    '- Planning time: `performance.now()` around `plan()`, repeated for fast planners.',
+    '',
+    markdownTable({ headers: ['tool', 'median', 'sigma'], rows: latency }),
+  ].join('\n');
+}

@@ -1,0 +1,170 @@
+import { rm } from 'node:fs/promises';
+import { cpus, platform } from 'node:os';
+import type { ToolRegistry } from '@toolwaves/core';
+import type { Container } from 'inversify';
+import { benchContainer } from './bench-container.js';
+import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
+import { benchRegistry } from './bench-registry.js';
+import type { BenchReport } from './bench-report.js';
+import { chooseLatencyScale } from './choose-latency-scale.js';
+import { comparePlanners } from './compare-planners.js';
+import { createWorkspace } from './create-workspace.js';
+import { ganttFigures } from './gantt-figures.js';
+import { generateBatches } from './generate-batches.js';
+import { measureScaling } from './measure-scaling.js';
+import { pickGanttBatch } from './pick-gantt-batch.js';
+import type { Progress } from './progress.js';
+import { resolvePlanners } from './resolve-planners.js';
+import { runReal } from './run-real.js';
+import type { Workload } from './workload.js';
+import { defaultWorkloads } from './workloads/default-workloads.js';
+import { mixedTurnWorkload } from './workloads/mixed-turn-workload.js';
+import { workspaceLayout } from './workspace-layout.js';
+
+/** Options of {@link runBench}. */
+export interface RunBenchOptions {
+  /** Where the planners come from: everything bound under `PLANNER` (default {@link benchContainer}). */
+  readonly container?: Container;
+  /** The quick profile (default: the full one). */
+  readonly quick?: boolean;
+  /** Overrides of the profile's settings (e.g. tiny sizes in tests). */
+  readonly profile?: Partial<BenchProfile>;
+  /** Seed of the batches (default 1). */
+  readonly seed?: number;
+  /** Cap inside a wave (default 8). */
+  readonly maxConcurrency?: number;
+  /** The workloads (default {@link defaultWorkloads}). */
+  readonly workloads?: readonly Workload[];
+  /** The tools on a workspace (default {@link benchRegistry}). */
+  readonly registryFor?: (root: string) => ToolRegistry;
+  /** Monotonic clock in ms (default `performance.now`). */
+  readonly clock?: () => number;
+  /** The time stamp of the report (default: now). */
+  readonly now?: () => Date;
+  readonly progress?: Progress;
+  /** The command line shown in the report as the way to reproduce it. */
+  readonly command?: string;
+}
+
+/**
+ * Runs the whole benchmark and returns its figures (files are the caller's business: render
+ * them with `renderMarkdown`, `renderJson`, `renderHtml`):
+ * 1. the planners bound under `PLANNER` in the container;
+ * 2. every workload's batches, seeded, nodes from the real registry on a generated workspace;
+ * 3. every planner on every batch, simulated ({@link comparePlanners}), and one batch's
+ *    schedules for the Gantt chart;
+ * 4. planning time from 10 to 100 000 calls ({@link measureScaling});
+ * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
+ *    the profile's time budget.
+ *
+ * @example
+ * const report = await runBench({ quick: true });
+ * console.log(headlineMarkdown(report));
+ */
+export async function runBench(options: RunBenchOptions = {}): Promise<BenchReport> {
+  const profile: BenchProfile = {
+    ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
+    ...options.profile,
+  };
+  const seed = options.seed ?? 1;
+  const maxConcurrency = options.maxConcurrency ?? 8;
+  const clock = options.clock ?? (() => performance.now());
+  const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
+  const planners = resolvePlanners(options.container ?? benchContainer());
+  const reference = planners.some((planner) => planner.name === 'greedy') ? 'greedy' : null;
+  const layout = workspaceLayout();
+  const root = await createWorkspace({ layout });
+  try {
+    const registry = registryFor(root);
+    const workloads = generateBatches({
+      workloads: options.workloads ?? defaultWorkloads(),
+      registry,
+      layout,
+      seed,
+      sizes: profile.sizes,
+      repeats: profile.repeats,
+    });
+    const figures = comparePlanners({
+      workloads,
+      planners,
+      maxConcurrency,
+      clock,
+      minTimingMs: profile.minTimingMs,
+      ...(reference === null ? {} : { reference }),
+      onBatch: (done, total) => options.progress?.update({ phase: 'planning', done, total }),
+    });
+    const choice = pickGanttBatch({
+      workloads: figures,
+      ...(reference === null ? {} : { reference }),
+    });
+    const gantt =
+      choice === undefined ? null : ganttFigures({ workloads, choice, planners, maxConcurrency });
+
+    const mixed = mixedTurnWorkload();
+    const scaling =
+      profile.scalingSizes.length === 0
+        ? []
+        : measureScaling({
+            planners,
+            sizes: profile.scalingSizes,
+            maxConcurrency,
+            clock,
+            capMs: profile.scalingCapMs,
+            minTimingMs: profile.minTimingMs,
+            nodesFor: (size) =>
+              generateBatches({ workloads: [mixed], registry, layout, seed, sizes: [size] })[0]!
+                .batches[0]!.nodes,
+            onSize: (size, done, total) =>
+              options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` }),
+          });
+
+    const realSizes = new Set(profile.realSizes);
+    const simulatedMs = figures
+      .filter((workload) => workload.kind === 'tools')
+      .flatMap((workload) => workload.perBatch)
+      .filter((batch) => realSizes.has(batch.size))
+      .flatMap((batch) => batch.results)
+      .reduce((sum, result) => sum + result.makespanMs * profile.realRepeats, 0);
+    const latencyScale = chooseLatencyScale({ simulatedMs, budgetMs: profile.realBudgetMs });
+    const realRuns =
+      profile.realBudgetMs <= 0
+        ? []
+        : await runReal({
+            workloads,
+            figures,
+            planners,
+            layout,
+            registryFor,
+            latencyScale,
+            sizes: profile.realSizes,
+            repeats: profile.realRepeats,
+            maxConcurrency,
+            clock,
+            onRun: (done, total, workload) =>
+              options.progress?.update({ phase: 'real runs', done, total, detail: workload }),
+          });
+
+    const cpu = cpus();
+    return {
+      meta: {
+        seed,
+        quick: options.quick === true,
+        maxConcurrency,
+        sizes: profile.sizes,
+        repeats: profile.repeats,
+        planners: planners.map((planner) => planner.name),
+        reference,
+        latencyScale: realRuns.length === 0 ? 0 : latencyScale,
+        command: options.command ?? 'pnpm bench',
+        generatedAt: (options.now?.() ?? new Date()).toISOString(),
+        environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
+      },
+      workloads: figures,
+      scaling,
+      realRuns,
+      gantt,
+    };
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
+}

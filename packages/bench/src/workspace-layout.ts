@@ -1,0 +1,77 @@
+/** The files of a generated workspace, as paths relative to its root (`/`-separated). */
+export interface WorkspaceLayout {
+  /** Source folders, e.g. `src/core`. */
+  readonly modules: readonly string[];
+  /** TypeScript sources, `src/<module>/file<i>.ts`, each with {@link EDIT_MARKERS} edit markers. */
+  readonly sourceFiles: readonly string[];
+  /** Markdown files under `docs/`. */
+  readonly docs: readonly string[];
+  /** Throw-away files under `tmp/`, targets of moves and deletes. */
+  readonly scratchFiles: readonly string[];
+}
+
+/** Options of {@link workspaceLayout}. */
+export interface WorkspaceLayoutOptions {
+  /** Number of source folders (default 8). */
+  readonly modules?: number;
+  /** Sources per folder (default 8). */
+  readonly filesPerModule?: number;
+  /** Scratch files (default 64). */
+  readonly scratchFiles?: number;
+}
+
+/** How many distinct `edit_file` edits each source file supports ({@link editMarker}). */
+export const EDIT_MARKERS = 48;
+
+const MODULE_NAMES = ['core', 'api', 'ui', 'db', 'auth', 'cli', 'jobs', 'util'];
+
+/**
+ * The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files by default.
+ * Pure: {@link createWorkspace} writes it to disk.
+ *
+ * @example workspaceLayout().sourceFiles[0]; // 'src/core/file0.ts'
+ */
+export function workspaceLayout(options: WorkspaceLayoutOptions = {}): WorkspaceLayout {
+  const moduleCount = options.modules ?? 8;
+  const perModule = options.filesPerModule ?? 8;
+  const modules = Array.from(
+    { length: moduleCount },
+    (_, m) => `src/${MODULE_NAMES[m] ?? `pkg${m}`}`,
+  );
+  const sourceFiles = modules.flatMap((module) =>
+    Array.from({ length: perModule }, (_, f) => `${module}/file${f}.ts`),
+  );
+  const docs = ['docs/guide.md', 'docs/api.md', 'docs/design.md', 'README.md'];
+  const scratchFiles = Array.from(
+    { length: options.scratchFiles ?? 64 },
+    (_, s) => `tmp/scratch${s}.txt`,
+  );
+  return { modules, sourceFiles, docs, scratchFiles };
+}
+
+/**
+ * The `k`-th edit a source file supports: `old_string` occurs exactly once in a fresh file
+ * ({@link sourceFileContent}), and no other marker contains it.
+ *
+ * @example editMarker(3); // { old_string: 'const value3 = 3;', new_string: 'const value3 = 3 + 1;' }
+ */
+export function editMarker(k: number): { old_string: string; new_string: string } {
+  return { old_string: `const value${k} = ${k};`, new_string: `const value${k} = ${k} + 1;` };
+}
+
+/** The text of a fresh file of the layout, by its path. */
+export function fileContent(path: string): string {
+  if (path.endsWith('.ts')) return sourceFileContent(path);
+  if (path.endsWith('.md')) return `# ${path}\n\nTODO: document the module.\n`;
+  return `scratch ${path}\n`;
+}
+
+/** A source file: imports, exported functions, a TODO and the {@link editMarker} lines. */
+function sourceFileContent(path: string): string {
+  const lines = [`// ${path}`, "import { shared } from '../util/file0.js';", ''];
+  for (let f = 0; f < 4; f++)
+    lines.push(`export function fn${f}() {`, `  return shared(${f});`, '}');
+  lines.push('// TODO: split this module', '');
+  for (let k = 0; k < EDIT_MARKERS; k++) lines.push(editMarker(k).old_string);
+  return `${lines.join('\n')}\n`;
+}
