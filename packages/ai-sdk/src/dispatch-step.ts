@@ -19,7 +19,10 @@ export interface DispatchStepOptions {
   readonly step: AiSdkStepLike;
   /** Cancels the dispatch (the hard error `cancelled`). */
   readonly signal?: AbortSignal | undefined;
-  /** Sees every event of the dispatch: the plan, waves, call starts and ends. */
+  /**
+   * Sees every event of the dispatch: the plan, waves, call starts and ends. If it throws, the
+   * dispatch stops (the tools' signals abort) and `dispatchStep` rejects with its error.
+   */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -82,13 +85,26 @@ function run(
   if (onEvent === undefined) return dispatcher.dispatch(calls, options);
   return new Promise<ToolResult[]>((resolve, reject) => {
     let results: ToolResult[] = [];
-    dispatcher.run(calls, options).subscribe({
+    let failed = false;
+    let subscription: { unsubscribe(): void } | undefined;
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      subscription?.unsubscribe(); // stops the batch: the tools' signals abort
+      reject(error);
+    };
+    subscription = dispatcher.run(calls, options).subscribe({
       next: (event) => {
         if (event.type === 'batch-end') results = [...event.results];
-        onEvent(event);
+        try {
+          onEvent(event);
+        } catch (error) {
+          fail(error);
+        }
       },
-      error: reject,
+      error: fail,
       complete: () => resolve(results),
     });
+    if (failed) subscription.unsubscribe();
   });
 }

@@ -33,7 +33,7 @@ export interface RunToolLoopOptions {
   readonly signal?: AbortSignal | undefined;
   /** Called after each step, its tools answered, before the next model call. */
   readonly onStep?: ((step: ToolLoopStep) => void | PromiseLike<void>) | undefined;
-  /** Sees every dispatch event of every step (it must not throw). */
+  /** Sees every dispatch event of every step; if it throws, the loop stops with its error. */
   readonly onEvent?: ((event: DispatchEvent, stepNumber: number) => void) | undefined;
   /** Further `generateText` options for every step. */
   readonly settings?: ToolLoopSettings | undefined;

@@ -256,6 +256,40 @@ describe('runToolLoop with the AI SDK mock model', () => {
     expect(readFile.calls.map((c) => c.outcome)).toEqual(['aborted', 'aborted']);
     expect(model.doGenerateCalls).toHaveLength(1);
   });
+  it('stops the dispatch when onEvent throws, and fails with its error', async () => {
+    const { registry, readFile } = workspace();
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        callsStep([
+          { id: 'r1', name: 'read_file', input: { path: 'a' } },
+          { id: 'r2', name: 'read_file', input: { path: 'b' } },
+        ]),
+        textStep('never'),
+      ],
+    });
+    const broken = new Error('observer broke');
+    const done = track(
+      runToolLoop({
+        model,
+        registry,
+        dispatcher,
+        prompt: 'go',
+        onEvent: (event) => {
+          if (event.type === 'call-start' && event.toolCallId === 'r2') throw broken;
+        },
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+
+    expect(done.status).toBe('rejected');
+    expect(done.error).toBe(broken);
+    expect(readFile.calls.map((c) => [c.outcome, c.endedAt])).toEqual([
+      ['aborted', 0],
+      ['aborted', 0],
+    ]);
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
 });
 
 describe('runToolLoop options', () => {
