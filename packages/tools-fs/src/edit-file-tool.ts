@@ -7,6 +7,7 @@ import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { type FsAccess, pathAccess } from './path-access.js';
+import { plural } from './plural.js';
 import type { ReadCache } from './read-cache.js';
 import { readWholeText } from './read-whole-text.js';
 import { runFsTool } from './run-fs-tool.js';
@@ -107,7 +108,7 @@ export class EditFileTool implements Tool<EditFileInput> {
         }
         const edited = text.split(before).join(after);
         await atomicWrite({ target: file.absolute, content: edited, mode });
-        return `edited ${file.display}: replaced ${count} ${count === 1 ? 'occurrence' : 'occurrences'}`;
+        return `edited ${file.display}: replaced ${plural(count, 'occurrence')}`;
       } catch (error) {
         throw fsErrorFrom(error, file.display);
       } finally {

@@ -7,6 +7,7 @@ import { fsErrorFrom } from './fs-error-from.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { type FsAccess, pathAccess } from './path-access.js';
+import { plural } from './plural.js';
 import { readWholeText } from './read-whole-text.js';
 import { runFsTool } from './run-fs-tool.js';
 import { walkTree } from './walk-tree.js';
@@ -130,9 +131,7 @@ export class GrepTool implements Tool<GrepInput> {
         notes.push(`[stopped at ${maxResults} matching lines: narrow the pattern, path or glob]`);
       }
       if (skipped > 0) {
-        notes.push(
-          `[skipped ${skipped} binary, oversized or unreadable ${skipped === 1 ? 'file' : 'files'}]`,
-        );
+        notes.push(`[skipped ${plural(skipped, 'binary, oversized or unreadable file')}]`);
       }
       const body =
         hits.length > 0

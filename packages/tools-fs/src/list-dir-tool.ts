@@ -8,6 +8,7 @@ import { fsErrorFrom } from './fs-error-from.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { type FsAccess, pathAccess } from './path-access.js';
+import { plural } from './plural.js';
 import { runFsTool } from './run-fs-tool.js';
 import type { ResolvedPath, Workspace } from './workspace.js';
 
@@ -96,7 +97,7 @@ export class ListDirTool implements Tool<ListDirInput> {
     if (entry.isSymbolicLink()) return `${entry.name}@ -> ${await this.#linkTarget(absolute)}`;
     const info = await lstat(absolute).catch(() => undefined);
     if (info === undefined) return `${entry.name} (vanished)`;
-    if (entry.isFile()) return `${entry.name} (${info.size} bytes)`;
+    if (entry.isFile()) return `${entry.name} (${plural(info.size, 'byte')})`;
     const kind = entry.isFIFO() ? 'fifo' : entry.isSocket() ? 'socket' : 'device';
     return `${entry.name} (${kind})`;
   }

@@ -1,5 +1,6 @@
 import { BINARY_SNIFF_BYTES, looksBinary } from './looks-binary.js';
 import { openRegularFile } from './open-regular-file.js';
+import { plural } from './plural.js';
 import { readLines } from './read-lines.js';
 import type { ResolvedPath } from './workspace.js';
 
@@ -34,7 +35,7 @@ export async function readTextFile(options: ReadTextFileOptions): Promise<string
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
     if (bytesRead === 0) return `(empty file: ${file.display})`;
     if (looksBinary(head.subarray(0, bytesRead))) {
-      return `(binary file: ${file.display}, ${size} bytes; not shown)`;
+      return `(binary file: ${file.display}, ${plural(size, 'byte')}; not shown)`;
     }
     const shown: string[] = [];
     const cutLines: number[] = [];
@@ -57,7 +58,7 @@ export async function readTextFile(options: ReadTextFileOptions): Promise<string
       shown.push(`${String(number).padStart(6)}\t${line.bytes.toString('utf8')}`);
     }
     if (shown.length === 0) {
-      return `(offset ${offset} is past the end of ${file.display}, which has ${number} lines)`;
+      return `(offset ${offset} is past the end of ${file.display}, which has ${plural(number, 'line')})`;
     }
     const notes: string[] = [];
     if (cutLines.length > 0) {

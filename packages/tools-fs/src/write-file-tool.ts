@@ -9,6 +9,7 @@ import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { type FsAccess, pathAccess } from './path-access.js';
+import { plural } from './plural.js';
 import type { ReadCache } from './read-cache.js';
 import { runFsTool } from './run-fs-tool.js';
 import type { Workspace } from './workspace.js';
@@ -85,10 +86,10 @@ export class WriteFileTool implements Tool<WriteFileInput> {
           content: input.content,
           mode: existing === undefined ? undefined : existing.mode & 0o7777,
         });
-        const bytes = Buffer.byteLength(input.content, 'utf8');
-        const lines = countLines(input.content);
+        const bytes = plural(Buffer.byteLength(input.content, 'utf8'), 'byte');
+        const lines = plural(countLines(input.content), 'line');
         const what = existing === undefined ? 'new file' : 'replaced';
-        return `wrote ${lines} ${lines === 1 ? 'line' : 'lines'} (${bytes} bytes) to ${file.display} (${what})`;
+        return `wrote ${lines} (${bytes}) to ${file.display} (${what})`;
       } catch (error) {
         throw fsErrorFrom(error, file.display);
       } finally {

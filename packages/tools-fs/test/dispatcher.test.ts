@@ -120,7 +120,7 @@ describe('the fs tools through the Dispatcher, in parallel mode', () => {
     expect(waves(seen)).toEqual([[0, 4], [1], [2, 3]]);
     const answers = results(seen).map((r) => r.content);
     expect(answers[0]).toBe('src/');
-    expect(answers[2]).toBe('a.ts (1 bytes)\nlib/');
+    expect(answers[2]).toBe('a.ts (1 byte)\nlib/');
     expect(answers[3]).toBe('src/a.ts\nsrc/lib/new.ts');
   });
 
@@ -187,5 +187,34 @@ describe('the fs tools through the Dispatcher, in parallel mode', () => {
       content: '     1\ta',
     });
     expect(second[0]?.content).not.toContain('first');
+  });
+});
+
+describe('the README example', () => {
+  it('plans and answers as the README says', async () => {
+    const fx = await fsFixture({
+      tree: { src: { 'a.ts': 'export const a = 1;\n', 'b.ts': 'b' } },
+      module: { cachedReads: true },
+    });
+    const seen = await events(parallel(fx), [
+      { id: 'c1', name: 'read_file', input: { path: 'src/a.ts' } },
+      { id: 'c2', name: 'read_file', input: { path: 'src/b.ts' } },
+      {
+        id: 'c3',
+        name: 'edit_file',
+        input: { path: 'src/a.ts', old_string: 'a = 1', new_string: 'a = 2' },
+      },
+      { id: 'c4', name: 'read_file', input: { path: './src/a.ts' } },
+      { id: 'c5', name: 'list_dir', input: { path: 'src' } },
+    ]);
+    expect(waves(seen)).toEqual([[0, 1], [2], [3, 4]]);
+    expect(results(seen).map((r) => [r.toolCallId, r.content])).toEqual([
+      ['c1', '     1\texport const a = 1;'],
+      ['c2', '     1\tb'],
+      ['c3', 'edited src/a.ts: replaced 1 occurrence'],
+      ['c4', '     1\texport const a = 2;'],
+      ['c5', 'a.ts (20 bytes)\nb.ts (1 byte)'],
+    ]);
+    expect(fx.cache.stats).toEqual({ hits: 0, misses: 3, entries: 2 });
   });
 });

@@ -18,8 +18,8 @@ describe('list_dir', () => {
     const out = await fx.run('list_dir', { path: 'src' });
     expect(out).toEqual({
       content: [
-        '.env (1 bytes)',
-        'a.ts (1 bytes)',
+        '.env (1 byte)',
+        'a.ts (1 byte)',
         'b.ts (2 bytes)',
         'broken@ -> src/gone.ts (missing)',
         'lib/',
@@ -213,5 +213,22 @@ describe('grep', () => {
       content: 'not found: `nope`',
       isError: true,
     });
+  });
+});
+
+describe('glob and grep stop when their call is aborted', () => {
+  it.each([
+    ['glob', { pattern: '**/*' }],
+    ['grep', { pattern: 'x' }],
+  ])('%s rejects with the abort reason and answers nothing', async (name, input) => {
+    const fx = await fsFixture({ tree: { src: { 'a.ts': 'x' } } });
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    controller.abort(reason);
+    await expect(
+      fx
+        .tool(name)
+        .execute(input as never, { toolCallId: 'c', signal: controller.signal, attempt: 1 }),
+    ).rejects.toBe(reason);
   });
 });

@@ -29,7 +29,7 @@ describe('write_file', () => {
   it('writes through a link to its target', async () => {
     const fx = await fsFixture({ tree: { 'a.ts': 'a' }, links: { 'link.ts': 'a.ts' } });
     const out = await fx.run('write_file', { path: 'link.ts', content: 'b' });
-    expect(out.content).toBe('wrote 1 line (1 bytes) to a.ts (replaced)');
+    expect(out.content).toBe('wrote 1 line (1 byte) to a.ts (replaced)');
     expect(await readFile(join(fx.root, 'a.ts'), 'utf8')).toBe('b');
   });
 
