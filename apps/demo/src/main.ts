@@ -1,1 +1,148 @@
-console.log('toolwaves demo: coming soon');
+import { realpath } from 'node:fs/promises';
+import { Dispatcher } from '@toolwaves/executor-rx';
+import { runAgentLoop, type SessionRecord } from './agent-loop.js';
+import { type CliOptions, HELP_TEXT, PLANNER_NAMES, parseCliOptions } from './cli-options.js';
+import { type ComparisonRow, comparePlanners } from './compare-planners.js';
+import { DemoError } from './demo-error.js';
+import { demoRegistry } from './demo-registry.js';
+import { formatTable } from './format-table.js';
+import { LiveView } from './live-view.js';
+import type { Model } from './model.js';
+import { OpenAIModel } from './openai-model.js';
+import { plannerByName } from './planner-by-name.js';
+import { prepareWorkspace } from './sample-workspace.js';
+import { ScriptedModel } from './scripted-model.js';
+import { scriptedSession } from './scripted-session.js';
+import { sessionReport } from './session-report.js';
+import { terminalStyle } from './terminal-style.js';
+
+const OPENAI_TASK =
+  'Explore this small TypeScript project, fix the rounding TODO in src/price.ts, then check the project.';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const options = parseCliOptions(argv);
+  if (options.help) {
+    process.stdout.write(`${HELP_TEXT}\n`);
+    return 0;
+  }
+  const style = terminalStyle({ stream: process.stdout, env: process.env });
+  const say = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
+  const workspace = await prepareWorkspace({ workspace: options.workspace });
+  const registry = demoRegistry({ root: workspace.root, latency: options.latency });
+  const model = chooseModel(options, registry, workspace.dir);
+  const dispatcher = new Dispatcher({
+    registry,
+    mode: options.mode,
+    maxConcurrency: options.maxConcurrency,
+    planner: plannerByName(options.planner),
+  });
+
+  const stop = new AbortController();
+  process.once('SIGINT', () => stop.abort(new Error('interrupted')));
+
+  say(style.bold('toolwaves demo') + style.dim(` · model: ${model.label}`));
+  say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
+  say(
+    style.dim(
+      `planner: ${options.planner} · mode: ${options.mode} · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
+    ),
+  );
+  const view = new LiveView({ write: say, style, root: await realpath(workspace.root) });
+  const session = await runAgentLoop({
+    model,
+    dispatcher,
+    signal: stop.signal,
+    onModelTurn: (turn, text, calls) => view.modelTurn(turn, text, calls),
+    onEvent: (event) => view.event(event),
+  });
+  say('');
+  say(style.bold('Model: ') + (session.finalText ?? '(no final words)'));
+  say(style.dim(`session: ${session.turns.length} turn(s) in ${Math.round(session.wallMs)} ms`));
+
+  const comparison = await compare(options, session, workspace.dir, (line) => {
+    if (!options.json) process.stderr.write(`${line}\n`);
+  });
+  if (comparison.length > 0) {
+    say('');
+    say(
+      style.bold('The same session under each planner') +
+        style.dim(' (parallel mode, measured side by side)'),
+    );
+    say(
+      formatTable({
+        header: ['planner', 'calls', 'waves', 'wall-clock', 'speedup vs sequential'],
+        rows: comparison.map((row) => [
+          row.planner,
+          String(row.calls),
+          String(row.waves),
+          `${Math.round(row.wallMs)} ms`,
+          `${row.speedup.toFixed(2)}×`,
+        ]),
+        alignRight: [1, 2, 3, 4],
+      }),
+    );
+  }
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify(sessionReport({ options, model: model.label, workspace, session, comparison }), null, 2)}\n`,
+    );
+  }
+  return 0;
+}
+
+function chooseModel(
+  options: CliOptions,
+  registry: ReturnType<typeof demoRegistry>,
+  dir: string,
+): Model {
+  const apiKey = process.env.OPENAI_API_KEY;
+  if (apiKey !== undefined && apiKey !== '') {
+    return new OpenAIModel({
+      apiKey,
+      baseURL: process.env.OPENAI_BASE_URL,
+      model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
+      registry,
+      task: dir === '.' ? OPENAI_TASK : `${OPENAI_TASK} The project is in the folder ${dir}.`,
+    });
+  }
+  void options;
+  return new ScriptedModel({ turns: scriptedSession(dir) });
+}
+
+async function compare(
+  options: CliOptions,
+  session: SessionRecord,
+  dir: string,
+  progress: (line: string) => void,
+): Promise<ComparisonRow[]> {
+  if (!options.compare) return [];
+  const turns = session.turns.map((turn) => ({
+    text: turn.text ?? '',
+    calls: turn.calls.map(({ name, input }) => ({ name, input })),
+  }));
+  return comparePlanners({
+    turns,
+    dir,
+    planners: ['sequential', ...PLANNER_NAMES.filter((name) => name !== 'sequential')],
+    maxConcurrency: options.maxConcurrency,
+    latency: options.latency,
+    onProgress: (planner, done, total) =>
+      progress(`comparing planners: ${done + 1}/${total} (${planner})...`),
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof DemoError) {
+      process.stderr.write(`toolwaves demo: ${error.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    process.stderr.write(`toolwaves demo failed: ${message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,76 @@
+import type { SessionRecord } from './agent-loop.js';
+import type { CliOptions } from './cli-options.js';
+import type { ComparisonRow } from './compare-planners.js';
+import type { SessionWorkspace } from './sample-workspace.js';
+
+/** The demo's machine-readable report (`--json`). */
+export interface SessionReport {
+  readonly model: string;
+  readonly planner: string;
+  readonly mode: string;
+  readonly maxConcurrency: number;
+  readonly latency: number;
+  readonly workspace: string;
+  readonly turns: readonly {
+    readonly turn: number;
+    readonly text: string | undefined;
+    readonly waves: readonly (readonly number[])[];
+    readonly wallMs: number;
+    readonly calls: readonly {
+      readonly id: string;
+      readonly name: string;
+      readonly input: unknown;
+      readonly wave: number;
+      readonly reason: string | undefined;
+      readonly isError: boolean;
+      readonly durationMs: number;
+      readonly content: string;
+    }[];
+  }[];
+  readonly finalText: string | undefined;
+  readonly wallMs: number;
+  readonly comparison: readonly ComparisonRow[];
+}
+
+/** Builds the `--json` report from a finished session: pure, nothing printed. */
+export function sessionReport(options: {
+  options: CliOptions;
+  model: string;
+  workspace: SessionWorkspace;
+  session: SessionRecord;
+  comparison: readonly ComparisonRow[];
+}): SessionReport {
+  const { session, workspace } = options;
+  return {
+    model: options.model,
+    planner: options.options.planner,
+    mode: options.options.mode,
+    maxConcurrency: options.options.maxConcurrency,
+    latency: options.options.latency,
+    workspace: workspace.dir === '.' ? workspace.root : `${workspace.root}/${workspace.dir}`,
+    turns: session.turns.map((turn) => ({
+      turn: turn.turn,
+      text: turn.text,
+      waves: turn.plan.waves.map((wave) => wave.calls),
+      wallMs: turn.wallMs,
+      calls: turn.calls.map((call, index) => {
+        const result = turn.results[index];
+        const explanation = turn.explanation[index];
+        return {
+          id: call.id,
+          name: call.name,
+          input: call.input,
+          wave:
+            explanation?.wave ?? turn.plan.waves.findIndex((wave) => wave.calls.includes(index)),
+          reason: explanation?.reason,
+          isError: result?.isError ?? true,
+          durationMs: result?.durationMs ?? 0,
+          content: result?.content ?? '',
+        };
+      }),
+    })),
+    finalText: session.finalText,
+    wallMs: session.wallMs,
+    comparison: options.comparison,
+  };
+}
