@@ -3,6 +3,7 @@ export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
 export { describeValue } from './describe-value.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
+export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
 export { type PlanNodeForCallOptions, planNodeForCall } from './plan-node-for-call.js';
 export {
@@ -22,7 +23,7 @@ export {
   toOpenAIToolMessages,
   toOpenAITools,
 } from './providers/openai.js';
-export { type JsonSchema, toolJsonSchema } from './providers/tool-json-schema.js';
+export { toolJsonSchema } from './providers/tool-json-schema.js';
 export type { Tool } from './tool.js';
 export type { ToolCall } from './tool-call.js';
 export type { ToolContext } from './tool-context.js';

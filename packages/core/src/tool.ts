@@ -1,5 +1,6 @@
 import type { Access } from '@toolwaves/planner';
 import type { ZodType } from 'zod';
+import type { JsonSchema } from './json-schema.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
 
@@ -25,6 +26,11 @@ export interface Tool<I = unknown> {
   readonly description: string;
   /** zod 4 schema the input is validated against before anything else runs. */
   readonly input?: ZodType<I>;
+  /**
+   * The input's JSON Schema for provider tool definitions, when the tool has one of its own
+   * (e.g. from an MCP server); preferred over the schema derived from `input`.
+   */
+  readonly jsonSchema?: JsonSchema;
   /** Whether this call may run alongside others. Default `false`; a throw means `false`. */
   isConcurrencySafe?(input: I): boolean;
   /** Seed model: the one resource this call touches, exclusively. */

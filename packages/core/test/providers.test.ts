@@ -151,3 +151,23 @@ describe('Anthropic messages', () => {
     expect(read?.input_schema).toMatchObject({ type: 'object', required: ['path'] });
   });
 });
+
+describe('toolJsonSchema', () => {
+  it("prefers a tool's own JSON Schema, without its dialect", () => {
+    const own = new ToolRegistry().add({
+      name: 'remote',
+      description: 'from a server',
+      jsonSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { q: { type: 'string' } },
+      },
+      input: z.object({ ignored: z.number() }),
+      execute: () => '',
+    });
+    expect(toOpenAITools(own)[0]?.function.parameters).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+    });
+  });
+});

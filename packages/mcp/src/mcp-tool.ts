@@ -69,7 +69,7 @@ export function mcpTool(options: McpToolOptions): McpTool {
       listed.title ??
       listed.annotations?.title ??
       `Tool \`${listed.name}\` of MCP server \`${server}\``,
-    input: mcpInputSchema(jsonSchema),
+    input: mcpInputSchema(),
     server,
     mcpName: listed.name,
     readOnly,

@@ -1,7 +1,8 @@
+import type { JsonSchema } from '../json-schema.js';
 import type { ToolCall } from '../tool-call.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ToolResult } from '../tool-result.js';
-import { type JsonSchema, toolJsonSchema } from './tool-json-schema.js';
+import { toolJsonSchema } from './tool-json-schema.js';
 
 /** A content block of an Anthropic assistant message; only `tool_use` blocks matter here. */
 export type AnthropicContentBlock =

@@ -1,8 +1,9 @@
+import type { JsonSchema } from '../json-schema.js';
 import { MalformedArguments } from '../malformed-arguments.js';
 import type { ToolCall } from '../tool-call.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ToolResult } from '../tool-result.js';
-import { type JsonSchema, toolJsonSchema } from './tool-json-schema.js';
+import { toolJsonSchema } from './tool-json-schema.js';
 
 /** A tool call as OpenAI chat completions sends it (`message.tool_calls[i]`). */
 export interface OpenAIToolCall {

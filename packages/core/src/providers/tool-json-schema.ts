@@ -1,14 +1,17 @@
 import { toJSONSchema } from 'zod';
+import type { JsonSchema } from '../json-schema.js';
 import type { Tool } from '../tool.js';
 
-/** A JSON Schema object, as providers take it for a tool's parameters. */
-export type JsonSchema = { readonly [key: string]: unknown };
-
 /**
- * The JSON Schema of a tool's input, from its zod schema (`io: 'input'`, so defaults are optional);
- * a tool without a schema takes any object.
+ * The JSON Schema of a tool's input: the tool's own `jsonSchema` when it has one (e.g. a schema
+ * an MCP server published), else its zod schema converted (`io: 'input'`, so defaults are
+ * optional); a tool with neither takes any object. `$schema` is dropped.
  */
 export function toolJsonSchema(tool: Tool): JsonSchema {
+  if (tool.jsonSchema !== undefined) {
+    const { $schema: _dialect, ...own } = tool.jsonSchema;
+    return own;
+  }
   if (tool.input === undefined)
     return { type: 'object', properties: {}, additionalProperties: true };
   const { $schema: _dialect, ...schema } = toJSONSchema(tool.input, {
