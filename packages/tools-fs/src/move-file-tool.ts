@@ -73,8 +73,8 @@ export class MoveFileTool implements Tool<MoveFileInput> {
 
   execute(input: MoveFileInput): Promise<ToolOutput> {
     return runFsTool(async () => {
-      const from = this.workspace.resolve(input.from, 'from');
-      const to = this.workspace.resolve(input.to, 'to');
+      const from = this.workspace.resolve(input.from, { field: 'from' });
+      const to = this.workspace.resolve(input.to, { field: 'to' });
       if (from.absolute === this.workspace.root) {
         throw new FsToolsError({
           code: 'invalid_path',

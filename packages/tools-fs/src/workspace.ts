@@ -43,11 +43,13 @@ export class Workspace {
    * canonical form. Call it again at execution time: the filesystem may have changed since the
    * call was planned.
    *
-   * @param field - the input field the path came from, for the error message.
+   * @param options.field - the input field the path came from, for the error message
+   * (default `path`).
    * @throws FsToolsError `invalid_path` for an empty path, a NUL byte or a link loop;
    * `path_escape` when the canonical path is outside the root.
    */
-  resolve(path: string, field = 'path'): ResolvedPath {
+  resolve(path: string, options: { readonly field?: string } = {}): ResolvedPath {
+    const field = options.field ?? 'path';
     if (typeof path !== 'string' || path === '') {
       throw new FsToolsError({
         code: 'invalid_path',
