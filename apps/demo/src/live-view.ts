@@ -51,9 +51,7 @@ export class LiveView {
             s.bold(`${event.plan.waves.length} wave(s)`),
         );
         event.plan.waves.forEach((wave, position) => {
-          const members = wave.calls
-            .map((index) => `#${index} ${this.#label(index)}`)
-            .join(', ');
+          const members = wave.calls.map((index) => `#${index} ${this.#label(index)}`).join(', ');
           this.#write(`    ${s.magenta(`wave ${position + 1}`)}: ${members}`);
         });
         for (const entry of event.explanation) {

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { SessionReport } from '../src/session-report.js';
+
+const run = promisify(execFile);
+const demoDir = fileURLToPath(new URL('..', import.meta.url));
+const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
+const env = { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1' };
+
+describe('the demo command', () => {
+  it('runs end to end and prints a JSON report with the comparison', async () => {
+    const { stdout } = await run(tsx, ['src/main.ts', '--latency', '0', '--json'], {
+      cwd: demoDir,
+      env,
+    });
+    const report = JSON.parse(stdout) as SessionReport;
+    try {
+      expect(report.model).toMatch(/^scripted/);
+      expect(report.turns).toHaveLength(5);
+      expect(report.turns.flatMap((turn) => turn.calls).every((call) => !call.isError)).toBe(true);
+      expect(report.turns[1]?.waves).toEqual([[0, 1, 3, 4, 5], [2]]);
+      expect(report.comparison.map((row) => row.planner)).toEqual([
+        'sequential',
+        'greedy',
+        'ordered',
+        'optimal',
+      ]);
+    } finally {
+      await rm(report.workspace, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('refuses a bad flag with exit code 2, naming it', async () => {
+    const failure = await run(tsx, ['src/main.ts', '--max-concurrency', '0'], {
+      cwd: demoDir,
+      env,
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect(failure).toMatchObject({ code: 2 });
+    expect((failure as { stderr: string }).stderr).toContain(
+      'Expected `--max-concurrency` to be an integer from 1 and up, got `"0"` (string)',
+    );
+  }, 60_000);
+
+  it('prints its help', async () => {
+    const { stdout } = await run(tsx, ['src/main.ts', '--help'], { cwd: demoDir, env });
+    expect(stdout).toContain('Usage: pnpm demo [options]');
+    expect(stdout).toContain('--max-concurrency N');
+  }, 60_000);
+});
