@@ -1,3 +1,11 @@
+export {
+  type Access,
+  type AccessMode,
+  keysOverlap,
+  type Plan,
+  type PlanNode,
+  type Planner,
+} from '@toolwaves/planner';
 export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';

@@ -1,8 +1,8 @@
-import type { Tool } from '@toolwaves/core';
+import type { Access } from '@toolwaves/core';
 import type { Workspace } from './workspace.js';
 
 /** One access of the richer model (`{ key, mode }`), as a tool's `access` returns it. */
-export type FsAccess = ReturnType<NonNullable<Tool['access']>>[number];
+export type FsAccess = Access;
 
 /** A path a call touches, and how. */
 export interface PathUse {

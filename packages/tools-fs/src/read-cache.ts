@@ -1,4 +1,4 @@
-import { keysOverlap } from './keys-overlap.js';
+import { keysOverlap } from '@toolwaves/core';
 
 /** Options of {@link ReadCache}. */
 export interface ReadCacheOptions {

@@ -1,11 +1,8 @@
 import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolRegistry } from '@toolwaves/core';
-import { keysOverlap as plannerKeysOverlap } from '@toolwaves/planner';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalPath, FsToolsError } from '../src/index.js';
-import { keysOverlap } from '../src/keys-overlap.js';
 import { fsFixture } from './fixture.js';
 import { tempDir } from './temp-dir.js';
 
@@ -152,21 +149,5 @@ describe('declarations, per input', () => {
       false,
     ]);
     expect(fx.tool('read_file').access({ path: '../x' } as never)).toEqual([]);
-  });
-});
-
-describe('keysOverlap', () => {
-  const segment = fc.constantFrom('a', 'b', 'ab', 'a.ts', '');
-  const key = fc
-    .tuple(fc.constantFrom('fs:', 'fs:/', 'x'), fc.array(segment, { maxLength: 4 }), fc.boolean())
-    .map(([prefix, parts, slash]) => `${prefix}${parts.join('/')}${slash ? '/' : ''}`);
-
-  it('agrees with the planner on every pair of keys', () => {
-    fc.assert(
-      fc.property(key, key, (a, b) => {
-        expect(keysOverlap(a, b)).toBe(plannerKeysOverlap(a, b));
-      }),
-      { numRuns: 5000 },
-    );
   });
 });
