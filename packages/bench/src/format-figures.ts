@@ -1,14 +1,16 @@
 /**
- * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `–` for `null`.
+ * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`.
  *
  * @example formatDuration(0.0123); // '12 µs'
  */
 export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
+  if (ms === 0) return '0 ms';
   if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
   if (ms >= 10) return `${ms.toFixed(0)} ms`;
   if (ms >= 0.1) return `${ms.toFixed(ms >= 1 ? 1 : 2)} ms`;
-  return `${(ms * 1000).toFixed(ms >= 0.01 ? 0 : 1)} µs`;
+  const us = ms * 1000;
+  return `${us.toFixed(us >= 9.95 ? 0 : 1)} µs`;
 }
 
 /**

@@ -45,6 +45,28 @@ describe('withLatency', () => {
     expect(slow.names()).toEqual(['read']);
   });
 
+  it("gives each call its own latency through the call's context", async () => {
+    const latency = new Map([
+      ['first', 30],
+      ['second', 10],
+    ]);
+    const slow = withLatency({
+      registry,
+      latencyMs: (_name, _input, context) => latency.get(context.toolCallId) ?? 0,
+    });
+    const signal = new AbortController().signal;
+    const done: string[] = [];
+    for (const id of ['first', 'second']) {
+      void Promise.resolve(
+        slow.get('read')?.execute({ path: id }, { toolCallId: id, signal, attempt: 1 }),
+      ).then(() => done.push(id));
+    }
+    await vi.advanceTimersByTimeAsync(10);
+    expect(done).toEqual(['second']);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(done).toEqual(['second', 'first']);
+  });
+
   it('stops waiting when the call is aborted', async () => {
     const slow = withLatency({ registry, latencyMs: () => 10_000 });
     const controller = new AbortController();

@@ -38,7 +38,8 @@ export function ganttChart(options: GanttChartOptions): string {
   const parts: string[] = [];
   let top = margin.top;
   for (const planner of gantt.planners) {
-    const lanes = Math.max(1, ...planner.bars.map((bar) => bar.lane + 1));
+    // At least two rows, so the planner's name and figures fit beside its panel.
+    const lanes = Math.max(2, ...planner.bars.map((bar) => bar.lane + 1));
     const panelHeight = lanes * laneHeight;
     parts.push(
       `<g data-series="${escapeXml(planner.planner)}">`,

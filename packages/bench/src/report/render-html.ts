@@ -80,6 +80,7 @@ export function renderHtml(report: BenchReport): string {
           title: 'Planning time against batch size',
           xLabel: 'calls in the batch',
           yLabel: 'planning time (ms)',
+          formatX: (calls) => calls.toLocaleString('en-US'),
           formatY: (ms) => formatDuration(ms),
           series: meta.planners
             .filter((planner) => report.scaling.some((point) => point.planner === planner))

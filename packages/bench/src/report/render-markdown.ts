@@ -72,7 +72,7 @@ function workloadSection(workload: WorkloadFigures): string {
   return [
     `### ${workload.name}`,
     '',
-    `${workload.description} ${workload.batches} batches, ${workload.calls} calls, sizes ${sizesOf(workload)}; lower bound ${formatDuration(workload.results[0]?.lowerBoundMs ?? null)} in all.`,
+    `${workload.description} ${workload.batches} batch${workload.batches === 1 ? '' : 'es'}, ${workload.calls} calls, sizes ${sizesOf(workload)}; lower bound ${formatDuration(workload.results[0]?.lowerBoundMs ?? null)} in all.`,
     '',
     markdownTable({
       headers: [
@@ -151,7 +151,7 @@ function realRunSection(report: BenchReport): string {
   return [
     '## Real runs',
     '',
-    `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder, each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Planning time is included in the wall-clock and not scaled.`,
+    `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder (the memory-backed \`/dev/shm\` when there is one, so disk flushes stay out of the figures), each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Planning time is included in the wall-clock and not scaled.`,
     '',
     markdownTable({
       headers: [

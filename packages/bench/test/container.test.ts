@@ -1,0 +1,80 @@
+import 'reflect-metadata';
+import { greedyPlanner, type Planner } from '@toolwaves/planner';
+import { Container } from 'inversify';
+import { describe, expect, it } from 'vitest';
+import {
+  BenchError,
+  type BenchWorkload,
+  benchContainer,
+  comparePlanners,
+  PLANNER,
+  plannersModule,
+  resolvePlanners,
+} from '../src/index.js';
+
+const workload: BenchWorkload = {
+  name: 'pair',
+  description: 'two calls on one key',
+  kind: 'seed-model',
+  batches: [
+    {
+      size: 2,
+      nodes: [
+        { index: 0, parallelizable: true, resourceKey: 'a', estimateMs: 10 },
+        { index: 1, parallelizable: true, resourceKey: 'a', estimateMs: 10 },
+      ],
+    },
+  ],
+};
+
+describe('the planner container', () => {
+  it('binds the default planners under PLANNER', () => {
+    expect(resolvePlanners(benchContainer()).map((planner) => planner.name)).toEqual([
+      'greedy',
+      'ordered',
+      'sequential',
+    ]);
+    const container = new Container();
+    container.load(plannersModule());
+    expect(resolvePlanners(container)).toHaveLength(3);
+  });
+
+  it('compares a planner the user binds along with the defaults', () => {
+    const container = benchContainer();
+    const mine: Planner = {
+      name: 'mine',
+      plan: (nodes) => ({
+        planner: 'mine',
+        waves: [...nodes].reverse().map((node) => ({ calls: [node.index], open: false })),
+      }),
+    };
+    container.bind(PLANNER).toConstantValue(mine);
+    const planners = resolvePlanners(container);
+    expect(planners.map((planner) => planner.name)).toContain('mine');
+    const [figures] = comparePlanners({ workloads: [workload], planners, clock: () => 0 });
+    const result = figures!.results.find((candidate) => candidate.planner === 'mine');
+    expect(result?.makespanMs).toBe(20);
+    // Reversed order puts the later call first on the same key: rule 4.
+    expect(result?.invalidPlans).toBe(1);
+    expect(result?.versus?.reference).toBe('greedy');
+  });
+
+  it('refuses an empty container, two planners with one name, and a binding that is no planner', () => {
+    expect(() => resolvePlanners(new Container())).toThrow(
+      new BenchError({
+        code: 'invalid_planners',
+        message: 'Expected at least one planner bound under `PLANNER`, got none',
+      }),
+    );
+    const twice = benchContainer();
+    twice.bind(PLANNER).toConstantValue(greedyPlanner());
+    expect(() => resolvePlanners(twice)).toThrow(
+      'Expected planner names to be unique, got `greedy` twice',
+    );
+    const odd = new Container();
+    odd.bind(PLANNER).toConstantValue({ name: 'half' } as unknown as Planner);
+    expect(() => resolvePlanners(odd)).toThrow(
+      'Expected every binding of `PLANNER` to have a `name` and a `plan` function, got `half`',
+    );
+  });
+});

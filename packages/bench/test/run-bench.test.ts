@@ -1,0 +1,160 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { greedyPlanner, type Planner } from '@toolwaves/planner';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BenchReport, benchContainer, PLANNER, renderHtml, runBench } from '../src/index.js';
+
+/** A planner a user binds: greedy under another name. */
+const userPlanner: Planner = {
+  name: 'user-greedy',
+  plan: (nodes, options) => ({ ...greedyPlanner().plan(nodes, options), planner: 'user-greedy' }),
+};
+
+let report: BenchReport;
+
+beforeAll(async () => {
+  const container = benchContainer();
+  container.bind(PLANNER).toConstantValue(userPlanner);
+  report = await runBench({
+    container,
+    quick: true,
+    profile: {
+      sizes: [4, 8],
+      scalingSizes: [10, 100],
+      minTimingMs: 0,
+      realBudgetMs: 600,
+      realSizes: [8],
+      realRepeats: 1,
+    },
+    command: 'test',
+  });
+}, 60_000);
+
+const planners = ['greedy', 'ordered', 'sequential', 'user-greedy'];
+
+describe('runBench on a small profile', () => {
+  it('compares every planner bound in the container, the user-bound one included', () => {
+    expect(report.meta.planners).toEqual(planners);
+    for (const workload of report.workloads) {
+      expect(workload.results.map((result) => result.planner)).toEqual(planners);
+      const user = workload.results.find((result) => result.planner === 'user-greedy')!;
+      const greedy = workload.results.find((result) => result.planner === 'greedy')!;
+      expect(user.makespanMs).toBe(greedy.makespanMs);
+      expect(user.versus).toMatchObject({ reference: 'greedy', ratio: 1, faster: 0, slower: 0 });
+    }
+  });
+
+  it('plans every workload, keeps the rules, and finds greedy at the minimal wave count in the seed model', () => {
+    expect(report.workloads.map((workload) => [workload.name, workload.batches])).toEqual([
+      ['explore', 2],
+      ['refactor', 2],
+      ['mixed', 2],
+      ['hot-file', 2],
+      ['barriers', 2],
+      ['seed-example', 1],
+      ['seed-model', 2],
+    ]);
+    for (const workload of report.workloads) {
+      for (const result of workload.results) {
+        expect(result.invalidPlans).toBe(0);
+        expect(result.ratio).toBeGreaterThanOrEqual(1 - 1e-9);
+      }
+      const greedy = workload.results.find((result) => result.planner === 'greedy')!;
+      expect(greedy.aboveMinimalWaves).toBe(workload.kind === 'seed-model' ? 0 : null);
+    }
+  });
+
+  it('runs the tool batches of the real sizes for real, without error results', () => {
+    expect(report.meta.latencyScale).toBeGreaterThan(0);
+    expect(report.realRuns.map((run) => `${run.workload}/${run.planner}`)).toEqual(
+      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers'].flatMap((workload) =>
+        planners.map((planner) => `${workload}/${planner}`),
+      ),
+    );
+    for (const run of report.realRuns) {
+      expect(run).toMatchObject({ batches: 1, calls: 8, errors: 0, errorSamples: [] });
+      const workload = report.workloads.find((candidate) => candidate.name === run.workload)!;
+      const batch = workload.perBatch.find((candidate) => candidate.size === 8)!;
+      const makespan = batch.results.find((result) => result.planner === run.planner)!.makespanMs;
+      expect(run.simulatedMs).toBeCloseTo(makespan * report.meta.latencyScale, 9);
+      expect(run.wallMs).toBeGreaterThan(0);
+    }
+  });
+
+  it('measures scaling per planner and size, and draws one batch per planner', () => {
+    expect(report.scaling.map((point) => `${point.size}/${point.planner}`)).toEqual(
+      [10, 100].flatMap((size) => planners.map((planner) => `${size}/${planner}`)),
+    );
+    expect(report.gantt?.planners.map((planner) => planner.planner)).toEqual(planners);
+  });
+});
+
+const hasChromium = existsSync('/usr/bin/chromium');
+
+describe.skipIf(!hasChromium)(
+  hasChromium
+    ? 'report.html in headless Chromium'
+    : 'report.html in headless Chromium — SKIPPED: /usr/bin/chromium is absent (apt-get install chromium)',
+  () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'bench-html-'));
+    });
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('renders every chart with one series per planner, and fetches nothing', async () => {
+      const file = join(dir, 'report.html');
+      await writeFile(file, renderHtml(report));
+      const browser = await chromium.launch({
+        executablePath: '/usr/bin/chromium',
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      try {
+        const page = await browser.newPage();
+        const requests: string[] = [];
+        const errors: string[] = [];
+        page.on('request', (request) => requests.push(request.url()));
+        page.on('pageerror', (error) => errors.push(error.message));
+        const url = pathToFileURL(file).href;
+        await page.goto(url);
+        expect(requests).toEqual([url]);
+        expect(errors).toEqual([]);
+        for (const chart of ['ratio', 'gantt', 'scaling', 'real']) {
+          const series = page.locator(`svg[data-chart="${chart}"] [data-series]`);
+          expect(await series.count(), chart).toBe(planners.length);
+          const names = await series.evaluateAll((elements) =>
+            elements.map((element) => element.getAttribute('data-series')),
+          );
+          expect(names, chart).toEqual(planners);
+          // Every series is drawn: it has a visible box on the page.
+          for (const box of await series.evaluateAll((elements) =>
+            elements.map((element) => element.getBoundingClientRect().width),
+          )) {
+            expect(box, chart).toBeGreaterThan(0);
+          }
+        }
+        const bars = page.locator('svg[data-chart="ratio"] rect[data-group]');
+        expect(await bars.count()).toBe(planners.length * report.workloads.length);
+        const gantt = page.locator('svg[data-chart="gantt"] rect[data-call]');
+        expect(await gantt.count()).toBe(planners.length * report.gantt!.size);
+      } finally {
+        await browser.close();
+      }
+    }, 60_000);
+  },
+);
