@@ -88,6 +88,13 @@ function readDeclarations(nodes: readonly PlanNode[]): number {
   return sum;
 }
 
+/** A reference for the memory system alone: push `count` numbers into a fresh array. */
+function pushNumbers(count: number): number {
+  const list: number[] = [];
+  for (let i = 0; i < count; i++) list.push(i);
+  return list.length;
+}
+
 let sink = 0;
 const ROUNDS = 31;
 
@@ -168,3 +175,16 @@ report(
   'output-bound: one wave per call',
 );
 if (sink === 42) console.log('');
+
+const push = measure({
+  large: () => pushNumbers(100_000),
+  tenSmall: () => {
+    let total = 0;
+    for (let k = 0; k < 10; k++) total += pushNumbers(10_000);
+    return total;
+  },
+});
+console.log('\nreference, no planning: push numbers into a fresh array');
+console.log(
+  `  100k ÷ 10k${(push.large.median / (push.tenSmall.median / 10)).toFixed(1).padStart(44)} × ${(push.large.fastest / (push.tenSmall.fastest / 10)).toFixed(1).padStart(8)} ×   what the memory system adds`,
+);
