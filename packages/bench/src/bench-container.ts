@@ -1,5 +1,5 @@
 import { Container } from 'inversify';
-import { plannersModule } from './planners-module.js';
+import { type PlannersModuleOptions, plannersModule } from './planners-module.js';
 
 /**
  * A container with the default planners bound ({@link plannersModule}); bind more under
@@ -13,8 +13,8 @@ import { plannersModule } from './planners-module.js';
  * ```
  * @see resolvePlanners
  */
-export function benchContainer(): Container {
+export function benchContainer(options: PlannersModuleOptions = {}): Container {
   const container = new Container();
-  container.load(plannersModule());
+  container.load(plannersModule(options));
   return container;
 }

@@ -95,6 +95,11 @@ export interface RealRunFigures {
   readonly wallMs: number;
   /** Simulated makespan × latency scale, summed, ms: what the wall-clock would be with no overhead. */
   readonly simulatedMs: number;
+  /**
+   * How much the repeats of a dispatch disagree: the mean over batches of (slowest − fastest) ÷
+   * median. Ratios between planners smaller than this are noise (0 with a single repeat).
+   */
+  readonly spread: number;
   /** Results with `isError: true` (expected 0: the batches are valid on a fresh workspace). */
   readonly errors: number;
   /** The first few error results, `tool: content`, to tell what went wrong. */
@@ -140,8 +145,12 @@ export interface BenchMeta {
   readonly planners: readonly string[];
   /** The planner others are compared with (`greedy` when bound). */
   readonly reference: string | null;
-  /** Real runs: injected latency = sampled duration × this. */
+  /** Real runs: injected latency = sampled duration × this (0: no real runs). */
   readonly latencyScale: number;
+  /** Real runs: the batch sizes run. */
+  readonly realSizes: readonly number[];
+  /** Real runs: dispatches per batch and planner (the median counts). */
+  readonly realRepeats: number;
   /** The command that reproduces the run. */
   readonly command: string;
   readonly generatedAt: string;

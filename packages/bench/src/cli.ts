@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchContainer } from './bench-container.js';
 import { BenchError } from './bench-error.js';
 import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
@@ -27,6 +28,9 @@ async function main(argv: readonly string[]): Promise<void> {
     ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
   ].join(' ');
   const report = await runBench({
+    container: benchContainer(
+      args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs },
+    ),
     quick: args.quick,
     seed: args.seed,
     maxConcurrency: args.maxConcurrency,
@@ -51,7 +55,7 @@ async function main(argv: readonly string[]): Promise<void> {
   });
   progress.finish(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const headline = headlineMarkdown(report);
-  process.stdout.write(`${headline}\n\nReports: ${out}/report.{md,json,html}\n`);
+  process.stdout.write(`${headline}\n\nReports: ${join(out, 'report.{md,json,html}')}\n`);
   if (args.updateReadme) {
     const packageDir = fileURLToPath(new URL('../', import.meta.url));
     const readme = await readFile(resolve(packageDir, 'README.md'), 'utf8');

@@ -42,7 +42,7 @@ export {
   pickGanttBatch,
 } from './pick-gantt-batch.js';
 export { PLANNER } from './planner-token.js';
-export { plannersModule } from './planners-module.js';
+export { type PlannersModuleOptions, plannersModule } from './planners-module.js';
 export {
   type CreateProgressOptions,
   createProgress,
@@ -70,7 +70,6 @@ export { type ScheduledCall, simulateSchedule } from './simulate-schedule.js';
 export { type SummarizeWorkloadOptions, summarizeWorkload } from './summarize-workload.js';
 export { type TimePlanningOptions, timePlanning } from './time-planning.js';
 export { TOOL_LATENCY, type ToolLatency } from './tool-latency.js';
-export { withEstimates } from './with-estimates.js';
 export { type WithLatencyOptions, withLatency } from './with-latency.js';
 export type {
   BatchRequest,

@@ -11,6 +11,8 @@ export interface BenchArgs {
   readonly seed: number;
   /** `--max-concurrency N` (default 8). */
   readonly maxConcurrency: number;
+  /** `--optimal-budget MS`: time budget of one `optimal` plan (default: the planner's, 50 ms). */
+  readonly optimalBudgetMs: number | undefined;
   /** `--no-real`: skip the real runs. */
   readonly real: boolean;
   /** `--no-scaling`: skip the planning-time scaling. */
@@ -29,6 +31,7 @@ export const BENCH_USAGE = `Usage: pnpm bench [options]
                         (default: bench-results/ at the repo root)
   --seed N              seed of the batches (default 1)
   --max-concurrency N   cap inside a wave (default 8)
+  --optimal-budget MS   time budget of one optimal plan (default 50)
   --no-real             skip the real runs
   --no-scaling          skip the planning-time scaling
   --update-readme       put the headline in packages/bench/README.md
@@ -46,6 +49,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   let out: string | undefined;
   let seed = 1;
   let maxConcurrency = 8;
+  let optimalBudgetMs: number | undefined;
   let real = true;
   let scaling = true;
   let updateReadme = false;
@@ -67,6 +71,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     else if (arg === '--out') out = value();
     else if (arg === '--seed') seed = integer(arg, value(), Number.MIN_SAFE_INTEGER);
     else if (arg === '--max-concurrency') maxConcurrency = integer(arg, value(), 1);
+    else if (arg === '--optimal-budget') optimalBudgetMs = integer(arg, value(), 1);
     else if (arg === '--no-real') real = false;
     else if (arg === '--no-scaling') scaling = false;
     else if (arg === '--update-readme') updateReadme = true;
@@ -78,7 +83,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       });
     }
   }
-  return { quick, out, seed, maxConcurrency, real, scaling, updateReadme, help };
+  return { quick, out, seed, maxConcurrency, optimalBudgetMs, real, scaling, updateReadme, help };
 }
 
 function integer(flag: string, text: string, min: number): number {

@@ -155,6 +155,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         planners: planners.map((planner) => planner.name),
         reference,
         latencyScale: realRuns.length === 0 ? 0 : latencyScale,
+        realSizes: profile.realSizes,
+        realRepeats: profile.realRepeats,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,

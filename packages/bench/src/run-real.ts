@@ -5,7 +5,6 @@ import type { Planner } from '@toolwaves/planner';
 import type { BenchBatch, BenchWorkload } from './bench-batch.js';
 import type { RealRunFigures, WorkloadFigures } from './bench-report.js';
 import { createWorkspace } from './create-workspace.js';
-import { withEstimates } from './with-estimates.js';
 import { withLatency } from './with-latency.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
 
@@ -36,9 +35,11 @@ export interface RunRealOptions {
 /**
  * Executes the batches for real: each batch, with each planner in turn (the order rotating
  * from batch to batch and round to round), `repeats` times, is dispatched by a parallel `Dispatcher` over the real tools on a fresh
- * workspace, every call delayed by its sampled duration × `latencyScale` ({@link withLatency}),
- * the planner given the same estimates as the simulation ({@link withEstimates}). One untimed
- * dispatch warms the code paths up first. The wall-clock of each dispatch is measured and the
+ * workspace, every call delayed by its sampled duration × `latencyScale` ({@link withLatency}).
+ * The plan is made before the clock starts, from the batch's nodes (the estimates the
+ * simulation used), and handed to the dispatcher, so the wall-clock is the execution of the
+ * plan — planning time is measured apart, unscaled, by {@link comparePlanners}. An untimed
+ * dispatch of each workload's first batch warms the code paths up first. The wall-clock of each dispatch is measured and the
  * median of a batch's repeats counts (a stray pause of the machine does not); workspaces are
  * created before the clock starts and removed after it stops. Error results are counted in the
  * first round.
@@ -60,10 +61,13 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
       ),
     }))
     .filter((entry) => entry.batches.length > 0);
-  const first = runnable[0]?.batches[0];
+  // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
   const firstPlanner = planners[0];
-  if (first !== undefined && firstPlanner !== undefined) {
-    await dispatchOnce(options, first.batch, first.calls, firstPlanner);
+  for (const { batches } of runnable) {
+    const first = batches[0];
+    if (first !== undefined && firstPlanner !== undefined) {
+      await dispatchOnce(options, first.batch, first.calls, firstPlanner);
+    }
   }
   const repeats = options.repeats ?? 1;
   const total =
@@ -75,7 +79,14 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
     const totals = new Map(
       planners.map((planner) => [
         planner.name,
-        { wallMs: 0, simulatedMs: 0, calls: 0, errors: 0, errorSamples: [] as string[] },
+        {
+          wallMs: 0,
+          simulatedMs: 0,
+          calls: 0,
+          spreadSum: 0,
+          errors: 0,
+          errorSamples: [] as string[],
+        },
       ]),
     );
     for (const { batch, calls, position } of batches) {
@@ -100,7 +111,10 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
       }
       for (const planner of planners) {
         const entry = totals.get(planner.name)!;
-        entry.wallMs += median(walls.get(planner.name)!);
+        const own = walls.get(planner.name)!;
+        const middle = median(own);
+        entry.wallMs += middle;
+        entry.spreadSum += middle === 0 ? 0 : (Math.max(...own) - Math.min(...own)) / middle;
         entry.calls += calls.length;
         const makespanMs =
           simulated?.perBatch[position]?.results.find((result) => result.planner === planner.name)
@@ -109,12 +123,13 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
       }
     }
     for (const planner of planners) {
-      const entry = totals.get(planner.name)!;
+      const { spreadSum, ...entry } = totals.get(planner.name)!;
       figures.push({
         workload: workload.name,
         planner: planner.name,
         batches: batches.length,
         ...entry,
+        spread: spreadSum / batches.length,
       });
     }
   }
@@ -128,9 +143,15 @@ async function dispatchOnce(
   calls: readonly ToolCall[],
   planner: Planner,
 ): Promise<{ wallMs: number; results: ToolResult[] }> {
-  const estimatesMs = batch.nodes.map((node) => node.estimateMs ?? 0);
   const latency = new Map(
-    calls.map((call, index) => [call.id, estimatesMs[index]! * options.latencyScale]),
+    calls.map((call, index) => [
+      call.id,
+      (batch.nodes[index]?.estimateMs ?? 0) * options.latencyScale,
+    ]),
+  );
+  const plan = planner.plan(
+    batch.nodes,
+    options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
   );
   const root = await createWorkspace({ layout: options.layout });
   try {
@@ -141,7 +162,7 @@ async function dispatchOnce(
     const dispatcher = new Dispatcher({
       registry,
       mode: 'parallel',
-      planner: withEstimates({ planner, estimatesMs }),
+      planner: { name: planner.name, plan: () => plan },
       ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
     });
     const start = options.clock();

@@ -33,10 +33,14 @@ describe('the planner container', () => {
       'greedy',
       'ordered',
       'sequential',
+      'optimal',
     ]);
     const container = new Container();
-    container.load(plannersModule());
-    expect(resolvePlanners(container)).toHaveLength(3);
+    container.load(plannersModule({ optimalBudgetMs: 5 }));
+    expect(resolvePlanners(container)).toHaveLength(4);
+    expect(() => benchContainer({ optimalBudgetMs: 0 })).toThrow(
+      'Expected `budgetMs` to be a finite number above 0, got `0` (number)',
+    );
   });
 
   it('compares a planner the user binds along with the defaults', () => {

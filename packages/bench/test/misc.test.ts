@@ -1,4 +1,4 @@
-import { greedyPlanner, type PlanNode } from '@toolwaves/planner';
+import type { PlanNode } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
 import {
   BenchError,
@@ -12,7 +12,6 @@ import {
   markdownTable,
   markdownToHtml,
   parseBenchArgs,
-  withEstimates,
 } from '../src/index.js';
 
 describe('parseBenchArgs', () => {
@@ -26,6 +25,8 @@ describe('parseBenchArgs', () => {
         '7',
         '--max-concurrency',
         '4',
+        '--optimal-budget',
+        '20',
         '--no-real',
         '--no-scaling',
         '--update-readme',
@@ -35,6 +36,7 @@ describe('parseBenchArgs', () => {
       out: 'tmp/x',
       seed: 7,
       maxConcurrency: 4,
+      optimalBudgetMs: 20,
       real: false,
       scaling: false,
       updateReadme: true,
@@ -181,25 +183,5 @@ describe('callLabel', () => {
     expect(callLabel({ node })).toBe('#3 keyless');
     expect(callLabel({ node: { ...node, resourceKey: 'a' } })).toBe('#3 key a');
     expect(callLabel({ node: { index: 2, parallelizable: false } })).toBe('#2 unsafe');
-  });
-});
-
-describe('withEstimates', () => {
-  it('hands the planner the given estimates and keeps its name', () => {
-    let seen: readonly PlanNode[] = [];
-    const spy = {
-      name: 'spy',
-      plan: (nodes: readonly PlanNode[]) => {
-        seen = nodes;
-        return greedyPlanner().plan(nodes);
-      },
-    };
-    const planner = withEstimates({ planner: spy, estimatesMs: [5, 7] });
-    planner.plan([
-      { index: 0, parallelizable: true, estimateMs: 1 },
-      { index: 1, parallelizable: true },
-    ]);
-    expect(planner.name).toBe('spy');
-    expect(seen.map((node) => node.estimateMs)).toEqual([5, 7]);
   });
 });

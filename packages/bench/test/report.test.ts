@@ -70,8 +70,11 @@ describe('headlineMarkdown', () => {
       '- proving: plans proven optimal — tools <a&b> 0.0 %, seed 100.0 %.',
     );
     expect(headline).not.toContain('- greedy: plans proven');
-    expect(headline).toContain('latency injected at 0.1 ×');
-    expect(headline).toContain('| tools <a&b> | 30 ms | 1.33 | 1.67 | 2.00 | 0 |');
+    expect(headline).toContain('Real runs: the batches of 7 calls dispatched');
+    expect(headline).toContain(
+      'latency injected at 0.1 × the sampled durations, median of 3 run(s)',
+    );
+    expect(headline).toContain('| tools <a&b> | 30 ms | 1.33 | 1.67 | 2.00 | 15.0 % | 0 |');
     expect(headline).toContain('Reproduce: `pnpm bench --quick`');
   });
 });
@@ -87,7 +90,9 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('## One batch, planner by planner');
     expect(markdown).toMatch(/\| 1000 \| 1\.0 ms \| 2\.0 ms \| 3\.0 ms \| skipped \|/);
     expect(markdown).toContain('Skipped beyond: proving: took 2000 ms at 100 calls (cap 1000 ms).');
-    expect(markdown).toContain('| tools <a&b> | sequential | 1 | 7 | 50 ms | 46 ms | 1.09 | 0 |');
+    expect(markdown).toContain(
+      '| tools <a&b> | sequential | 1 | 7 | 50 ms | 46 ms | 1.09 | 10.0 % | 0 |',
+    );
     expect(markdown).toContain('| read_file | 40 ms | 0.6 |');
     expect(markdown).toContain('| grep | 150 ms | 0.8 |');
   });

@@ -18,7 +18,7 @@ const userPlanner: Planner = {
 let report: BenchReport;
 
 beforeAll(async () => {
-  const container = benchContainer();
+  const container = benchContainer({ optimalBudgetMs: 20 });
   container.bind(PLANNER).toConstantValue(userPlanner);
   report = await runBench({
     container,
@@ -35,7 +35,7 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-const planners = ['greedy', 'ordered', 'sequential', 'user-greedy'];
+const planners = ['greedy', 'ordered', 'sequential', 'optimal', 'user-greedy'];
 
 describe('runBench on a small profile', () => {
   it('compares every planner bound in the container, the user-bound one included', () => {
@@ -77,7 +77,7 @@ describe('runBench on a small profile', () => {
       ),
     );
     for (const run of report.realRuns) {
-      expect(run).toMatchObject({ batches: 1, calls: 8, errors: 0, errorSamples: [] });
+      expect(run).toMatchObject({ batches: 1, calls: 8, spread: 0, errors: 0, errorSamples: [] });
       const workload = report.workloads.find((candidate) => candidate.name === run.workload)!;
       const batch = workload.perBatch.find((candidate) => candidate.size === 8)!;
       const makespan = batch.results.find((result) => result.planner === run.planner)!.makespanMs;

@@ -135,6 +135,9 @@ function realRunTable(report: BenchReport): string | undefined {
           ? '–'
           : formatRatio(run.wallMs / base.wallMs);
       }),
+      formatPercent(
+        Math.max(...realRuns.filter((run) => run.workload === workload).map((run) => run.spread)),
+      ),
       String(
         realRuns
           .filter((run) => run.workload === workload)
@@ -143,13 +146,14 @@ function realRunTable(report: BenchReport): string | undefined {
     ];
   });
   return [
-    `Real runs: the same batches dispatched with the real filesystem tools on a generated workspace, latency injected at ${meta.latencyScale} × the sampled durations; wall-clock summed per workload.`,
+    `Real runs: the batches of ${meta.realSizes.join(', ')} calls dispatched with the real filesystem tools on a generated workspace, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
     '',
     markdownTable({
       headers: [
         'workload',
         `${reference} wall-clock`,
         ...others.map((planner) => `${planner} ÷ ${reference}`),
+        'spread (noise)',
         'error results',
       ],
       rows,

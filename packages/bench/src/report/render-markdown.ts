@@ -146,12 +146,13 @@ function realRunSection(report: BenchReport): string {
     formatDuration(run.wallMs),
     formatDuration(run.simulatedMs),
     formatRatio(run.simulatedMs === 0 ? null : run.wallMs / run.simulatedMs),
+    formatPercent(run.spread),
     String(run.errors),
   ]);
   return [
     '## Real runs',
     '',
-    `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder (the memory-backed \`/dev/shm\` when there is one, so disk flushes stay out of the figures), each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Planning time is included in the wall-clock and not scaled.`,
+    `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder (the memory-backed \`/dev/shm\` when there is one, so disk flushes stay out of the figures), each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Plans are made before the clock starts (planning time, unscaled, is in the workload tables), so the wall-clock is the execution of the plan. Each batch runs ${report.meta.realRepeats} time(s) per planner and the median counts; "spread" is how much those runs disagree ((slowest − fastest) ÷ median, averaged over batches): wall-clock differences between planners smaller than that are noise of the machine, the simulated figures are exact.`,
     '',
     markdownTable({
       headers: [
