@@ -1,6 +1,7 @@
 export {
   type Access,
   type AccessMode,
+  describeValue,
   keysOverlap,
   type Plan,
   type PlanNode,
@@ -9,7 +10,6 @@ export {
 export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
-export { describeValue } from './describe-value.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';

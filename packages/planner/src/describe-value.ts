@@ -1,6 +1,6 @@
 /**
  * Renders a value for an error message the way p-queue does: `` `0` (number) ``.
- * Internal to the package.
+ * Used by every toolwaves package for its option errors (core re-exports it).
  *
  * @example describeValue(0) // "`0` (number)"
  */
