@@ -189,6 +189,10 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
         items.push(position);
       }
     }
+    const undecidedWork = new Float64Array(items.length + 1);
+    for (let index = items.length - 1; index >= 0; index--) {
+      undecidedWork[index] = undecidedWork[index + 1]! + durations[items[index]!]!;
+    }
 
     let bestCost = cutCost;
     let bestWaves = cutWaves;
@@ -197,12 +201,14 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
     slotEnd.fill(0, ends, ends + slots);
 
     /**
-     * Decides items[index..] in or out of the next wave: `wave` holds those in so far (its list
-     * schedule lasts `cost`), `left` those out, with their work and longest call.
+     * Decides items[index..] in or out of the next wave: `wave` holds those in so far (their
+     * work is `waveWork`, their list schedule lasts `cost`), `left` those out, with their work
+     * and longest call.
      */
     const build = (
       index: number,
       wave: number,
+      waveWork: number,
       cost: number,
       left: number,
       leftWork: number,
@@ -218,8 +224,12 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
           waitingBound?.cost ?? 0,
         ),
       );
+      // Calls still undecided fill the wave's idle slot time first; the rest of their work
+      // lengthens the wave or stays for later, spread over the slots either way.
+      const spill = Math.max(0, undecidedWork[index]! - (slots * cost - waveWork));
+      const total = roundUp(cost + (waitingWork + leftWork + spill) / slots);
       const restWaves = waitingBound?.waves ?? (left === 0 ? 0 : 1);
-      if (!better(cost + restCost, 1 + restWaves, bestCost, bestWaves)) return;
+      if (!better(Math.max(cost + restCost, total), 1 + restWaves, bestCost, bestWaves)) return;
       if (index === items.length) {
         if (wave === 0) return;
         const rest = solve(set & ~wave, depth + 1, bestCost - cost, bestWaves - 1);
@@ -239,19 +249,21 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
       const previous = slotEnd[slot]!;
       slotEnd[slot] = previous + duration;
       const longer = Math.max(cost, previous + duration);
-      build(index + 1, wave | (1 << position), longer, left, leftWork, leftLongest);
+      const joined = wave | (1 << position);
+      build(index + 1, joined, waveWork + duration, longer, left, leftWork, leftLongest);
       slotEnd[slot] = previous;
       if (stopped || !better(floor.cost, floor.waves, bestCost, bestWaves)) return;
       // Out: it stays for later.
       const out = left | (1 << position);
-      build(index + 1, wave, cost, out, leftWork + duration, Math.max(leftLongest, duration));
+      const longest = Math.max(leftLongest, duration);
+      build(index + 1, wave, waveWork, cost, out, leftWork + duration, longest);
     };
 
     if (leadsFirst) {
       slotEnd[ends] = durations[first]!;
-      build(0, 1 << first, durations[first]!, 0, 0, 0);
+      build(0, 1 << first, durations[first]!, durations[first]!, 0, 0, 0);
     } else {
-      build(0, 0, 0, 0, 0, 0);
+      build(0, 0, 0, 0, 0, 0, 0);
     }
     if (stopped) return undefined;
     const result: Score =

@@ -30,7 +30,7 @@ export interface ConflictGraphOptions {
 
 /**
  * Builds the {@link ConflictGraph} of a batch by comparing every pair of safe calls with
- * {@link conflicts}: O(n²), so it checks the deadline between rows and returns `undefined`
+ * {@link conflicts}: O(n²), so it checks the deadline before each row and returns `undefined`
  * when the batch is too large to compare in time. Nodes must already be validated.
  *
  * @example conflictGraph(nodes)?.earlier[3] // [0, 2]: safe calls 0 and 2 must run before 3
@@ -47,7 +47,7 @@ export function conflictGraph(
   const earlier: number[][] = safe.map(() => []);
   const later: number[][] = safe.map(() => []);
   for (let b = 1; b < safe.length; b++) {
-    if ((b & 31) === 0 && performance.now() > deadline) return undefined;
+    if (performance.now() > deadline) return undefined;
     const node = nodes[safe[b]!]!;
     for (let a = 0; a < b; a++) {
       if (conflicts(nodes[safe[a]!]!, node)) {

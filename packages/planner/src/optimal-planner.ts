@@ -14,6 +14,8 @@ import {
   resolveOptimalPlannerOptions,
 } from './optimal-planner-options.js';
 import { orderWaves } from './order-waves.js';
+import { splitWaves } from './split-waves.js';
+import { swapCalls } from './swap-calls.js';
 import type { Plan, PlanNode, Planner, PlanOptions } from './types.js';
 import { WaveLayout } from './wave-layout.js';
 
@@ -29,10 +31,11 @@ import { WaveLayout } from './wave-layout.js';
  *
  * How: calls that are not concurrency-safe cost the same wherever their singleton waves go, so
  * the search is over the safe calls. The starting plan is the best of {@link greedyPlanner}'s
- * and a longest-first, duration-aware packing, each improved by moving calls between waves.
- * Then a branch and bound over partitions of the safe calls (exact, for up to 30 safe calls)
- * either proves it optimal or finds the optimum, within `budgetMs`; it stops at once when a
- * plan reaches {@link lowerBound}. The plan says `proven: true` only when optimality was
+ * and a longest-first, duration-aware packing, each improved by local search (moving one call
+ * to another wave, swapping two calls, splitting a wave whose list schedule misfires). A plan
+ * that meets {@link lowerBound} is optimal at once; otherwise a branch and bound over the
+ * waves (exact, for up to 30 safe calls) proves the plan optimal or finds the optimum, within
+ * `budgetMs` — a quarter of it for the heuristics, the rest for the search. The plan says `proven: true` only when optimality was
  * proven; otherwise (budget or `maxExpansions` spent, or a larger batch) it is the best plan
  * found, `proven: false`, and never worse than greedy's — neither in makespan nor, at equal
  * makespan, in wave count. Batches of up to 16 calls are typically proven well within the
@@ -109,7 +112,7 @@ function search(
   const longestFirst = longestFirstFit(graph, slots, heuristicDeadline);
   if (longestFirst !== undefined) starts.push(longestFirst);
   for (const layout of starts) {
-    const candidate = partitionOf(improveLayout(layout, heuristicDeadline));
+    const candidate = partitionOf(polish(layout, heuristicDeadline));
     if (better(candidate, best)) best = candidate;
   }
 
@@ -137,6 +140,20 @@ function search(
     proven = result.proven;
   }
   return { planner: 'optimal', waves: orderWaves(graph, best.blocks), proven };
+}
+
+/**
+ * Local search until nothing improves or time is up: single-call moves, swaps of two calls,
+ * splits of waves whose list schedule misfires.
+ */
+function polish(layout: WaveLayout, deadline: number): WaveLayout {
+  for (;;) {
+    improveLayout(layout, deadline);
+    if (performance.now() > deadline) break;
+    if (swapCalls(layout, deadline)) continue;
+    if (performance.now() > deadline || !splitWaves(layout, deadline)) break;
+  }
+  return layout;
 }
 
 /** The safe waves of a plan, as groups of safe positions. */

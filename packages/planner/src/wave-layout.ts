@@ -70,6 +70,24 @@ export class WaveLayout {
     this.waveOf[position] = at;
   }
 
+  /** Swaps the waves of two calls placed in different waves. */
+  exchange(a: number, b: number): void {
+    const waveA = this.waveOf[a]!;
+    const waveB = this.waveOf[b]!;
+    this.blocks[waveA] = withCall(
+      this.blocks[waveA]!.filter((other) => other !== a),
+      b,
+    );
+    this.blocks[waveB] = withCall(
+      this.blocks[waveB]!.filter((other) => other !== b),
+      a,
+    );
+    this.costs[waveA] = blockCost(this.blocks[waveA]!, this.graph.durations, this.slots);
+    this.costs[waveB] = blockCost(this.blocks[waveB]!, this.graph.durations, this.slots);
+    this.waveOf[a] = waveB;
+    this.waveOf[b] = waveA;
+  }
+
   /** Takes `position` out of its wave; a wave left empty is removed. Returns whether it was. */
   remove(position: number): boolean {
     const wave = this.waveOf[position]!;
