@@ -7,6 +7,8 @@ import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 export interface StoppableCall {
   /** Ends the call now: its open attempt gets a `call-end` with this outcome. */
   stop(outcome: Extract<CallOutcome, 'cancelled' | 'aborted'>): void;
+  /** Ends the call quietly (nobody listens any more): timers cleared, its tool told to stop. */
+  abandon(): void;
 }
 
 /**
@@ -17,6 +19,8 @@ export interface StoppableCall {
 export class BatchRun {
   readonly config: DispatcherConfig;
   readonly calls: readonly ToolCall[];
+  /** Whether waves and calls emit their events (not when nobody can see them: `dispatch`). */
+  readonly progressEvents: boolean;
   /** Slot i answers call i. */
   readonly results: (ToolResult | undefined)[];
   readonly controller = new AbortController();
@@ -24,11 +28,14 @@ export class BatchRun {
   readonly startedAt: number;
   failure: DispatchError | undefined;
   finished = false;
+  /** Call starts nested in one synchronous stack (see `runCall`). */
+  syncDepth = 0;
   waveStartedAt: number;
 
-  constructor(config: DispatcherConfig, calls: readonly ToolCall[]) {
+  constructor(config: DispatcherConfig, calls: readonly ToolCall[], progressEvents: boolean) {
     this.config = config;
     this.calls = calls;
+    this.progressEvents = progressEvents;
     this.results = new Array<ToolResult | undefined>(calls.length);
     this.startedAt = config.scheduler.now();
     this.waveStartedAt = this.startedAt;
@@ -47,7 +54,10 @@ export class BatchRun {
     for (const call of this.inFlight) call.stop(outcome);
   }
 
-  /** The run was torn down: when it had not ended, tools are told to stop. */
+  /**
+   * The run was torn down: when it had not ended, the calls in flight are abandoned (their
+   * timers cleared) and tools are told to stop through their signal.
+   */
   dispose(): void {
     if (this.failure !== undefined || this.finished) return;
     this.failure = new DispatchError({
@@ -55,5 +65,6 @@ export class BatchRun {
       message: 'The dispatch was unsubscribed from before it ended',
     });
     this.controller.abort(this.failure);
+    for (const call of this.inFlight) call.abandon();
   }
 }

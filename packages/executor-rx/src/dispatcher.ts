@@ -68,7 +68,8 @@ export class Dispatcher {
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
     return new Promise<ToolResult[]>((resolve, reject) => {
       let results: ToolResult[] = [];
-      this.run(calls, options).subscribe({
+      // Only the results are wanted: wave and call events are not even built.
+      this.#run(calls, options, false).subscribe({
         next: (event) => {
           if (event.type === 'batch-end') results = event.results as ToolResult[];
         },
@@ -86,6 +87,14 @@ export class Dispatcher {
    * @throws DispatchError `invalid_config` (synchronously) for invalid options.
    */
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {
+    return this.#run(calls, options, true);
+  }
+
+  #run(
+    calls: readonly ToolCall[],
+    options: DispatchOptions,
+    progressEvents: boolean,
+  ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
     if (!Array.isArray(calls)) {
       throw new DispatchError({
@@ -93,6 +102,6 @@ export class Dispatcher {
         message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
       });
     }
-    return runBatch({ config: this.#config, calls, dispatch });
+    return runBatch({ config: this.#config, calls, dispatch, progressEvents });
   }
 }

@@ -24,6 +24,8 @@ export interface RunBatchOptions {
   readonly config: DispatcherConfig;
   readonly calls: readonly ToolCall[];
   readonly dispatch: ResolvedDispatchOptions;
+  /** Emit the wave and call events; `false` when only the results are wanted. Default `true`. */
+  readonly progressEvents?: boolean;
 }
 
 /**
@@ -51,7 +53,7 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     subscriber.error(error);
     return undefined;
   }
-  const batch = new BatchRun(config, calls);
+  const batch = new BatchRun(config, calls, options.progressEvents ?? true);
   const onAbort = (): void => batch.fail(cancelled(signal!));
   signal?.addEventListener('abort', onAbort, { once: true });
   let explanation: CallExplanation[] | undefined;

@@ -15,6 +15,7 @@ import { isPromiseLike } from './is-promise-like.js';
 import { MAX_RETRIES, type RecoveryDecision } from './recovery-strategy.js';
 import type { Reflection } from './reflector.js';
 import type { SoftErrorKind, SoftFailure } from './soft-failure.js';
+import { startNested } from './start-nested.js';
 
 /**
  * The per-call pipeline, the same in both modes, as an Observable of the call's events: for
@@ -22,7 +23,8 @@ import type { SoftErrorKind, SoftFailure } from './soft-failure.js';
  * racing cancellation) → post hooks → health record → recovery, then `call-end`. The result
  * goes to the call's slot in the batch; the Observable completes when the call is done and
  * never errors (a hard error goes to the batch, which stops the other calls in flight).
- * Nothing starts when the batch has already failed.
+ * Nothing starts when the batch has already failed. While it runs the call is in the batch's
+ * `inFlight` set, through which the batch stops it (hard error) or abandons it (unsubscribed).
  */
 export function runCall(batch: BatchRun, index: number, wave: number): Observable<DispatchEvent> {
   return new Observable<DispatchEvent>((subscriber) => {
@@ -30,9 +32,9 @@ export function runCall(batch: BatchRun, index: number, wave: number): Observabl
       subscriber.complete();
       return undefined;
     }
-    const run = new CallRun(batch, index, wave, subscriber);
-    run.start();
-    return run;
+    // No teardown per call: when the run is unsubscribed from, the batch abandons its calls.
+    startNested(batch, subscriber, new CallRun(batch, index, wave, subscriber));
+    return undefined;
   });
 }
 
@@ -93,8 +95,8 @@ class CallRun implements StoppableCall {
     this.#subscriber.complete();
   }
 
-  /** RxJS teardown: after completion a no-op; before it (unsubscribed from), stops the tool. */
-  unsubscribe(): void {
+  /** Called by the batch when the run is unsubscribed from: stops quietly (no more events). */
+  abandon(): void {
     if (this.#closed) return;
     this.#controller?.abort(this.#batch.failure);
     this.#close();
@@ -108,15 +110,7 @@ class CallRun implements StoppableCall {
     this.#error = undefined;
     this.#startedAt = batch.now();
     this.#open = true;
-    this.#subscriber.next({
-      type: 'call-start',
-      wave: this.#wave,
-      index: this.#index,
-      toolCallId: this.#call.id,
-      toolName: this.#toolName,
-      input: this.#input,
-      attempt: this.#attempt,
-    });
+    if (batch.progressEvents) this.#emitStart();
     if (this.#closed) return;
     const registry = batch.config.registry;
     const tool = registry.get(this.#toolName);
@@ -138,6 +132,18 @@ class CallRun implements StoppableCall {
     this.#value = validation.value;
     if (batch.config.preHooks.length === 0) this.#execute();
     else this.#runPreHooks(0);
+  }
+
+  #emitStart(): void {
+    this.#subscriber.next({
+      type: 'call-start',
+      wave: this.#wave,
+      index: this.#index,
+      toolCallId: this.#call.id,
+      toolName: this.#toolName,
+      input: this.#input,
+      attempt: this.#attempt,
+    });
   }
 
   #signal(): AbortSignal {
@@ -549,6 +555,7 @@ class CallRun implements StoppableCall {
 
   #end(outcome: CallOutcome, content: string | undefined, durationMs: number): void {
     this.#open = false;
+    if (!this.#batch.progressEvents) return;
     this.#subscriber.next({
       type: 'call-end',
       wave: this.#wave,

@@ -1,14 +1,16 @@
 import type { Wave } from '@toolwaves/planner';
-import { concat, defer, EMPTY, from, mergeMap, type Observable, of } from 'rxjs';
+import { concat, defer, EMPTY, from, mergeMap, Observable, of } from 'rxjs';
 import type { BatchRun } from './batch-run.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
+import { startNested } from './start-nested.js';
 
 /**
  * One wave: `wave-start`, its calls through `mergeMap(runCall, cap)` (a call takes its slot
- * when it is subscribed, so a wave larger than the cap admits the rest as slots free up),
- * `wave-end` when all have ended. A wave whose turn comes after a hard error (or a cancel)
- * does not start: this is the wave-boundary check.
+ * when it is subscribed, so a wave larger than the cap admits the rest as slots free up; a
+ * one-call wave subscribes its call directly), `wave-end` when all have ended. A wave whose
+ * turn comes after a hard error (or a cancel) does not start: this is the wave-boundary check.
+ * Without progress events (`dispatch`) the wave and call events are not emitted.
  */
 export function runWave(
   batch: BatchRun,
@@ -16,17 +18,37 @@ export function runWave(
   position: number,
   cap: number,
 ): Observable<DispatchEvent> {
-  return defer(() => {
-    if (batch.failure !== undefined) return EMPTY;
-    batch.waveStartedAt = batch.now();
-    return concat(
-      of<DispatchEvent>({ type: 'wave-start', wave: position, calls: wave.calls }),
-      from(wave.calls).pipe(mergeMap((index) => runCall(batch, index, position), cap)),
-      defer(() =>
-        batch.failure === undefined
-          ? of<DispatchEvent>({ type: 'wave-end', wave: position })
-          : EMPTY,
-      ),
-    );
+  return new Observable<DispatchEvent>((subscriber) => {
+    startNested(batch, subscriber, {
+      start: () => {
+        if (batch.failure !== undefined) {
+          subscriber.complete();
+          return;
+        }
+        batch.waveStartedAt = batch.now();
+        waveEvents(batch, wave, position, cap).subscribe(subscriber);
+      },
+    });
   });
+}
+
+function waveEvents(
+  batch: BatchRun,
+  wave: Wave,
+  position: number,
+  cap: number,
+): Observable<DispatchEvent> {
+  const { calls } = wave;
+  const run =
+    calls.length === 1
+      ? runCall(batch, calls[0]!, position)
+      : from(calls).pipe(mergeMap((index) => runCall(batch, index, position), cap));
+  if (!batch.progressEvents) return run;
+  return concat(
+    of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),
+    run,
+    defer(() =>
+      batch.failure === undefined ? of<DispatchEvent>({ type: 'wave-end', wave: position }) : EMPTY,
+    ),
+  );
 }

@@ -99,6 +99,22 @@ describe('cancellation', () => {
     expect(ends(seen)).toEqual([]);
   });
 
+  it('unsubscribing during a back-off cancels the retry', async () => {
+    const flaky = new MockTool({ name: 'flaky', error: new Error('busy') });
+    const dispatcher = new Dispatcher({
+      registry: new ToolRegistry().add(flaky),
+      recovery: {
+        strategy: { name: 'later', decide: () => ({ action: 'retry', delayMs: 100 }) },
+      },
+    });
+    const subscription = dispatcher.run([call('a', 'flaky')]).subscribe();
+    await vi.advanceTimersByTimeAsync(50);
+    expect(flaky.calls).toHaveLength(1);
+    subscription.unsubscribe();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(flaky.calls).toHaveLength(1);
+  });
+
   it('take(n) on the events stops the batch too', async () => {
     const tool = new MockTool({ name: 'm', delayMs: 100 });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool) });
