@@ -51,7 +51,10 @@ export function comparePlanners(options: ComparePlannersOptions): WorkloadFigure
   return options.workloads.map((workload) => {
     const perBatch = workload.batches.map((batch, position): BatchFigures => {
       const { nodes } = batch;
-      const results = options.planners.map((planner): BatchResult => {
+      // Timed in an order that rotates from batch to batch, so no planner is always timed first.
+      const count = options.planners.length;
+      const timed = options.planners.map((_, turn): BatchResult => {
+        const planner = options.planners[(turn + position) % count]!;
         try {
           const { plan, ms } = timePlanning({
             planner,
@@ -76,6 +79,9 @@ export function comparePlanners(options: ComparePlannersOptions): WorkloadFigure
           });
         }
       });
+      const results = options.planners.map(
+        (planner) => timed.find((result) => result.planner === planner.name)!,
+      );
       options.onBatch?.(++done, total);
       return {
         size: batch.size,

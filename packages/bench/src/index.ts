@@ -51,6 +51,7 @@ export {
   type ProgressState,
   type ProgressStream,
 } from './progress.js';
+export { headlineFindings } from './report/headline-findings.js';
 export { headlineMarkdown } from './report/headline-markdown.js';
 export { type MarkdownTableOptions, markdownTable } from './report/markdown-table.js';
 export { markdownToHtml } from './report/markdown-to-html.js';

@@ -33,16 +33,16 @@ export interface RunRealOptions {
 }
 
 /**
- * Executes the batches for real: each batch, with each planner in turn (the order rotating
- * from batch to batch and round to round), `repeats` times, is dispatched by a parallel `Dispatcher` over the real tools on a fresh
- * workspace, every call delayed by its sampled duration × `latencyScale` ({@link withLatency}).
- * The plan is made before the clock starts, from the batch's nodes (the estimates the
- * simulation used), and handed to the dispatcher, so the wall-clock is the execution of the
- * plan — planning time is measured apart, unscaled, by {@link comparePlanners}. An untimed
- * dispatch of each workload's first batch warms the code paths up first. The wall-clock of each dispatch is measured and the
- * median of a batch's repeats counts (a stray pause of the machine does not); workspaces are
- * created before the clock starts and removed after it stops. Error results are counted in the
- * first round.
+ * Executes the batches for real: each batch is dispatched `repeats` times with each planner
+ * (the order rotating from batch to batch and round to round) by a parallel `Dispatcher` over
+ * the real tools on a fresh workspace, every call delayed by its sampled duration ×
+ * `latencyScale` ({@link withLatency}). The plan is made before the clock starts, from the
+ * batch's nodes (the estimates the simulation used), and handed to the dispatcher, so the
+ * wall-clock is the execution of the plan — planning time is measured apart, unscaled, by
+ * {@link comparePlanners}. An untimed dispatch of each workload's first batch warms the code up
+ * first. The median of a batch's repeats counts (a stray pause of the machine does not);
+ * workspaces are created before the clock starts and removed after it stops. Error results are
+ * counted in the first round.
  *
  * @throws DispatchError when a dispatch fails as a whole (a hard error: a bug, not a figure).
  * @example

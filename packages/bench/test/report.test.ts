@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   HEADLINE_END,
   HEADLINE_START,
+  headlineFindings,
   headlineMarkdown,
   overallResults,
   renderHtml,
@@ -76,6 +77,18 @@ describe('headlineMarkdown', () => {
     );
     expect(headline).toContain('| tools <a&b> | 30 ms | 1.33 | 1.67 | 2.00 | 15.0 % | 0 |');
     expect(headline).toContain('Reproduce: `pnpm bench --quick`');
+  });
+});
+
+describe('headlineFindings', () => {
+  it('says in words how each planner compares with greedy, with the bound, and planning time', () => {
+    expect(headlineFindings(report)).toEqual([
+      '- **ordered** vs greedy: makespan +0.0 % overall; equal on tools <a&b>, seed; faster on 0 batches, slower on 0.',
+      '- **sequential** vs greedy: makespan +33.7 % overall; largest on tools <a&b> (+45.4 %); faster on 0 batches, slower on 2.',
+      '- **proving** vs greedy: makespan +0.0 % overall; equal on tools <a&b>, seed; faster on 0 batches, slower on 0.',
+      '- Distance from the lower bound over all workloads (makespan ÷ LB): greedy 1.12, ordered 1.12, sequential 1.49, proving 1.12.',
+      '- Mean planning time per batch: greedy 10 µs, ordered 10 µs, sequential 10 µs, proving 10 µs.',
+    ]);
   });
 });
 

@@ -25,7 +25,7 @@ export function ganttChart(options: GanttChartOptions): string {
   const { gantt } = options;
   const width = options.width ?? 760;
   const formatMs = options.formatMs ?? ((ms: number) => `${ms.toFixed(0)} ms`);
-  const margin = { top: 36, right: 16, left: 96 };
+  const margin = { top: 36, right: 32, left: 96 };
   const laneHeight = 16;
   const panelGap = 26;
   const plotWidth = width - margin.left - margin.right;

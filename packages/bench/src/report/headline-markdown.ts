@@ -1,12 +1,14 @@
 import type { BenchReport, RealRunFigures } from '../bench-report.js';
 import { formatDuration, formatPercent, formatRatio } from '../format-figures.js';
+import { headlineFindings } from './headline-findings.js';
 import { markdownTable } from './markdown-table.js';
 import { overallResults } from './overall-results.js';
 
 /**
  * The headline of a run, in markdown (pure): per workload, each planner's makespan ÷ lower bound
- * and ÷ the reference (greedy); the seed-model wave-count check; rule violations; how often
- * plans were proven optimal; real-run wall-clock ratios; and the command that reproduces it.
+ * and ÷ the reference (greedy); the findings in words ({@link headlineFindings}); the
+ * seed-model wave-count check; rule violations; how often plans were proven optimal; real-run
+ * wall-clock ratios; and the command that reproduces it.
  * The same text goes at the top of `report.md`, is printed by `pnpm bench`, and is what
  * `--update-readme` puts in the package README.
  *
@@ -60,6 +62,7 @@ export function headlineMarkdown(report: BenchReport): string {
     '',
     markdownTable({ headers, rows }),
     '',
+    ...headlineFindings(report),
     ...checks(report),
   ];
   const real = realRunTable(report);
@@ -103,15 +106,6 @@ function checks(report: BenchReport): string[] {
       })
       .join(', ');
     lines.push(`- ${planner}: plans proven optimal — ${perWorkload}.`);
-  }
-  const reference = report.meta.reference;
-  if (reference !== null) {
-    for (const result of overallResults(workloads)) {
-      if (result.planner === reference) continue;
-      lines.push(
-        `- ${result.planner} vs ${reference}: faster on ${result.faster} batches, slower on ${result.slower}.`,
-      );
-    }
   }
   return lines;
 }
