@@ -63,7 +63,10 @@ export interface CallEndEvent {
   readonly outcome: CallOutcome;
   /** Whether the attempt ended without an answer (anything but `ok`). */
   readonly isError: boolean;
-  /** The content of the attempt's result or soft error; `undefined` when it was stopped. */
+  /**
+   * The content of the attempt's result or soft error; for `hard-error`, the error's message;
+   * `undefined` when the attempt was stopped (`cancelled`, `aborted`).
+   */
   readonly content: string | undefined;
   /** Time from this attempt's start to its end, in ms. */
   readonly durationMs: number;
