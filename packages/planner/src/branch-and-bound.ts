@@ -130,14 +130,6 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
     return { cost: roundUp(Math.max(work / slots, longest, chain)), waves, exact: false };
   };
 
-  const step = (): boolean => {
-    expansions++;
-    if (expansions > maxExpansions || ((expansions & 1023) === 0 && performance.now() > deadline)) {
-      stopped = true;
-    }
-    return !stopped;
-  };
-
   /**
    * The best plan of `set` if it beats (`cutCost`, `cutWaves`); otherwise a lower bound at
    * least that. Returns `undefined` when the search was stopped.
@@ -165,13 +157,16 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
       }
     }
     const waiting = set & ~ready;
-    const waitingBound = waiting === 0 ? undefined : boundOf(waiting);
     let waitingWork = 0;
-    let waitingLongest = 0;
-    for (let position = 0; position < count; position++) {
-      if (((waiting >>> position) & 1) === 0) continue;
-      waitingWork += durations[position]!;
-      waitingLongest = Math.max(waitingLongest, durations[position]!);
+    let waitingFloor = 0; // the waiting calls' bound: longest call, longest chain
+    let waitingWaves = 0;
+    if (waiting !== 0) {
+      const waitingBound = boundOf(waiting);
+      waitingFloor = waitingBound.cost;
+      waitingWaves = waitingBound.waves;
+      for (let position = 0; position < count; position++) {
+        if (((waiting >>> position) & 1) !== 0) waitingWork += durations[position]!;
+      }
     }
 
     // The earliest call's wave may go first unless a waiting call that does not depend on it
@@ -214,22 +209,27 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
       leftWork: number,
       leftLongest: number,
     ): void => {
-      if (!step()) return;
+      expansions++;
+      if (
+        expansions > maxExpansions ||
+        ((expansions & 1023) === 0 && performance.now() > deadline)
+      ) {
+        stopped = true;
+        return;
+      }
       // What stays for later costs at least its bound; the wave at least `cost`.
-      const restCost = roundUp(
-        Math.max(
-          (waitingWork + leftWork) / slots,
-          waitingLongest,
-          leftLongest,
-          waitingBound?.cost ?? 0,
-        ),
-      );
+      const laterWork = waitingWork + leftWork;
+      const restCost = roundUp(Math.max(laterWork / slots, waitingFloor, leftLongest));
       // Calls still undecided fill the wave's idle slot time first; the rest of their work
       // lengthens the wave or stays for later, spread over the slots either way.
-      const spill = Math.max(0, undecidedWork[index]! - (slots * cost - waveWork));
-      const total = roundUp(cost + (waitingWork + leftWork + spill) / slots);
-      const restWaves = waitingBound?.waves ?? (left === 0 ? 0 : 1);
-      if (!better(Math.max(cost + restCost, total), 1 + restWaves, bestCost, bestWaves)) return;
+      const idle = slots * cost - waveWork;
+      const undecided = undecidedWork[index]!;
+      const total = roundUp(
+        cost + (undecided > idle ? laterWork + undecided - idle : laterWork) / slots,
+      );
+      const bound = Math.max(cost + restCost, total);
+      const restWaves = waiting !== 0 ? waitingWaves : left === 0 ? 0 : 1;
+      if (!better(bound, 1 + restWaves, bestCost, bestWaves)) return;
       if (index === items.length) {
         if (wave === 0) return;
         const rest = solve(set & ~wave, depth + 1, bestCost - cost, bestWaves - 1);
