@@ -9,7 +9,6 @@ import {
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchMode } from './dispatcher-options.js';
 import { errorMessage } from './error-message.js';
-import { plainPlanNode } from './plain-plan-node.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
 /** A batch's plan and, on demand, why each call sits where it does. */
@@ -41,9 +40,9 @@ export function planBatch(options: PlanBatchOptions): PlannedBatch {
   const { config, calls, mode, maxConcurrency } = options;
   let nodes: PlanNode[] | undefined;
   const nodesOf = (): PlanNode[] => {
-    nodes ??= config.registry
-      .toPlanNodes(calls, { estimateMs: (call) => config.health.estimateMs(String(call.name)) })
-      .map(plainPlanNode);
+    nodes ??= config.registry.toPlanNodes(calls, {
+      estimateMs: (call) => config.health.estimateMs(String(call.name)),
+    });
     return nodes;
   };
   if (mode === 'sequential' || calls.length < 2) {
