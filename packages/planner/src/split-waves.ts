@@ -1,4 +1,4 @@
-import { blockCost } from './block-cost.js';
+import { listSchedule } from './list-schedule.js';
 import type { WaveLayout } from './wave-layout.js';
 
 /**
@@ -20,6 +20,7 @@ export function splitWaves(layout: WaveLayout, deadline: number): boolean {
   const { durations } = layout.graph;
   const { slots } = layout;
   const tolerance = 1e-9 * Math.max(1, layout.total());
+  const scratch: number[] = [];
   let changed = false;
   for (let wave = 0; wave < layout.blocks.length; wave++) {
     if (layout.blocks[wave]!.length <= slots) continue;
@@ -30,20 +31,23 @@ export function splitWaves(layout: WaveLayout, deadline: number): boolean {
     let bestTotal = whole;
     let bestCount = 0;
     const order: number[] = [];
-    while (stay.length > 1) {
+    while (stay.length > 1 && performance.now() <= deadline) {
       let pick = -1;
       let pickTotal = Number.POSITIVE_INFINITY;
       for (let i = 0; i < stay.length; i++) {
-        const rest = stay.filter((_, j) => j !== i);
-        const joined = insertSorted(moved, stay[i]!);
-        const total = blockCost(rest, durations, slots) + blockCost(joined, durations, slots);
+        if ((i & 15) === 15 && performance.now() > deadline) break;
+        const total =
+          schedule(stay, -1, stay[i]!, durations, slots, scratch) +
+          schedule(moved, stay[i]!, -1, durations, slots, scratch);
         if (total < pickTotal) {
           pick = i;
           pickTotal = total;
         }
       }
       const call = stay.splice(pick, 1)[0]!;
-      moved.splice(0, moved.length, ...insertSorted(moved, call));
+      let at = moved.length;
+      while (at > 0 && moved[at - 1]! > call) at--;
+      moved.splice(at, 0, call);
       order.push(call);
       if (pickTotal < bestTotal - tolerance) {
         bestTotal = pickTotal;
@@ -63,8 +67,24 @@ export function splitWaves(layout: WaveLayout, deadline: number): boolean {
   return changed;
 }
 
-function insertSorted(block: readonly number[], position: number): number[] {
-  let at = block.length;
-  while (at > 0 && block[at - 1]! > position) at--;
-  return [...block.slice(0, at), position, ...block.slice(at)];
+/** The list schedule of `calls` (ascending) with `plus` added and `minus` left out (-1: none). */
+function schedule(
+  calls: readonly number[],
+  plus: number,
+  minus: number,
+  durations: readonly number[],
+  slots: number,
+  scratch: number[],
+): number {
+  scratch.length = 0;
+  let pending = plus;
+  for (const call of calls) {
+    if (pending !== -1 && pending < call) {
+      scratch.push(durations[pending]!);
+      pending = -1;
+    }
+    if (call !== minus) scratch.push(durations[call]!);
+  }
+  if (pending !== -1) scratch.push(durations[pending]!);
+  return listSchedule(scratch, slots);
 }

@@ -1,4 +1,3 @@
-import { blockCost } from './block-cost.js';
 import type { WaveLayout } from './wave-layout.js';
 
 /**
@@ -13,7 +12,7 @@ import type { WaveLayout } from './wave-layout.js';
  * @see improveLayout
  */
 export function swapCalls(layout: WaveLayout, deadline: number): boolean {
-  const { graph, slots } = layout;
+  const { graph } = layout;
   const count = graph.safe.length;
   const tolerance = 1e-9 * Math.max(1, layout.total());
   let changed = false;
@@ -25,9 +24,7 @@ export function swapCalls(layout: WaveLayout, deadline: number): boolean {
       if (waveA === waveB || graph.durations[a] === graph.durations[b]) continue;
       if (!fits(layout, a, waveB, b) || !fits(layout, b, waveA, a)) continue;
       const before = layout.costs[waveA]! + layout.costs[waveB]!;
-      const after =
-        blockCost(swapped(layout.blocks[waveA]!, a, b), graph.durations, slots) +
-        blockCost(swapped(layout.blocks[waveB]!, b, a), graph.durations, slots);
+      const after = layout.costOf(waveA, b, a) + layout.costOf(waveB, a, b);
       if (after < before - tolerance) {
         layout.exchange(a, b);
         changed = true;
@@ -47,8 +44,4 @@ function fits(layout: WaveLayout, call: number, wave: number, leaving: number): 
     if (other === leaving || waveOf[other]! <= wave) return false;
   }
   return true;
-}
-
-function swapped(block: readonly number[], out: number, into: number): number[] {
-  return [...block.filter((call) => call !== out), into].sort((x, y) => x - y);
 }

@@ -1,5 +1,6 @@
 import { blockCost } from './block-cost.js';
 import type { ConflictGraph } from './conflict-graph.js';
+import { listSchedule } from './list-schedule.js';
 import { type PlacementWindow, placementWindow } from './placement-window.js';
 
 /**
@@ -17,6 +18,8 @@ export class WaveLayout {
   readonly costs: number[] = [];
   /** The wave of each safe call, -1 while unplaced. */
   readonly waveOf: Int32Array;
+  /** Durations of the wave being costed, reused so that trying a move allocates nothing. */
+  private readonly scratch: number[] = [];
 
   constructor(graph: ConflictGraph, slots: number, blocks: readonly (readonly number[])[] = []) {
     this.graph = graph;
@@ -42,21 +45,40 @@ export class WaveLayout {
     return placementWindow(this.graph, position, this.waveOf, this.blocks.length);
   }
 
+  /**
+   * The cost wave `wave` would have with call `plus` added and call `minus` taken out (-1 for
+   * neither); 0 when it would be empty.
+   */
+  costOf(wave: number, plus: number, minus: number): number {
+    const { durations } = this.graph;
+    const scratch = this.scratch;
+    scratch.length = 0;
+    let pending = plus;
+    for (const position of this.blocks[wave]!) {
+      if (pending !== -1 && pending < position) {
+        scratch.push(durations[pending]!);
+        pending = -1;
+      }
+      if (position !== minus) scratch.push(durations[position]!);
+    }
+    if (pending !== -1) scratch.push(durations[pending]!);
+    return listSchedule(scratch, this.slots);
+  }
+
   /** The cost wave `wave` would have with `position` added. */
   costWith(wave: number, position: number): number {
-    return blockCost(withCall(this.blocks[wave]!, position), this.graph.durations, this.slots);
+    return this.costOf(wave, position, -1);
   }
 
   /** The cost wave `wave` would have without `position` (0 when it would be empty). */
   costWithout(wave: number, position: number): number {
-    const rest = this.blocks[wave]!.filter((other) => other !== position);
-    return blockCost(rest, this.graph.durations, this.slots);
+    return this.costOf(wave, -1, position);
   }
 
   /** Adds `position` to the existing wave `wave`. */
   add(wave: number, position: number): void {
-    this.blocks[wave] = withCall(this.blocks[wave]!, position);
-    this.costs[wave] = blockCost(this.blocks[wave]!, this.graph.durations, this.slots);
+    insertCall(this.blocks[wave]!, position);
+    this.costs[wave] = this.costOf(wave, -1, -1);
     this.waveOf[position] = wave;
   }
 
@@ -74,16 +96,12 @@ export class WaveLayout {
   exchange(a: number, b: number): void {
     const waveA = this.waveOf[a]!;
     const waveB = this.waveOf[b]!;
-    this.blocks[waveA] = withCall(
-      this.blocks[waveA]!.filter((other) => other !== a),
-      b,
-    );
-    this.blocks[waveB] = withCall(
-      this.blocks[waveB]!.filter((other) => other !== b),
-      a,
-    );
-    this.costs[waveA] = blockCost(this.blocks[waveA]!, this.graph.durations, this.slots);
-    this.costs[waveB] = blockCost(this.blocks[waveB]!, this.graph.durations, this.slots);
+    removeCall(this.blocks[waveA]!, a);
+    insertCall(this.blocks[waveA]!, b);
+    removeCall(this.blocks[waveB]!, b);
+    insertCall(this.blocks[waveB]!, a);
+    this.costs[waveA] = this.costOf(waveA, -1, -1);
+    this.costs[waveB] = this.costOf(waveB, -1, -1);
     this.waveOf[a] = waveB;
     this.waveOf[b] = waveA;
   }
@@ -92,10 +110,10 @@ export class WaveLayout {
   remove(position: number): boolean {
     const wave = this.waveOf[position]!;
     this.waveOf[position] = -1;
-    const rest = this.blocks[wave]!.filter((other) => other !== position);
-    if (rest.length > 0) {
-      this.blocks[wave] = rest;
-      this.costs[wave] = blockCost(rest, this.graph.durations, this.slots);
+    const block = this.blocks[wave]!;
+    removeCall(block, position);
+    if (block.length > 0) {
+      this.costs[wave] = this.costOf(wave, -1, -1);
       return false;
     }
     this.blocks.splice(wave, 1);
@@ -107,8 +125,14 @@ export class WaveLayout {
   }
 }
 
-function withCall(block: readonly number[], position: number): number[] {
+/** Inserts `position` into an ascending block, in place. */
+function insertCall(block: number[], position: number): void {
   let at = block.length;
   while (at > 0 && block[at - 1]! > position) at--;
-  return [...block.slice(0, at), position, ...block.slice(at)];
+  block.splice(at, 0, position);
+}
+
+/** Removes `position` from a block, in place. */
+function removeCall(block: number[], position: number): void {
+  block.splice(block.indexOf(position), 1);
 }
