@@ -62,11 +62,13 @@ interface Score {
  * waves holding a are tried.
  *
  * Each candidate wave is built call by call in model order, so its list schedule grows
- * incrementally; candidates are cut when the wave so far plus a lower bound of what must stay
- * for later (its work spread over the slots, its longest call, its longest chain of conflicting
- * calls; rounded up when all durations are whole numbers) cannot beat the best known, and a
- * set is cut at once when its own lower bound cannot. The incumbent (e.g. greedy's plan
- * improved by local search) is the first bound to beat.
+ * incrementally (a wave's schedule only lengthens as calls join its end). A partial wave is
+ * cut when it cannot beat the best known: what stays for later costs at least its work spread
+ * over the slots, its longest call and its longest chain of conflicting calls; and the calls
+ * not decided yet can at best fill the wave's idle slot time, the rest of their work counting
+ * over the slots wherever it goes. Bounds round up when all durations are whole numbers. A set
+ * is cut at once when its own lower bound cannot beat the best. The incumbent (e.g. greedy's
+ * plan improved by local search) is the first bound to beat.
  *
  * @example
  * const result = branchAndBound({ graph, slots: 4, incumbent, deadline, maxExpansions: Infinity });
