@@ -3,26 +3,7 @@ import type { Observable } from 'rxjs';
 import type { CallEndEvent, CallStartEvent, DispatchEvent } from '../src/index.js';
 
 /** A promise's state, readable synchronously after advancing fake time. */
-export interface Tracked<T> {
-  status: 'pending' | 'resolved' | 'rejected';
-  value: T | undefined;
-  error: unknown;
-}
-
-export function track<T>(promise: Promise<T>): Tracked<T> {
-  const tracked: Tracked<T> = { status: 'pending', value: undefined, error: undefined };
-  promise.then(
-    (value) => {
-      tracked.status = 'resolved';
-      tracked.value = value;
-    },
-    (error: unknown) => {
-      tracked.status = 'rejected';
-      tracked.error = error;
-    },
-  );
-  return tracked;
-}
+export { type TrackedPromise as Tracked, trackPromise as track } from '@toolwaves/core/testing';
 
 /** Every event of a run, and how it ended. */
 export interface Recording {

@@ -156,23 +156,4 @@ export function overlap(a: Handled, b: Handled): boolean {
 }
 
 /** A promise's state, readable synchronously after advancing fake time. */
-export interface Tracked<T> {
-  status: 'pending' | 'resolved' | 'rejected';
-  value: T | undefined;
-  error: unknown;
-}
-
-export function track<T>(promise: Promise<T>): Tracked<T> {
-  const tracked: Tracked<T> = { status: 'pending', value: undefined, error: undefined };
-  promise.then(
-    (value) => {
-      tracked.status = 'resolved';
-      tracked.value = value;
-    },
-    (error: unknown) => {
-      tracked.status = 'rejected';
-      tracked.error = error;
-    },
-  );
-  return tracked;
-}
+export { type TrackedPromise as Tracked, trackPromise as track } from '@toolwaves/core/testing';

@@ -1,1 +1,2 @@
 export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.js';
+export { type TrackedPromise, trackPromise } from './track-promise.js';
