@@ -26,6 +26,8 @@ const project = (name: string, root: string) => ({
 export default defineConfig({
   resolve: { alias },
   test: {
+    // Property tests run thousands of generated cases; on a loaded 2-core runner 5 s is too tight.
+    testTimeout: 30_000,
     projects: [
       project('planner', './packages/planner'),
       project('core', './packages/core'),
