@@ -40,7 +40,7 @@ export function scriptedSession(dir: string): ScriptedTurn[] {
       ],
     },
     {
-      text: 'Reading the pricing code around a project check (the worked example’s shape).',
+      text: 'The worked example’s shape: Read(a) Read(b) <unsafe check> Grep Read(a) Stat. Two reads of one file share a wave (read/read never conflicts); the check runs alone.',
       calls: [
         { name: 'read_file', input: { path: p('src/price.ts') } },
         { name: 'read_file', input: { path: p('src/format.ts') } },
