@@ -4,6 +4,7 @@ import { DemoError } from './demo-error.js';
 
 /** The planners the demo knows by name. */
 export const PLANNER_NAMES = ['greedy', 'ordered', 'sequential', 'optimal'] as const;
+/** A planner the demo knows by name. */
 export type PlannerName = (typeof PLANNER_NAMES)[number];
 
 /** The demo's settings, from its flags. */
