@@ -8,6 +8,7 @@ import {
   type PostHookContext,
   type PreHook,
   type PreHookContext,
+  type SoftFailure,
 } from '../src/index.js';
 import { call, ends, record, starts, track } from './helpers.js';
 
@@ -309,6 +310,35 @@ describe('post hooks', () => {
     });
     const [result] = await dispatcher.dispatch([call('a', 'm')]);
     expect(result).toMatchObject({ content: 'Post hook 0 threw: audit log down', isError: true });
+    expect(dispatcher.health.stats('m')).toMatchObject({ successes: 1, failures: 0 });
+  });
+
+  it('a post hook that rejects later stops the hooks after it and hands recovery its error', async () => {
+    const tool = new MockTool({ name: 'm' });
+    const outage = new Error('audit log down');
+    const after = vi.fn();
+    const failures: SoftFailure[] = [];
+    const dispatcher = new Dispatcher({
+      registry: new ToolRegistry().add(tool),
+      hooks: {
+        post: [() => Promise.resolve(), () => Promise.reject(outage), after],
+      },
+      recovery: {
+        strategy: {
+          name: 'watch',
+          decide: ({ failure }) => {
+            failures.push(failure);
+            return { action: 'skip' };
+          },
+        },
+      },
+    });
+    const [result] = await dispatcher.dispatch([call('a', 'm')]);
+    expect(result).toMatchObject({ content: 'Post hook 1 threw: audit log down', isError: true });
+    expect(after).not.toHaveBeenCalled();
+    expect(failures.map((f) => [f.kind, f.message, f.error, f.attempt])).toEqual([
+      ['hook_failed', 'Post hook 1 threw: audit log down', outage, 1],
+    ]);
     expect(dispatcher.health.stats('m')).toMatchObject({ successes: 1, failures: 0 });
   });
 });
