@@ -19,6 +19,8 @@ export interface CliOptions {
   readonly json: boolean;
   /** Skip the comparison of planners at the end. */
   readonly compare: boolean;
+  /** Keep the temp copy of the sample workspace instead of removing it at the end. */
+  readonly keepWorkspace: boolean;
   readonly help: boolean;
 }
 
@@ -35,6 +37,7 @@ Options:
                           there); default: a copy of the sample workspace in a temp folder
   --latency X             scale the injected tool latencies (0 = none, default: 1)
   --no-compare            skip the comparison of planners at the end
+  --keep-workspace        keep the temp workspace (removed at the end otherwise) to look at it
   --json                  print one machine-readable JSON report instead of the live view
   --help                  this text
 
@@ -82,6 +85,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     latency,
     json: values.json ?? false,
     compare: !(values['no-compare'] ?? false),
+    keepWorkspace: values['keep-workspace'] ?? false,
     help: values.help ?? false,
   };
 }
@@ -98,6 +102,7 @@ function parse(argv: readonly string[]) {
       workspace: { type: 'string' },
       latency: { type: 'string' },
       'no-compare': { type: 'boolean' },
+      'keep-workspace': { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -32,6 +32,8 @@ export interface ComparePlannersOptions {
   readonly planners: readonly PlannerName[];
   readonly maxConcurrency: number;
   readonly latency: number;
+  /** Stops the comparison: the running replay rejects with the dispatcher's `cancelled` error. */
+  readonly signal?: AbortSignal;
   /** Called before each planner's run. */
   readonly onProgress?: (planner: PlannerName, done: number, total: number) => void;
 }
@@ -59,6 +61,7 @@ export async function comparePlanners(options: ComparePlannersOptions): Promise<
       const session = await runAgentLoop({
         model: new ScriptedModel({ turns: options.turns }),
         dispatcher,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
       measured.push({
         planner,

@@ -1,5 +1,5 @@
 /** What went wrong, for {@link DemoError}. */
-export type DemoErrorCode = 'invalid_flag' | 'invalid_workspace' | 'provider_protocol';
+export type DemoErrorCode = 'invalid_flag' | 'invalid_workspace' | 'interrupted';
 
 /** The demo's one error class: a bad flag or folder, said in words the user can act on. */
 export class DemoError extends Error {

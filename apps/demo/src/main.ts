@@ -1,5 +1,5 @@
-import { realpath } from 'node:fs/promises';
-import { Dispatcher } from '@toolwaves/executor-rx';
+import { realpath, rm } from 'node:fs/promises';
+import { DispatchError, Dispatcher } from '@toolwaves/executor-rx';
 import { runAgentLoop, type SessionRecord } from './agent-loop.js';
 import { type CliOptions, HELP_TEXT, PLANNER_NAMES, parseCliOptions } from './cli-options.js';
 import { type ComparisonRow, comparePlanners } from './compare-planners.js';
@@ -10,11 +10,11 @@ import { LiveView } from './live-view.js';
 import type { Model } from './model.js';
 import { OpenAIModel } from './openai-model.js';
 import { plannerByName } from './planner-by-name.js';
-import { prepareWorkspace } from './sample-workspace.js';
+import { prepareWorkspace, type SessionWorkspace } from './sample-workspace.js';
 import { ScriptedModel } from './scripted-model.js';
 import { scriptedSession } from './scripted-session.js';
 import { sessionReport } from './session-report.js';
-import { terminalStyle } from './terminal-style.js';
+import { type TerminalStyle, terminalStyle } from './terminal-style.js';
 
 const OPENAI_TASK =
   'Explore this small TypeScript project, fix the rounding TODO in src/price.ts, then check the project.';
@@ -28,8 +28,29 @@ async function main(argv: readonly string[]): Promise<number> {
   const style = terminalStyle({ stream: process.stdout, env: process.env });
   const say = options.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
   const workspace = await prepareWorkspace({ workspace: options.workspace });
+  const temporary = options.workspace === undefined && !options.keepWorkspace;
+  try {
+    return await runDemo({ options, say, style, workspace });
+  } finally {
+    if (temporary) await rm(workspace.root, { recursive: true, force: true });
+    else
+      say(
+        style.dim(
+          `workspace kept: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`,
+        ),
+      );
+  }
+}
+
+async function runDemo(context: {
+  options: CliOptions;
+  say: (line: string) => void;
+  style: TerminalStyle;
+  workspace: SessionWorkspace;
+}): Promise<number> {
+  const { options, say, style, workspace } = context;
   const registry = demoRegistry({ root: workspace.root, latency: options.latency });
-  const model = chooseModel(options, registry, workspace.dir);
+  const model = chooseModel(registry, workspace.dir);
   const dispatcher = new Dispatcher({
     registry,
     mode: options.mode,
@@ -38,7 +59,9 @@ async function main(argv: readonly string[]): Promise<number> {
   });
 
   const stop = new AbortController();
-  process.once('SIGINT', () => stop.abort(new Error('interrupted')));
+  process.once('SIGINT', () => {
+    stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
+  });
 
   say(style.bold('toolwaves demo') + style.dim(` · model: ${model.label}`));
   say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
@@ -59,7 +82,7 @@ async function main(argv: readonly string[]): Promise<number> {
   say(style.bold('Model: ') + (session.finalText ?? '(no final words)'));
   say(style.dim(`session: ${session.turns.length} turn(s) in ${Math.round(session.wallMs)} ms`));
 
-  const comparison = await compare(options, session, workspace.dir, (line) => {
+  const comparison = await compare(options, session, workspace.dir, stop.signal, (line) => {
     if (!options.json) process.stderr.write(`${line}\n`);
   });
   if (comparison.length > 0) {
@@ -90,11 +113,7 @@ async function main(argv: readonly string[]): Promise<number> {
   return 0;
 }
 
-function chooseModel(
-  options: CliOptions,
-  registry: ReturnType<typeof demoRegistry>,
-  dir: string,
-): Model {
+function chooseModel(registry: ReturnType<typeof demoRegistry>, dir: string): Model {
   const apiKey = process.env.OPENAI_API_KEY;
   if (apiKey !== undefined && apiKey !== '') {
     return new OpenAIModel({
@@ -105,7 +124,6 @@ function chooseModel(
       task: dir === '.' ? OPENAI_TASK : `${OPENAI_TASK} The project is in the folder ${dir}.`,
     });
   }
-  void options;
   return new ScriptedModel({ turns: scriptedSession(dir) });
 }
 
@@ -113,6 +131,7 @@ async function compare(
   options: CliOptions,
   session: SessionRecord,
   dir: string,
+  signal: AbortSignal,
   progress: (line: string) => void,
 ): Promise<ComparisonRow[]> {
   if (!options.compare) return [];
@@ -126,6 +145,7 @@ async function compare(
     planners: ['sequential', ...PLANNER_NAMES.filter((name) => name !== 'sequential')],
     maxConcurrency: options.maxConcurrency,
     latency: options.latency,
+    signal,
     onProgress: (planner, done, total) =>
       progress(`comparing planners: ${done + 1}/${total} (${planner})...`),
   });
@@ -136,6 +156,11 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
+    if (error instanceof DispatchError && error.code === 'cancelled') {
+      process.stderr.write('\ntoolwaves demo: interrupted; the running calls were stopped.\n');
+      process.exitCode = 130;
+      return;
+    }
     if (error instanceof DemoError) {
       process.stderr.write(`toolwaves demo: ${error.message}\n`);
       process.exitCode = 2;

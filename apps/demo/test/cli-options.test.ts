@@ -12,6 +12,7 @@ describe('parseCliOptions', () => {
       latency: 1,
       json: false,
       compare: true,
+      keepWorkspace: false,
       help: false,
     });
   });
@@ -30,6 +31,7 @@ describe('parseCliOptions', () => {
         '0.5',
         '--json',
         '--no-compare',
+        '--keep-workspace',
         '--help',
       ]),
     ).toEqual({
@@ -40,6 +42,7 @@ describe('parseCliOptions', () => {
       latency: 0.5,
       json: true,
       compare: false,
+      keepWorkspace: true,
       help: true,
     });
   });

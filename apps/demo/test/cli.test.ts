@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -17,6 +18,7 @@ describe('the demo command', () => {
       env,
     });
     const report = JSON.parse(stdout) as SessionReport;
+    expect(existsSync(report.workspace)).toBe(false); // the temp workspace is removed at the end
     try {
       expect(report.model).toMatch(/^scripted/);
       expect(report.turns).toHaveLength(5);

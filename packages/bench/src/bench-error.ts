@@ -9,7 +9,8 @@ export type BenchErrorCode =
   | 'invalid_options'
   | 'invalid_planners'
   | 'planner_failed'
-  | 'write_failed';
+  | 'write_failed'
+  | 'interrupted';
 
 /**
  * The one error class of `@toolwaves/bench`, with a message that names the field and the value,

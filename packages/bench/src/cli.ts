@@ -22,6 +22,11 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const started = performance.now();
+  const stop = new AbortController();
+  process.once('SIGINT', () => {
+    process.stderr.write('\ninterrupted: removing the temporary workspace, writing no report...\n');
+    stop.abort(new BenchError({ code: 'interrupted', message: 'interrupted: no report written' }));
+  });
   const progress = createProgress({ stream: process.stderr });
   const command = [
     'pnpm bench',
@@ -40,6 +45,7 @@ async function main(argv: readonly string[]): Promise<void> {
     },
     progress,
     command,
+    signal: stop.signal,
   });
   const out =
     args.out === undefined

@@ -42,6 +42,11 @@ export interface RunBenchOptions {
   /** The time stamp of the report (default: now). */
   readonly now?: () => Date;
   readonly progress?: Progress;
+  /**
+   * Stops the run at the next batch, size or real run: `runBench` rejects with the signal's
+   * reason after removing its temporary workspace.
+   */
+  readonly signal?: AbortSignal;
   /** The command line shown in the report as the way to reproduce it. */
   readonly command?: string;
 }
@@ -91,7 +96,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       clock,
       minTimingMs: profile.minTimingMs,
       ...(reference === null ? {} : { reference }),
-      onBatch: (done, total) => options.progress?.update({ phase: 'planning', done, total }),
+      onBatch: (done, total) => {
+        options.signal?.throwIfAborted();
+        options.progress?.update({ phase: 'planning', done, total });
+      },
     });
     const choice = pickGanttBatch({
       workloads: figures,
@@ -114,8 +122,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             nodesFor: (size) =>
               generateBatches({ workloads: [mixed], registry, layout, seed, sizes: [size] })[0]!
                 .batches[0]!.nodes,
-            onSize: (size, done, total) =>
-              options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` }),
+            onSize: (size, done, total) => {
+              options.signal?.throwIfAborted();
+              options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` });
+            },
           });
 
     const realSizes = new Set(profile.realSizes);
@@ -140,8 +150,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             repeats: profile.realRepeats,
             maxConcurrency,
             clock,
-            onRun: (done, total, workload) =>
-              options.progress?.update({ phase: 'real runs', done, total, detail: workload }),
+            onRun: (done, total, workload) => {
+              options.signal?.throwIfAborted();
+              options.progress?.update({ phase: 'real runs', done, total, detail: workload });
+            },
           });
 
     const cpu = cpus();

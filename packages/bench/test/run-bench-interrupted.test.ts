@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { BenchError, benchRegistry, runBench } from '../src/index.js';
+
+describe('runBench, interrupted', () => {
+  it('stops at the next batch, rejects with the reason and removes its workspace', async () => {
+    const stop = new AbortController();
+    const roots: string[] = [];
+    let batches = 0;
+    const run = runBench({
+      quick: true,
+      profile: { sizes: [4, 8], scalingSizes: [], minTimingMs: 0, realBudgetMs: 0 },
+      registryFor: (root) => {
+        roots.push(root);
+        return benchRegistry({ root });
+      },
+      progress: {
+        update: () => {
+          batches += 1;
+          if (batches === 2)
+            stop.abort(new BenchError({ code: 'interrupted', message: 'interrupted' }));
+        },
+        finish: () => {},
+      },
+      signal: stop.signal,
+    });
+    await expect(run).rejects.toMatchObject({ name: 'BenchError', code: 'interrupted' });
+    expect(batches).toBe(2);
+    expect(roots).toHaveLength(1);
+    expect(existsSync(roots[0] ?? '')).toBe(false);
+  });
+});
