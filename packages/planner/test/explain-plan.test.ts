@@ -10,22 +10,8 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { anyBatch } from './batch-arbitraries.js';
+import { safe, workedExample } from './plan-nodes.js';
 import { keyConflict } from './reference-model.js';
-
-const safe = (index: number, resourceKey?: string): PlanNode => ({
-  index,
-  parallelizable: true,
-  ...(resourceKey === undefined ? {} : { resourceKey }),
-});
-const unsafe = (index: number): PlanNode => ({ index, parallelizable: false });
-const workedExample: PlanNode[] = [
-  safe(0, 'a'),
-  safe(1, 'b'),
-  unsafe(2),
-  safe(3),
-  safe(4, 'a'),
-  safe(5),
-];
 
 describe('explainPlan — pinned reasons', () => {
   it('explains the worked example', () => {

@@ -2,39 +2,13 @@ import { greedyPlanner, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accessBatch, seedBatch } from './batch-arbitraries.js';
+import { reads, safe, unsafe, workedExample, writes } from './plan-nodes.js';
 import {
   allPlans,
   isValidPlan,
   referenceFirstFit,
   referenceSeedGreedy,
 } from './reference-model.js';
-
-const safe = (index: number, resourceKey?: string): PlanNode => ({
-  index,
-  parallelizable: true,
-  ...(resourceKey === undefined ? {} : { resourceKey }),
-});
-const unsafe = (index: number): PlanNode => ({ index, parallelizable: false });
-const reads = (index: number, key: string): PlanNode => ({
-  index,
-  parallelizable: true,
-  access: [{ key, mode: 'read' }],
-});
-const writes = (index: number, key: string): PlanNode => ({
-  index,
-  parallelizable: true,
-  access: [{ key, mode: 'write' }],
-});
-
-/** `waves-spec.txt`, worked example: Read(a) Read(b) Edit(c) Grep(*) Read(a) Stat(*). */
-const workedExample: PlanNode[] = [
-  safe(0, 'a'),
-  safe(1, 'b'),
-  unsafe(2),
-  safe(3),
-  safe(4, 'a'),
-  safe(5),
-];
 
 const calls = (nodes: readonly PlanNode[]) =>
   greedyPlanner()

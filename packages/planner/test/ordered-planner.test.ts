@@ -2,14 +2,8 @@ import { greedyPlanner, orderedPlanner, type PlanNode, verifyPlan } from '@toolw
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accessBatch, anyBatch, seedBatch } from './batch-arbitraries.js';
+import { safe, unsafe } from './plan-nodes.js';
 import { isValidPlan, referenceFirstFit } from './reference-model.js';
-
-const safe = (index: number, resourceKey?: string): PlanNode => ({
-  index,
-  parallelizable: true,
-  ...(resourceKey === undefined ? {} : { resourceKey }),
-});
-const unsafe = (index: number): PlanNode => ({ index, parallelizable: false });
 
 const calls = (nodes: readonly PlanNode[]) =>
   orderedPlanner()

@@ -10,26 +10,13 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { accessBatch, anyBatch } from './batch-arbitraries.js';
+import { safe, workedExample } from './plan-nodes.js';
 import { isValidPlan, keyConflict } from './reference-model.js';
 
-const safe = (index: number, resourceKey?: string): PlanNode => ({
-  index,
-  parallelizable: true,
-  ...(resourceKey === undefined ? {} : { resourceKey }),
-});
-const unsafe = (index: number): PlanNode => ({ index, parallelizable: false });
 const plan = (...waves: number[][]): Plan => ({
   planner: 'custom',
   waves: waves.map((calls) => ({ calls, open: true })),
 });
-const workedExample: PlanNode[] = [
-  safe(0, 'a'),
-  safe(1, 'b'),
-  unsafe(2),
-  safe(3),
-  safe(4, 'a'),
-  safe(5),
-];
 
 describe('verifyPlan — pinned', () => {
   it('accepts the seed plan of the worked example', () => {
