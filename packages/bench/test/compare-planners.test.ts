@@ -3,19 +3,12 @@ import {
   lowerBound,
   makespan,
   type Plan,
-  type PlanNode,
   type Planner,
   sequentialPlanner,
 } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
 import { BenchError, type BenchWorkload, comparePlanners } from '../src/index.js';
-
-const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({
-  index,
-  parallelizable: safe,
-  estimateMs,
-  ...(key === undefined ? {} : { resourceKey: key }),
-});
+import { node } from './report-fixture.js';
 
 // Worked example, then two more seed-model batches.
 const seedModel: BenchWorkload = {

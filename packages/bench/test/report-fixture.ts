@@ -14,7 +14,8 @@ import {
   pickGanttBatch,
 } from '../src/index.js';
 
-const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({
+/** A plan node with an estimate, an exclusive key when given, safe unless `safe` is false. */
+export const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({
   index,
   parallelizable: safe,
   estimateMs,
