@@ -10,6 +10,12 @@ export {
 export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
+export {
+  type CoordinationGrant,
+  type CoordinationRequest,
+  type Coordinator,
+  noCoordination,
+} from './coordinator.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';

@@ -1,0 +1,59 @@
+import type { Access } from '@toolwaves/planner';
+
+/**
+ * What the Dispatcher asks a {@link Coordinator} for, once per attempt, after the call's turn
+ * inside its own batch has come and just before its tool executes.
+ */
+export interface CoordinationRequest {
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /**
+   * The accesses the call declared (`access(input)`, or `resourceKey(input)` as one write);
+   * empty when it declared none. Hold all of them, or none.
+   */
+  readonly access: readonly Access[];
+  /** Aborted when the call stops waiting (cancellation or its `timeoutMs`): give up and reject. */
+  readonly signal: AbortSignal;
+}
+
+/** A coordinator's answer: the call may run until it calls `release()`. */
+export interface CoordinationGrant {
+  /** Increases per key with every grant; reaches the tool as `ToolContext.fencingToken`. */
+  readonly fencingToken?: number;
+  /**
+   * Aborted if the grant is lost while the call runs (a lease that could not be renewed): the
+   * Dispatcher then stops the tool and answers the call with a soft error giving the reason.
+   */
+  readonly lost: AbortSignal;
+  /** Gives everything back. Called exactly once, when the attempt has settled; never throws. */
+  release(): Promise<void>;
+}
+
+/**
+ * Coordinates calls beyond one process (Dispatcher option `coordinator`): before a call
+ * executes it must hold what it declared across every process sharing the coordinator. The
+ * in-process default ({@link noCoordination}) grants everything at once.
+ *
+ * `acquire` rejects when the grant cannot be had (the backend is unreachable, or `signal` was
+ * aborted); the call is then answered with a soft error naming the cause and never runs.
+ *
+ * @see noCoordination
+ */
+export interface Coordinator {
+  acquire(request: CoordinationRequest): Promise<CoordinationGrant>;
+}
+
+const NEVER_LOST = new AbortController().signal;
+const NO_GRANT: CoordinationGrant = { lost: NEVER_LOST, release: () => Promise.resolve() };
+
+/**
+ * The coordinator used when none is configured: grants every request at once, holds nothing.
+ *
+ * @example
+ * ```ts
+ * new Dispatcher({ registry, coordinator: noCoordination });
+ * ```
+ */
+export const noCoordination: Coordinator = {
+  acquire: () => Promise.resolve(NO_GRANT),
+};
