@@ -1,3 +1,4 @@
+export { callSource, type ToolCallSource } from './call-source.js';
 export { canonicalJson } from './canonical-json.js';
 export {
   DispatchError,
@@ -26,6 +27,7 @@ export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
+export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
 export {
   MAX_RETRIES,
   type RecoveryDecision,
@@ -38,6 +40,13 @@ export {
   type Reflection,
   type Reflector,
 } from './reflector.js';
+export {
+  type EagerCall,
+  type EagerPriority,
+  type EagerStart,
+  type ScheduleEagerOptions,
+  scheduleEager,
+} from './schedule-eager.js';
 export type { SoftErrorKind, SoftFailure } from './soft-failure.js';
 export {
   ToolHealth,

@@ -6,6 +6,7 @@ import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
+import type { EagerPriority } from './schedule-eager.js';
 import { ToolHealth } from './tool-health.js';
 
 /** A dispatcher's options, checked and with defaults filled in. */
@@ -13,6 +14,7 @@ export interface DispatcherConfig {
   readonly registry: ToolRegistry;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly priority: EagerPriority;
   readonly planner: Planner;
   readonly preHooks: readonly PreHook[];
   readonly postHooks: readonly PostHook[];
@@ -29,12 +31,14 @@ export interface ResolvedDispatchOptions {
   readonly signal: AbortSignal | undefined;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly priority: EagerPriority;
 }
 
 const DISPATCHER_KEYS: readonly string[] = [
   'registry',
   'mode',
   'maxConcurrency',
+  'priority',
   'planner',
   'hooks',
   'recovery',
@@ -42,7 +46,13 @@ const DISPATCHER_KEYS: readonly string[] = [
   'health',
   'scheduler',
 ];
-const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency'];
+const DISPATCH_KEYS: readonly string[] = [
+  'signal',
+  'mode',
+  'maxConcurrency',
+  'priority',
+  'onEvent',
+];
 
 /**
  * Checks the {@link Dispatcher} options and fills in defaults.
@@ -93,6 +103,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     registry,
     mode: checkMode(options.mode) ?? 'sequential',
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? DEFAULT_MAX_CONCURRENCY,
+    priority: checkPriority(options.priority) ?? 'model-order',
     planner: planner ?? greedyPlanner(),
     preHooks: checkHooks('hooks.pre', hooks?.pre),
     postHooks: checkHooks('hooks.post', hooks?.post),
@@ -120,10 +131,14 @@ export function resolveDispatchOptions(
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     fail('signal', 'an AbortSignal', signal);
   }
+  if (options.onEvent !== undefined && typeof options.onEvent !== 'function') {
+    fail('onEvent', 'a function', options.onEvent);
+  }
   return {
     signal,
     mode: checkMode(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
+    priority: checkPriority(options.priority) ?? config.priority,
   };
 }
 
@@ -145,8 +160,17 @@ function checkObject(what: string, value: unknown, known: readonly string[]): vo
 }
 
 function checkMode(mode: unknown): DispatchMode | undefined {
-  if (mode === undefined || mode === 'sequential' || mode === 'parallel') return mode;
-  return fail('mode', "'sequential' or 'parallel'", mode);
+  if (mode === undefined || mode === 'sequential' || mode === 'parallel' || mode === 'eager') {
+    return mode;
+  }
+  return fail('mode', "'sequential', 'parallel' or 'eager'", mode);
+}
+
+function checkPriority(priority: unknown): EagerPriority | undefined {
+  if (priority === undefined || priority === 'model-order' || priority === 'longest-first') {
+    return priority;
+  }
+  return fail('priority', "'model-order' or 'longest-first'", priority);
 }
 
 function checkMaxConcurrency(value: unknown): number | undefined {
