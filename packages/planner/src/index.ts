@@ -17,6 +17,20 @@ export { orderedPlanner } from './ordered-planner.js';
 export type { PlannerErrorCode } from './planner-error.js';
 export { PlannerError } from './planner-error.js';
 export { sequentialPlanner } from './sequential-planner.js';
-export type { Access, AccessMode, Plan, PlanNode, Planner, PlanOptions, Wave } from './types.js';
+export type { SimulateEagerOptions } from './simulate-eager.js';
+export { simulateEager } from './simulate-eager.js';
+export type {
+  Access,
+  AccessMode,
+  EagerPriority,
+  Plan,
+  PlanNode,
+  Planner,
+  PlanOptions,
+  Schedule,
+  Wave,
+} from './types.js';
 export type { VerifyPlanOptions } from './verify-plan.js';
 export { verifyPlan } from './verify-plan.js';
+export type { VerifyScheduleOptions } from './verify-schedule.js';
+export { verifySchedule } from './verify-schedule.js';
