@@ -7,6 +7,7 @@ export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './expl
 export { explainPlan } from './explain-plan.js';
 export { greedyPlanner } from './greedy-planner.js';
 export { keysOverlap } from './keys-overlap.js';
+export type { LowerBoundOptions } from './lower-bound.js';
 export { lowerBound } from './lower-bound.js';
 export { makespan } from './makespan.js';
 export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
