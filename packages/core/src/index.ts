@@ -1,7 +1,6 @@
 export {
   type Access,
   type AccessMode,
-  describeValue,
   keysOverlap,
   type Plan,
   type PlanNode,
@@ -11,14 +10,22 @@ export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
 export {
+  type CheckOptionOptions,
+  checkOption,
+  type OptionMessageOptions,
+  optionMessage,
+} from './check-option.js';
+export {
   type CoordinationGrant,
   type CoordinationRequest,
   type Coordinator,
   noCoordination,
 } from './coordinator.js';
+export { describeValue } from './describe-value.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
+export { type OptionRule, optionRules } from './option-rule.js';
 export { type PlanNodeForCallOptions, planNodeForCall } from './plan-node-for-call.js';
 export {
   type AnthropicContentBlock,

@@ -1,7 +1,9 @@
 import 'reflect-metadata';
 import { injectable } from 'inversify';
 import type { ZodType } from 'zod';
-import { ToolwavesError } from './toolwaves-error.js';
+import { checkOption } from './check-option.js';
+import { optionRules } from './option-rule.js';
+import { invalidTool, ToolwavesError } from './toolwaves-error.js';
 
 /** What `@tool` says about a class tool. */
 export interface ToolOptions {
@@ -33,12 +35,13 @@ const TOOL_METADATA = Symbol.for('toolwaves.tool-metadata');
  * @see bindTools to bind decorated classes in a container.
  */
 export function tool(options: ToolOptions): ClassDecorator {
-  if (typeof options?.name !== 'string' || options.name.trim() === '') {
-    throw new ToolwavesError({
-      code: 'invalid_tool',
-      message: `Expected \`name\` of @tool to be a non-empty string, got \`${String(options?.name)}\``,
-    });
-  }
+  checkOption({
+    name: 'name',
+    subject: '`name` of @tool',
+    value: options?.name,
+    rule: optionRules.nonEmptyString,
+    error: invalidTool,
+  });
   return (target) => {
     if (typeof target.prototype.execute !== 'function') {
       throw new ToolwavesError({
