@@ -47,8 +47,15 @@ export {
 export { toolJsonSchema } from './providers/tool-json-schema.js';
 export type { Tool } from './tool.js';
 export type { ToolCall } from './tool-call.js';
+export { ToolClass } from './tool-class.js';
 export type { ToolContext } from './tool-context.js';
-export { type ToolOptions, tool, toolMetadata } from './tool-decorator.js';
+export {
+  type ToolClassDecorator,
+  type ToolClassMembers,
+  type ToolOptions,
+  tool,
+  toolMetadata,
+} from './tool-decorator.js';
 export type { ToolOutput } from './tool-output.js';
 export { ToolRegistry, type ToPlanNodesOptions } from './tool-registry.js';
 export type { ToolResult } from './tool-result.js';
