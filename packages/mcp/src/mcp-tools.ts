@@ -36,9 +36,7 @@ export interface McpToolsOptions {
  * const tools = await mcpTools({
  *   client,
  *   server: 'fs',
- *   overrides: {
- *     write_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'write' }] },
- *   },
+ *   overrides: await filesystemServerOverrides({ client, server: 'fs' }), // a key per file
  * });
  * for (const tool of tools) registry.add(tool);
  * ```
