@@ -139,7 +139,7 @@ export class CallPipeline implements StoppableCall {
           return signal.signal;
         },
       },
-      isCurrent: () => token === this.#token,
+      isCurrent: () => this.#isCurrent(token),
     });
     this.#then(verdict, (settled) => {
       if (settled === undefined) this.#holdKeys(tool, value);
@@ -297,7 +297,7 @@ export class CallPipeline implements StoppableCall {
         durationMs: this.#durationMs,
         attempt: this.#attempt,
       },
-      isCurrent: () => token === this.#token,
+      isCurrent: () => this.#isCurrent(token),
     });
     this.#then(overrule, (settled) => {
       if (settled !== undefined) this.#answer = settled;
@@ -475,20 +475,32 @@ export class CallPipeline implements StoppableCall {
     onStale?: (value: T) => void,
   ): void {
     if (!isPromiseLike(value)) {
-      if (this.#closed) onStale?.(value);
-      else next(value);
+      if (this.#isCurrent(this.#token)) next(value);
+      else onStale?.(value);
       return;
     }
     const token = this.#token;
     value.then(
       (settled) => {
-        if (token === this.#token) next(settled);
+        if (this.#isCurrent(token)) next(settled);
         else onStale?.(settled);
       },
       (error: unknown) => {
-        if (token === this.#token) onError?.(error);
+        if (this.#isCurrent(token)) onError?.(error);
       },
     );
+  }
+
+  /**
+   * Whether the attempt that noted `token` may go on: not timed out, not stopped, and someone
+   * still listens. A run unsubscribed from inside a synchronous stage (a pre hook) is noticed
+   * here, before the batch's own teardown has even been registered.
+   */
+  #isCurrent(token: number): boolean {
+    if (token !== this.#token || this.#closed) return false;
+    if (!this.#subscriber.closed) return true;
+    this.abandon();
+    return false;
   }
 
   #emitStart(): void {

@@ -25,13 +25,13 @@ export type {
 } from './dispatch-hooks.js';
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
 export {
   type LingeringCallOptions,
   LingeringCalls,
   type LingeringCallsOptions,
   type LingeringHold,
 } from './lingering-calls.js';
-export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
 export {
   MAX_RETRIES,
