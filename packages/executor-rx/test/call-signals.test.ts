@@ -68,6 +68,6 @@ describe.each(['sequential', 'parallel'] as const)('each call has its own signal
     expect((done.error as DispatchError).code).toBe('cancelled');
     expect(signals[0]?.aborted).toBe(false);
     expect(signals[1]?.aborted).toBe(true);
-    expect((signals[1]?.reason as DispatchError).code).toBe('cancelled');
+    expect(signals[1]?.reason).toMatchObject({ code: 'cancelled' });
   });
 });
