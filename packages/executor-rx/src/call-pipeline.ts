@@ -45,9 +45,10 @@ const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_repo
  * 1. {@link CallPipeline#begin}: a new attempt; the prepared call's tool and validated input
  *    (unknown tool, invalid input: soft errors);
  * 2. {@link CallPipeline#preHooks}: `allow` goes on, `block` is a soft error, `abort` a hard one;
- * 3. {@link CallPipeline#holdKeys}: the attempt's `timeoutMs` starts; it waits until no lingering
- *    call (see `LingeringCalls`) holds a conflicting key, then
- * 4. {@link CallPipeline#acquire}: takes the fleet coordinator's grant for its accesses;
+ * 3. {@link CallPipeline#holdKeys}: waits until no lingering call (see `LingeringCalls`) holds
+ *    a conflicting key — at most the dispatcher's `settleTimeoutMs`;
+ * 4. {@link CallPipeline#acquire}: the attempt's `timeoutMs` starts; it takes the fleet
+ *    coordinator's grant for its accesses (the wait counts in the timeout);
  * 5. {@link CallPipeline#execute}: runs the tool, racing the timeout and a lost lease; `call-start`;
  * 6. {@link CallPipeline#postHooks}: they observe; one that throws overrules the answer;
  * 7. {@link CallPipeline#record}: the tool's health;
@@ -148,15 +149,9 @@ export class CallPipeline implements StoppableCall {
     });
   }
 
-  /** 3. The timeout starts; wait until no lingering call holds a conflicting key. */
+  /** 3. Wait until no lingering call holds a conflicting key (at most `settleTimeoutMs`). */
   #holdKeys(tool: Tool, value: unknown): void {
-    const { timeoutMs, lingering } = this.#batch.config;
-    if (timeoutMs !== undefined) {
-      const token = this.#token;
-      this.#timer = this.#batch.config.scheduler.schedule(() => {
-        if (token === this.#token) this.#timedOut(timeoutMs);
-      }, timeoutMs);
-    }
+    const lingering = this.#batch.config.lingering;
     if (lingering.size === 0 || !lingering.blocks(this.#prepared.node)) {
       this.#acquire(tool, value);
       return;
@@ -168,14 +163,23 @@ export class CallPipeline implements StoppableCall {
       },
       complete: () => {
         this.#keysWait = undefined;
-        if (token === this.#token) this.#acquire(tool, value);
+        if (token !== this.#token) return;
+        // The wait was for another call's tool, not part of this attempt: it shows in `waitMs`.
+        this.#beganAt = this.#batch.now();
+        this.#acquire(tool, value);
       },
     });
   }
 
-  /** 4. The fleet coordinator's grant for the call's accesses (nothing to do without one). */
+  /** 4. The attempt's `timeoutMs` starts; the fleet coordinator's grant for its accesses. */
   #acquire(tool: Tool, value: unknown): void {
-    const coordinator = this.#batch.config.coordinator;
+    const { timeoutMs, coordinator, scheduler } = this.#batch.config;
+    if (timeoutMs !== undefined) {
+      const token = this.#token;
+      this.#timer = scheduler.schedule(() => {
+        if (token === this.#token) this.#timedOut(timeoutMs);
+      }, timeoutMs);
+    }
     if (coordinator === undefined) {
       this.#execute(tool, value, undefined);
       return;

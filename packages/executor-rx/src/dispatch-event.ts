@@ -77,7 +77,9 @@ export interface CallEndEvent {
   readonly durationMs: number;
   /**
    * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
-   * a slot since its wave began; for a retry, the back-off since the previous attempt ended.
+   * a slot since its wave began; for a retry, the back-off since the previous attempt ended;
+   * and the wait for keys still held by a lingering call (a tool of this dispatcher that
+   * outlived its attempt), if there was one.
    */
   readonly waitMs: number;
 }
