@@ -53,6 +53,8 @@ export interface PlanOptions {
 /** A planning strategy: nodes in, waves out; pure, no I/O. */
 export interface Planner {
   readonly name: string;
+  /** Whether its plans also keep rule 5 (nothing crosses a call that is not concurrency-safe). */
+  readonly keepsOrder?: boolean;
   plan(nodes: readonly PlanNode[], options?: PlanOptions): Plan;
 }
 
