@@ -1,2 +1,3 @@
 export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.js';
 export { type TrackedPromise, trackPromise } from './track-promise.js';
+export { type WithLatencyOptions, withLatency } from './with-latency.js';
