@@ -1,5 +1,10 @@
 /** What went wrong, for {@link ToolwavesError}. */
-export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool' | 'invalid_options';
+export type ToolwavesErrorCode =
+  | 'duplicate_tool'
+  | 'invalid_tool'
+  | 'invalid_options'
+  /** A provider's stream reported an error (an `error` or `response.failed` event). */
+  | 'provider_error';
 
 /**
  * The one error class of `@toolwaves/core`: a programming or configuration mistake, never a
