@@ -2,6 +2,8 @@
 export type RedisCoordinatorErrorCode =
   /** An option of `redisCoordinator` is wrong (thrown when the coordinator is made). */
   | 'invalid_options'
+  /** A request's access is malformed (a key that is not a string, a mode other than read/write). */
+  | 'invalid_request'
   /** Redis could not be reached or answered with an error: the call did not run. */
   | 'unavailable'
   /** The request's `signal` was aborted while it waited: it left the queue and did not run. */
@@ -13,9 +15,9 @@ export type RedisCoordinatorErrorCode =
 
 /**
  * The one error class of `@toolwaves/redis`. `acquire` rejects with it (`unavailable`,
- * `cancelled`, `closed`), a grant's `lost` signal is aborted with it (`lease_lost`), and
- * `redisCoordinator` throws it for a wrong option (`invalid_options`). The Dispatcher turns the
- * rejections and the lost leases into soft errors that carry this message.
+ * `cancelled`, `closed`, `invalid_request`), a grant's `lost` signal is aborted with it
+ * (`lease_lost`), and `redisCoordinator` throws it for a wrong option (`invalid_options`). The
+ * Dispatcher turns the rejections and the lost leases into soft errors that carry the message.
  *
  * @example
  * ```ts

@@ -97,7 +97,7 @@ class FleetCoordinator implements RedisCoordinator {
       if (typeof access.key !== 'string' || (access.mode !== 'read' && access.mode !== 'write')) {
         return Promise.reject(
           new RedisCoordinatorError({
-            code: 'unavailable',
+            code: 'invalid_request',
             message: `Cannot lock ${JSON.stringify(access)} of call ${request.toolCallId}: an access is a string \`key\` and a \`mode\` of 'read' or 'write'`,
           }),
         );

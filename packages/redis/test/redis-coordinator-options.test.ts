@@ -43,6 +43,19 @@ describe('redisCoordinator options', () => {
   });
 });
 
+describe('malformed requests', () => {
+  it('an access with a mode other than read or write is refused before Redis is asked', async () => {
+    const coordinator = redisCoordinator({ url: 'redis://127.0.0.1:1', namespace: 'n' });
+    const request = { ...lockRequest([]), access: [{ key: 'fs:/a', mode: 'append' }] };
+    await expect(coordinator.acquire(request as never)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('{"key":"fs:/a","mode":"append"}'),
+    });
+    expect(coordinator.roundTrips).toBe(0);
+    await coordinator.close();
+  });
+});
+
 describe('Redis out of reach', () => {
   it('acquire rejects with `unavailable`, naming where without credentials', async () => {
     const coordinator = redisCoordinator({
