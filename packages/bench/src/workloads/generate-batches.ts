@@ -1,6 +1,6 @@
 import { describeValue, type ToolRegistry } from '@toolwaves/core';
+import { BenchError } from '../bench-error.js';
 import type { BenchWorkload } from './bench-batch.js';
-import { BenchError } from './bench-error.js';
 import { seedFor } from './seed-for.js';
 import { SeededRandom } from './seeded-random.js';
 import type { Workload } from './workload.js';

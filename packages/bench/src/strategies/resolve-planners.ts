@@ -1,6 +1,6 @@
 import type { Planner } from '@toolwaves/planner';
 import type { Container } from 'inversify';
-import { BenchError } from './bench-error.js';
+import { BenchError } from '../bench-error.js';
 import { PLANNER } from './planner-token.js';
 
 /**

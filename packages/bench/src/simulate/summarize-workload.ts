@@ -1,11 +1,11 @@
-import type { BenchWorkload } from './bench-batch.js';
 import type {
   BatchFigures,
   BatchResult,
   PlannerResult,
   VersusReference,
   WorkloadFigures,
-} from './bench-report.js';
+} from '../report/bench-report.js';
+import type { BenchWorkload } from '../workloads/bench-batch.js';
 
 /** Options of {@link summarizeWorkload}. */
 export interface SummarizeWorkloadOptions {

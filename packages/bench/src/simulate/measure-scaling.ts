@@ -1,5 +1,5 @@
 import type { PlanNode, Planner, PlanOptions } from '@toolwaves/planner';
-import type { ScalingPoint } from './bench-report.js';
+import type { ScalingPoint } from '../report/bench-report.js';
 import { timePlanning } from './time-planning.js';
 
 /** Options of {@link measureScaling}. */

@@ -2,17 +2,17 @@ import 'reflect-metadata';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchContainer } from './bench-container.js';
-import { BenchError } from './bench-error.js';
+import { BenchError } from '../bench-error.js';
+import { headlineMarkdown } from '../report/headline-markdown.js';
+import { renderHtml } from '../report/render-html.js';
+import { renderJson } from '../report/render-json.js';
+import { renderMarkdown } from '../report/render-markdown.js';
+import { replaceHeadline } from '../report/replace-headline.js';
+import { runBench } from '../run-bench.js';
+import { benchContainer } from '../strategies/bench-container.js';
 import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
-import { headlineMarkdown } from './report/headline-markdown.js';
-import { renderHtml } from './report/render-html.js';
-import { renderJson } from './report/render-json.js';
-import { renderMarkdown } from './report/render-markdown.js';
-import { replaceHeadline } from './report/replace-headline.js';
-import { runBench } from './run-bench.js';
-import { writeFilesAtomically } from './write-files-atomically.js';
+import { writeFileAtomically } from './write-file-atomically.js';
 
 /** `pnpm bench`: runs the benchmark, prints the headline, writes the reports. */
 async function main(argv: readonly string[]): Promise<void> {
@@ -49,25 +49,20 @@ async function main(argv: readonly string[]): Promise<void> {
   });
   const out =
     args.out === undefined
-      ? fileURLToPath(new URL('../../../bench-results/', import.meta.url))
+      ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
       : resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
-  await writeFilesAtomically({
-    dir: out,
-    files: {
-      'report.md': renderMarkdown(report),
-      'report.json': renderJson(report),
-      'report.html': renderHtml(report),
-    },
-  });
+  await writeFileAtomically({ path: join(out, 'report.md'), content: renderMarkdown(report) });
+  await writeFileAtomically({ path: join(out, 'report.json'), content: renderJson(report) });
+  await writeFileAtomically({ path: join(out, 'report.html'), content: renderHtml(report) });
   progress.finish(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const headline = headlineMarkdown(report);
   process.stdout.write(`${headline}\n\nReports: ${join(out, 'report.{md,json,html}')}\n`);
   if (args.updateReadme) {
-    const packageDir = fileURLToPath(new URL('../', import.meta.url));
+    const packageDir = fileURLToPath(new URL('../../', import.meta.url));
     const readme = await readFile(resolve(packageDir, 'README.md'), 'utf8');
-    await writeFilesAtomically({
-      dir: packageDir,
-      files: { 'README.md': replaceHeadline({ readme, headline }) },
+    await writeFileAtomically({
+      path: resolve(packageDir, 'README.md'),
+      content: replaceHeadline({ readme, headline }),
     });
     process.stdout.write('README.md headline updated\n');
   }

@@ -1,10 +1,10 @@
 import type { Planner, PlanOptions } from '@toolwaves/planner';
 import { lowerBound, makespan } from '@toolwaves/planner';
-import type { BenchWorkload } from './bench-batch.js';
+import { simulateSchedule } from '../simulate/simulate-schedule.js';
+import type { BenchWorkload } from '../workloads/bench-batch.js';
 import type { GanttFigures } from './bench-report.js';
 import { callLabel } from './call-label.js';
 import type { GanttChoice } from './pick-gantt-batch.js';
-import { simulateSchedule } from './simulate-schedule.js';
 
 /** Options of {@link ganttFigures}. */
 export interface GanttFiguresOptions {

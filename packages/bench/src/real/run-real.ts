@@ -2,11 +2,11 @@ import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import type { Planner } from '@toolwaves/planner';
-import type { BenchBatch, BenchWorkload } from './bench-batch.js';
-import type { RealRunFigures, WorkloadFigures } from './bench-report.js';
+import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
+import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
+import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { createWorkspace } from './create-workspace.js';
 import { withLatency } from './with-latency.js';
-import type { WorkspaceLayout } from './workspace-layout.js';
 
 /** Options of {@link runReal}. */
 export interface RunRealOptions {

@@ -5,9 +5,9 @@ import {
   type PlanOptions,
   verifyPlan,
 } from '@toolwaves/planner';
-import type { BenchWorkload } from './bench-batch.js';
-import { BenchError } from './bench-error.js';
-import type { BatchFigures, BatchResult, WorkloadFigures } from './bench-report.js';
+import { BenchError } from '../bench-error.js';
+import type { BatchFigures, BatchResult, WorkloadFigures } from '../report/bench-report.js';
+import type { BenchWorkload } from '../workloads/bench-batch.js';
 import { minimalWaveCount } from './minimal-wave-count.js';
 import { summarizeWorkload } from './summarize-workload.js';
 import { timePlanning } from './time-planning.js';

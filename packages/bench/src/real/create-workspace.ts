@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileContent, type WorkspaceLayout } from './workspace-layout.js';
+import { fileContent, type WorkspaceLayout } from '../workloads/workspace-layout.js';
 
 /** Options of {@link createWorkspace}. */
 export interface CreateWorkspaceOptions {
