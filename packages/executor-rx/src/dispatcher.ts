@@ -1,6 +1,6 @@
-import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
-import type { Observable } from 'rxjs';
+import { type Observable, tap } from 'rxjs';
 import { callSource, type ToolCallSource } from './call-source.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -22,7 +22,8 @@ import type { ToolHealth } from './tool-health.js';
  * calls it depends on (the planner's `dependencies`) have ended and a slot is free. Calls the
  * model is still writing run with {@link Dispatcher.dispatchStream} / {@link Dispatcher.runStream},
  * each as soon as it may. Every mode runs every call through the same pipeline: validate input
- * → pre hooks → execute with timeout → post hooks → health record → recovery.
+ * → pre hooks → hold its keys (calls of this dispatcher still settling, the fleet
+ * `coordinator`) → execute with timeout → post hooks → health record → recovery.
  *
  * Soft errors (the tool threw or answered `isError`, unknown tool, invalid input, blocked,
  * timed out, recovery gave up) are results with `isError: true`; hard errors (cancelled, a hook
@@ -33,6 +34,7 @@ import type { ToolHealth } from './tool-health.js';
  * ```ts
  * const dispatcher = new Dispatcher({ registry, mode: 'parallel', maxConcurrency: 4 });
  * const results = await dispatcher.dispatch(calls, { signal });
+ * await dispatcher.dispatch(calls, { onEvent: (event) => console.log(event.type) });
  * dispatcher.run(calls).subscribe((event) => console.log(event.type));
  * await dispatcher.dispatchStream(callsAsTheModelWritesThem, { signal }); // AsyncIterable or Observable
  * ```
@@ -44,6 +46,11 @@ export class Dispatcher {
   /** @throws DispatchError `invalid_config` naming the option and the value. */
   constructor(options: DispatcherOptions) {
     this.#config = resolveDispatcherOptions(options);
+  }
+
+  /** The tools this dispatcher runs. */
+  get registry(): ToolRegistry {
+    return this.#config.registry;
   }
 
   /** The default mode of this dispatcher's batches. */
@@ -67,14 +74,13 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a batch and resolves with one result per call, in call order.
+   * Runs a batch and resolves with one result per call, in call order. With `onEvent`, every
+   * event of the batch goes to it as it happens (the same events `run` emits).
    *
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
-    const onEvent = options.onEvent;
-    // Only the results are wanted unless someone listens: call events are not even built.
-    return resultsOf(() => this.#run(calls, options, onEvent !== undefined), onEvent);
+    return resultsOf(() => this.#run(calls, options, false));
   }
 
   /**
@@ -84,7 +90,8 @@ export class Dispatcher {
    * `parallel` and `eager` mode; waves need the whole batch), or one by one as they arrive in
    * `sequential` mode. A second call with an id already seen gets a soft error naming the id.
    * An empty source resolves with `[]`. Cancelling stops reading the source (an async
-   * iterator's `return()` is called) and stops the calls in flight.
+   * iterator's `return()` is called) and stops the calls in flight. With `onEvent`, every event
+   * goes to it as it happens (the same events `runStream` emits).
    *
    * @example
    * ```ts
@@ -99,8 +106,7 @@ export class Dispatcher {
    * @see Dispatcher.runStream for the events.
    */
   dispatchStream(calls: ToolCallSource, options: DispatchOptions = {}): Promise<ToolResult[]> {
-    const onEvent = options.onEvent;
-    return resultsOf(() => this.#runStream(calls, options, onEvent !== undefined), onEvent);
+    return resultsOf(() => this.#runStream(calls, options, false));
   }
 
   /**
@@ -120,11 +126,17 @@ export class Dispatcher {
   #runStream(
     calls: ToolCallSource,
     options: DispatchOptions,
-    progressEvents: boolean,
+    observed: boolean,
   ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
-    const source = callSource(calls);
-    return runEagerBatch({ config: this.#config, calls: source, dispatch, progressEvents });
+    const { onEvent } = dispatch;
+    const events = runEagerBatch({
+      config: this.#config,
+      calls: callSource(calls),
+      dispatch,
+      progressEvents: observed || onEvent !== undefined,
+    });
+    return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
 
   /**
@@ -141,35 +153,31 @@ export class Dispatcher {
   #run(
     calls: readonly ToolCall[],
     options: DispatchOptions,
-    progressEvents: boolean,
+    observed: boolean,
   ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
+    const { onEvent } = dispatch;
     if (!Array.isArray(calls)) {
       throw new DispatchError({
         code: 'invalid_config',
         message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
       });
     }
-    if (dispatch.mode === 'eager') {
-      return runEagerBatch({ config: this.#config, calls, dispatch, progressEvents });
-    }
-    return runBatch({ config: this.#config, calls, dispatch, progressEvents });
+    const progressEvents = observed || onEvent !== undefined;
+    const events =
+      dispatch.mode === 'eager'
+        ? runEagerBatch({ config: this.#config, calls, dispatch, progressEvents })
+        : runBatch({ config: this.#config, calls, dispatch, progressEvents });
+    return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
 }
 
-/**
- * The results of a run (its `batch-end`), each event handed to `onEvent` on the way; invalid
- * options (thrown by `run`) become a rejection.
- */
-function resultsOf(
-  run: () => Observable<DispatchEvent>,
-  onEvent: ((event: DispatchEvent) => void) | undefined,
-): Promise<ToolResult[]> {
+/** The results of a run (its `batch-end`); invalid options (thrown by `run`) become a rejection. */
+function resultsOf(run: () => Observable<DispatchEvent>): Promise<ToolResult[]> {
   return new Promise<ToolResult[]>((resolve, reject) => {
     let results: ToolResult[] = [];
     run().subscribe({
       next: (event) => {
-        onEvent?.(event);
         if (event.type === 'batch-end') results = event.results as ToolResult[];
       },
       error: reject,

@@ -12,6 +12,7 @@ export type {
   CallOutcome,
   CallStartEvent,
   DispatchEvent,
+  SettleTimeoutEvent,
   WaveEndEvent,
   WaveStartEvent,
 } from './dispatch-event.js';
@@ -26,6 +27,12 @@ export type {
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
+export {
+  type LingeringCallOptions,
+  LingeringCalls,
+  type LingeringCallsOptions,
+  type LingeringHold,
+} from './lingering-calls.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
 export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
 export {
@@ -42,7 +49,6 @@ export {
 } from './reflector.js';
 export {
   type EagerCall,
-  type EagerPriority,
   type EagerStart,
   type ScheduleEagerOptions,
   scheduleEager,

@@ -1,7 +1,8 @@
-import { describeValue, planNodeForCall, type ToolCall } from '@toolwaves/core';
+import { describeValue, type ToolCall } from '@toolwaves/core';
 import { DependencyTracker, dependencies } from '@toolwaves/planner';
 import {
   catchError,
+  EMPTY,
   from,
   map,
   Observable,
@@ -9,14 +10,14 @@ import {
   type TeardownLogic,
   throwError,
 } from 'rxjs';
-import { BatchRun } from './batch-run.js';
+import { BatchState } from './batch-state.js';
 import { DispatchError } from './dispatch-error.js';
-import type { CallEndEvent, CallStartEvent, DispatchEvent } from './dispatch-event.js';
+import type { DispatchEvent } from './dispatch-event.js';
 import { errorMessage } from './error-message.js';
 import { fillResultSlots } from './fill-result-slots.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 import { runCall } from './run-call.js';
-import { type EagerCall, scheduleEager } from './schedule-eager.js';
+import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
 
 /** Options of {@link runEagerBatch}. */
 export interface RunEagerBatchOptions {
@@ -27,9 +28,6 @@ export interface RunEagerBatchOptions {
   /** Emit the call events; `false` when only the results are wanted. */
   readonly progressEvents: boolean;
 }
-
-/** Wave number handed to the per-call pipeline; its events leave without it (no waves here). */
-const NO_WAVE = -1;
 
 /**
  * One dispatch without waves, as an Observable of events: `batch-start`, the calls' events,
@@ -66,11 +64,11 @@ function start(
     : whole === undefined
       ? dispatch.maxConcurrency
       : Math.max(1, Math.min(dispatch.maxConcurrency, whole.length));
-  // Grows as calls arrive: slot i answers call i.
-  const arrived: ToolCall[] = [];
+  // A stream's calls go to an array of the batch's own, which grows as they arrive.
+  const batchCalls = whole ?? [];
   // A hard error (a call's, the source's, a cancel) ends the run once every call in flight has
   // been stopped and has emitted its `call-end`: no call starts after it, the source is left.
-  const batch = new EagerBatchRun(config, arrived, progressEvents, (error) =>
+  const batch = new EagerBatchState(config, batchCalls, progressEvents, (error) =>
     subscriber.error(error),
   );
   subscriber.next({
@@ -104,12 +102,12 @@ function start(
   } else {
     let waits: number[][];
     try {
-      waits = arrivals.planWhole(whole);
+      waits = arrivals.planWhole();
     } catch (error) {
       subscriber.error(error);
       return undefined;
     }
-    eagerCalls = from(whole.map((call, index) => arrivals.arrive(call, waits[index])));
+    eagerCalls = from(whole.map((_, index) => arrivals.planned(index, waits[index]!)));
   }
 
   const onAbort = (): void => batch.fail(cancelled(signal!));
@@ -127,7 +125,7 @@ function start(
         batch.finished = true;
         subscriber.next({
           type: 'batch-end',
-          results: fillResultSlots(arrived, batch.results),
+          results: fillResultSlots(batch.calls, batch.results),
           durationMs: batch.now() - batch.startedAt,
         });
         subscriber.complete();
@@ -141,7 +139,7 @@ function start(
 }
 
 /** A batch that reports its hard error once the calls in flight have been stopped. */
-class EagerBatchRun extends BatchRun {
+class EagerBatchState extends BatchState {
   readonly #onFailed: (error: DispatchError) => void;
 
   constructor(
@@ -150,7 +148,7 @@ class EagerBatchRun extends BatchRun {
     progressEvents: boolean,
     onFailed: (error: DispatchError) => void,
   ) {
-    super(config, calls, progressEvents);
+    super({ config, calls, progressEvents });
     this.#onFailed = onFailed;
   }
 
@@ -161,133 +159,154 @@ class EagerBatchRun extends BatchRun {
   }
 }
 
-/** Turns arriving tool calls into calls for {@link scheduleEager}: index, dependencies, work. */
+/** Turns the batch's calls into calls for {@link scheduleEager}: index, dependencies, work. */
 class Arrivals {
-  readonly #batch: BatchRun;
+  readonly #batch: BatchState;
   readonly #sequential: boolean;
   readonly #tracker = new DependencyTracker();
   /** The first call index of each id seen. */
   readonly #ids = new Map<string, number>();
 
-  constructor(batch: BatchRun, sequential: boolean) {
+  constructor(batch: BatchState, sequential: boolean) {
     this.#batch = batch;
     this.#sequential = sequential;
   }
 
-  /** The dependencies of a whole batch, from the planner, with the health record's estimates. */
-  planWhole(calls: readonly ToolCall[]): number[][] {
-    const { registry, health } = this.#batch.config;
-    return dependencies(
-      registry.toPlanNodes(calls, { estimateMs: (call) => health.estimateMs(String(call.name)) }),
-    );
+  /** The dependencies of a whole batch, from the planner (plan nodes with latency estimates). */
+  planWhole(): number[][] {
+    return dependencies(this.#batch.prepared.map((prepared) => prepared.node));
   }
 
-  /** A call arrives: its slot, its dependencies (given, or tracked now), its work. */
-  arrive(call: ToolCall, planned?: readonly number[]): EagerCall<DispatchEvent> {
+  /** Call `index` of a whole batch, with its planned dependencies. */
+  planned(index: number, waits: readonly number[]): EagerCall<DispatchEvent> {
+    return this.#eagerCall(index, waits, this.#firstWithId(index));
+  }
+
+  /** A call of a stream arrives: its slot, its dependencies (tracked now), its work. */
+  arrive(call: ToolCall): EagerCall<DispatchEvent> {
     const batch = this.#batch;
-    const index = batch.calls.length;
-    if (planned === undefined) checkCall(call, index);
-    (batch.calls as ToolCall[]).push(call);
+    checkCall(call, batch.calls.length);
+    const prepared = batch.arrive(call);
+    const index = prepared.index;
+    const firstIndex = this.#firstWithId(index);
+    let waits: readonly number[];
+    if (this.#sequential) waits = index === 0 ? [] : [index - 1];
+    // A duplicate does not run, but takes its place in the order like a keyless call.
+    else if (firstIndex === index) waits = this.#tracker.add(prepared.node);
+    else waits = this.#tracker.add({ index, parallelizable: true });
+    return this.#eagerCall(index, waits, firstIndex);
+  }
+
+  /** The index of the first call with call `index`'s id (itself when it is the first). */
+  #firstWithId(index: number): number {
+    const id = this.#batch.calls[index]!.id;
+    const first = this.#ids.get(id);
+    if (first !== undefined) return first;
+    this.#ids.set(id, index);
+    return index;
+  }
+
+  #eagerCall(
+    index: number,
+    waits: readonly number[],
+    firstIndex: number,
+  ): EagerCall<DispatchEvent> {
+    const batch = this.#batch;
+    const prepared = batch.prepared[index]!;
     const arrivedAt = batch.now();
-    const name = String(call.name);
-    const estimateMs = batch.config.health.estimateMs(name);
-    const firstIndex = this.#ids.get(call.id);
-    if (firstIndex === undefined) this.#ids.set(call.id, index);
-    let waits = planned;
-    if (waits === undefined) {
-      if (this.#sequential) waits = index === 0 ? [] : [index - 1];
-      else {
-        // A duplicate does not run, but takes its place in the order like a keyless call.
-        const node =
-          firstIndex === undefined
-            ? planNodeForCall({
-                index,
-                tool: batch.config.registry.get(name),
-                input: call.input,
-                estimateMs,
-              })
-            : { index, parallelizable: true };
-        waits = this.#tracker.add(node);
-      }
-    }
-    return {
-      index,
-      dependencies: waits,
-      estimateMs,
-      run: ({ waitedFor }) =>
-        firstIndex === undefined
-          ? eagerCallEvents(batch, index, waitedFor, arrivedAt)
-          : duplicateEvents(batch, index, firstIndex, waitedFor, arrivedAt),
-    };
+    return firstIndex === index
+      ? new DispatchedCall(batch, index, waits, prepared.node.estimateMs, arrivedAt)
+      : new DuplicateCall(batch, index, waits, firstIndex, arrivedAt);
   }
 }
 
-/**
- * The per-call pipeline of one call, its events marked as eager ones (no wave; which calls it
- * waited for and how long since it arrived).
- */
-function eagerCallEvents(
-  batch: BatchRun,
-  index: number,
-  waitedFor: readonly number[],
-  arrivedAt: number,
-): Observable<DispatchEvent> {
-  if (!batch.progressEvents) return runCall(batch, index, NO_WAVE);
-  return new Observable<DispatchEvent>((subscriber) => {
-    let firstStartAt = arrivedAt;
-    return runCall(batch, index, NO_WAVE).subscribe({
-      next: (event) => {
-        if (event.type === 'call-start') {
-          const startedAt = batch.now();
-          if (event.attempt === 1) firstStartAt = startedAt;
-          const start: CallStartEvent = {
-            ...event,
-            wave: undefined,
-            waitedFor: event.attempt === 1 ? waitedFor : [],
-            waitedMs: startedAt - arrivedAt,
-          };
-          subscriber.next(start);
-        } else if (event.type === 'call-end') {
-          const end: CallEndEvent = {
-            ...event,
-            wave: undefined,
-            waitMs: event.attempt === 1 ? firstStartAt - arrivedAt : event.waitMs,
-          };
-          subscriber.next(end);
-        } else subscriber.next(event);
-      },
-      complete: () => subscriber.complete(),
+/** A call that runs through the per-call pipeline when {@link scheduleEager} starts it. */
+class DispatchedCall implements EagerCall<DispatchEvent> {
+  readonly index: number;
+  readonly dependencies: readonly number[];
+  readonly estimateMs: number | undefined;
+  readonly #batch: BatchState;
+  readonly #arrivedAt: number;
+
+  constructor(
+    batch: BatchState,
+    index: number,
+    dependencies: readonly number[],
+    estimateMs: number | undefined,
+    arrivedAt: number,
+  ) {
+    this.#batch = batch;
+    this.index = index;
+    this.dependencies = dependencies;
+    this.estimateMs = estimateMs;
+    this.#arrivedAt = arrivedAt;
+  }
+
+  run(start: EagerStart): Observable<DispatchEvent> {
+    const batch = this.#batch;
+    const arrivedAt = this.#arrivedAt;
+    return runCall({
+      batch,
+      prepared: batch.prepared[this.index]!,
+      wave: undefined,
+      readyAt: arrivedAt,
+      eager: { arrivedAt, waitedFor: start.waitedFor },
     });
-  });
+  }
 }
 
 /** A call whose id an earlier call already has: a soft error naming the id, not run. */
-function duplicateEvents(
-  batch: BatchRun,
-  index: number,
-  firstIndex: number,
-  waitedFor: readonly number[],
-  arrivedAt: number,
-): Observable<DispatchEvent> {
-  const call = batch.calls[index]!;
-  const toolName = String(call.name);
-  const content = `Duplicate tool call id \`${call.id}\`: call ${firstIndex} has the same id, so call ${index} (\`${toolName}\`) was not run`;
-  batch.results[index] = { toolCallId: call.id, toolName, content, isError: true, durationMs: 0 };
-  if (!batch.progressEvents) return from([]);
-  const waitedMs = batch.now() - arrivedAt;
-  const common = { wave: undefined, index, toolCallId: call.id, toolName, attempt: 1 } as const;
-  return from<DispatchEvent[]>([
-    { type: 'call-start', ...common, input: call.input, waitedFor, waitedMs },
-    {
-      type: 'call-end',
-      ...common,
-      outcome: 'error',
-      isError: true,
-      content,
-      durationMs: 0,
-      waitMs: waitedMs,
-    },
-  ]);
+class DuplicateCall implements EagerCall<DispatchEvent> {
+  readonly index: number;
+  readonly dependencies: readonly number[];
+  readonly #batch: BatchState;
+  readonly #firstIndex: number;
+  readonly #arrivedAt: number;
+
+  constructor(
+    batch: BatchState,
+    index: number,
+    dependencies: readonly number[],
+    firstIndex: number,
+    arrivedAt: number,
+  ) {
+    this.#batch = batch;
+    this.index = index;
+    this.dependencies = dependencies;
+    this.#firstIndex = firstIndex;
+    this.#arrivedAt = arrivedAt;
+  }
+
+  run(start: EagerStart): Observable<DispatchEvent> {
+    const batch = this.#batch;
+    const index = this.index;
+    const call = batch.calls[index]!;
+    const toolName = String(call.name);
+    const content = `Duplicate tool call id \`${call.id}\`: call ${this.#firstIndex} has the same id, so call ${index} (\`${toolName}\`) was not run`;
+    batch.results[index] = { toolCallId: call.id, toolName, content, isError: true, durationMs: 0 };
+    if (!batch.progressEvents) return EMPTY;
+    const waitedMs = batch.now() - this.#arrivedAt;
+    const common = { wave: undefined, index, toolCallId: call.id, toolName, attempt: 1 } as const;
+    return from<DispatchEvent[]>([
+      {
+        type: 'call-start',
+        ...common,
+        input: call.input,
+        fleetWaitMs: 0,
+        waitedFor: start.waitedFor,
+        waitedMs,
+      },
+      {
+        type: 'call-end',
+        ...common,
+        outcome: 'error',
+        isError: true,
+        content,
+        durationMs: 0,
+        waitMs: waitedMs,
+      },
+    ]);
+  }
 }
 
 /** A stream's element must look like a tool call (string `id` and `name`). */

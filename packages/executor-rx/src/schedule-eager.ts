@@ -1,11 +1,6 @@
+import type { EagerPriority } from '@toolwaves/planner';
 import { defer, merge, Observable, type OperatorFunction, Subject, type Subscriber } from 'rxjs';
 import { mergeByPriority } from './merge-by-priority.js';
-
-/**
- * Which ready call takes a free slot first: `model-order` (the earliest call) or
- * `longest-first` (the largest `estimateMs`, ties in model order).
- */
-export type EagerPriority = 'model-order' | 'longest-first';
 
 /** What a call learns when it starts. */
 export interface EagerStart {
@@ -29,7 +24,10 @@ export interface EagerCall<T> {
 export interface ScheduleEagerOptions {
   /** Calls running at once: an integer ≥ 1. */
   readonly maxConcurrency: number;
-  /** Default `'model-order'`. */
+  /**
+   * Which ready call takes a free slot first: `'model-order'` (the default: the earliest call)
+   * or `'longest-first'` (the largest `estimateMs`, ties in model order).
+   */
   readonly priority?: EagerPriority | undefined;
 }
 

@@ -1,7 +1,8 @@
+import type { EagerPriority } from '@toolwaves/planner';
 import { from, map, type Observable, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { type EagerCall, type EagerPriority, scheduleEager } from '../src/schedule-eager.js';
+import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
 
 const scheduler = () =>
   new TestScheduler((actual, expected) => {
