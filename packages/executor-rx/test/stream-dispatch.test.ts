@@ -340,3 +340,50 @@ describe("mode: 'eager'", () => {
     expect(order).toEqual(['s', 'q']);
   });
 });
+
+describe('calls whose tool outlived its attempt, in eager mode and streams', () => {
+  /** A writer that ignores its signal: its tool ends `ms` after it starts, whatever happens. */
+  const stubborn = fnTool<{ file: string; ms: number }>({
+    name: 'stubborn',
+    description: 'writes a file and ignores its signal',
+    concurrencySafe: true,
+    resourceKey: (input) => input.file,
+    execute: (input, context) => {
+      runs.set(context.toolCallId, { start: Date.now() });
+      return new Promise<string>((resolve) =>
+        setTimeout(() => {
+          runs.get(context.toolCallId)!.end = Date.now();
+          resolve('written');
+        }, input.ms),
+      );
+    },
+  });
+  const tools = new ToolRegistry().add(stubborn);
+  const writeFile = (id: string, file: string, ms: number): ToolCall => ({
+    id,
+    name: 'stubborn',
+    input: { file, ms },
+  });
+
+  it('a conflicting call waits until the tool has settled, the others do not', async () => {
+    const dispatcher = new Dispatcher({ registry: tools, mode: 'eager', timeoutMs: 50 });
+    const calls = new Subject<ToolCall>();
+    const results = track(dispatcher.dispatchStream(calls));
+    calls.next(writeFile('a', 'f', 300)); // times out at 50, its tool goes on until 300
+    await vi.advanceTimersByTimeAsync(60);
+    calls.next(writeFile('b', 'f', 10)); // depends on a (ended at 50): waits for its tool
+    calls.next(writeFile('c', 'g', 10)); // conflicts with nothing
+    calls.complete();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(results.value?.map((r) => r.content)).toEqual([
+      'Tool `stubborn` timed out after 50 ms',
+      'written',
+      'written',
+    ]);
+    expect([...runs.entries()].map(([id, r]) => [id, r.start, r.end])).toEqual([
+      ['a', 0, 300],
+      ['c', 60, 70],
+      ['b', 300, 310],
+    ]);
+  });
+});
