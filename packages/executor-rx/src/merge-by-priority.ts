@@ -4,7 +4,7 @@ import {
   type ObservableInput,
   type OperatorFunction,
   type Subscriber,
-  Subscription,
+  type Subscription,
 } from 'rxjs';
 
 /** Options of {@link mergeByPriority}. */
@@ -115,7 +115,8 @@ class PriorityMerge<T, R> {
 
   /** An inner Observable completed: `onEnd`, then its slot goes to the best waiting value. */
   innerComplete(inner: InnerObserver<T, R>): void {
-    this.subscriber.remove(inner.subscription);
+    const subscription = inner.subscription;
+    if (subscription !== undefined) this.subscriber.remove(subscription);
     const onEnd = this.#onEnd;
     if (onEnd !== undefined) {
       const wasBusy = this.#busy;
@@ -140,8 +141,12 @@ class PriorityMerge<T, R> {
       return;
     }
     const inner = new InnerObserver(this, value);
-    this.subscriber.add(inner.subscription);
-    inner.subscription.add(from(input).subscribe(inner));
+    const subscription = from(input).subscribe(inner);
+    // One that completed at once is already gone; the others are stopped with the result.
+    if (!subscription.closed) {
+      inner.subscription = subscription;
+      this.subscriber.add(subscription);
+    }
   }
 }
 
@@ -168,7 +173,8 @@ class SourceObserver<T, R> {
 
 /** Observes the inner Observable of one value. */
 class InnerObserver<T, R> {
-  readonly subscription = new Subscription();
+  /** Set once subscribed, unless it completed while being subscribed to. */
+  subscription: Subscription | undefined;
   readonly value: T;
   readonly #merge: PriorityMerge<T, R>;
 
