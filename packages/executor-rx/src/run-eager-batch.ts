@@ -88,8 +88,9 @@ function start(
     eagerCalls = (calls as Observable<ToolCall>).pipe(
       map((call) => arrivals.arrive(call)),
       catchError((cause: unknown) => {
+        // `arrive` raises `source_failed` itself for an element that is not a tool call.
         const error =
-          cause instanceof DispatchError
+          cause instanceof DispatchError && cause.code === 'source_failed'
             ? cause
             : new DispatchError({
                 code: 'source_failed',
