@@ -78,6 +78,8 @@ export class CallPipeline implements StoppableCall {
   #readyAt: number;
   #beganAt = 0;
   #fleetWaitMs = 0;
+  /** When the current attempt asked the coordinator, while it waits for the grant. */
+  #fleetWaitFrom: number | undefined;
   #durationMs = 0;
   #answer: AttemptAnswer = NO_ANSWER;
   #signal = new AttemptSignal();
@@ -107,6 +109,7 @@ export class CallPipeline implements StoppableCall {
     this.#attempt += 1;
     this.#beganAt = this.#batch.now();
     this.#fleetWaitMs = 0;
+    this.#fleetWaitFrom = undefined;
     this.#signal = new AttemptSignal();
     const { tool, validation, toolName } = this.#prepared;
     if (tool === undefined) {
@@ -186,6 +189,7 @@ export class CallPipeline implements StoppableCall {
     }
     const { call, toolName } = this.#prepared;
     const from = this.#batch.now();
+    this.#fleetWaitFrom = from;
     let grant: MaybeAsync<CoordinationGrant>;
     try {
       grant = coordinator.acquire({
@@ -200,11 +204,11 @@ export class CallPipeline implements StoppableCall {
     this.#then(
       grant,
       (granted) => {
-        this.#fleetWaitMs = this.#batch.now() - from;
+        this.#fleetWaited();
         this.#execute(tool, value, granted);
       },
       (error) => {
-        this.#fleetWaitMs = this.#batch.now() - from;
+        this.#fleetWaited();
         this.#endEarly(
           softError(
             'coordination_failed',
@@ -366,6 +370,7 @@ export class CallPipeline implements StoppableCall {
     const reason = new Error(message);
     reason.name = 'TimeoutError';
     const execution = this.#execution;
+    this.#fleetWaited();
     this.#interrupt(reason);
     if (execution === undefined) this.#endEarly(softError('timeout', message));
     else this.#executed(softError('timeout', message));
@@ -505,6 +510,13 @@ export class CallPipeline implements StoppableCall {
     if (!this.#subscriber.closed) return true;
     this.abandon();
     return false;
+  }
+
+  /** The wait for the coordinator is over (granted, refused, or timed out). */
+  #fleetWaited(): void {
+    if (this.#fleetWaitFrom === undefined) return;
+    this.#fleetWaitMs = this.#batch.now() - this.#fleetWaitFrom;
+    this.#fleetWaitFrom = undefined;
   }
 
   #emitStart(): void {
