@@ -110,7 +110,6 @@ export class CallPipeline implements StoppableCall {
     this.#beganAt = this.#batch.now();
     this.#fleetWaitMs = 0;
     this.#fleetWaitFrom = undefined;
-    this.#signal = new AttemptSignal();
     const { tool, validation, toolName } = this.#prepared;
     if (tool === undefined) {
       this.#endEarly(softError('unknown_tool', this.#unknownTool(toolName)));
@@ -429,10 +428,22 @@ export class CallPipeline implements StoppableCall {
   #retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
     this.#end('retry', this.#answer.content, this.#durationMs);
     if (this.#closed) return;
+    // The next attempt's own signal: a cancel during the back-off does not reach this one's.
+    this.#signal = new AttemptSignal();
     if (correction !== undefined) {
-      const { call, index } = this.#prepared;
+      const previous = this.#prepared;
       const { registry, health } = this.#batch.config;
-      this.#prepared = new PreparedCall({ registry, call, index, health, correction });
+      this.#prepared = new PreparedCall({
+        registry,
+        call: previous.call,
+        index: previous.index,
+        health,
+        correction: {
+          toolName:
+            typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
+          input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
+        },
+      });
     }
     this.#readyAt = this.#batch.now();
     if (delayMs === 0) {

@@ -73,4 +73,39 @@ describe('a call is prepared once, from planning to its first attempt', () => {
     expect(result?.content).toBe('read good');
     expect(parses).toBe(2);
   });
+
+  it('corrections add up: a corrected tool stays when the next correction changes the input', async () => {
+    const seen: [string, unknown][] = [];
+    const failing = (name: string) =>
+      fnTool({
+        name,
+        description: name,
+        execute: (input: unknown) => {
+          seen.push([name, input]);
+          if ((input as { n: number }).n < 2) throw new Error('try again');
+          return `${name} done`;
+        },
+      });
+    const corrections = [{ toolName: 'second' }, { input: { n: 2 } }];
+    const dispatcher = new Dispatcher({
+      registry: new ToolRegistry().add(failing('first')).add(failing('second')),
+      recovery: {
+        strategy: {
+          name: 'correct',
+          decide: ({ failure }) => ({
+            action: 'retry',
+            delayMs: 0,
+            correction: corrections[failure.attempt - 1] ?? {},
+          }),
+        },
+      },
+    });
+    const [result] = await dispatcher.dispatch([call('a', 'first', { n: 0 })]);
+    expect(seen).toEqual([
+      ['first', { n: 0 }],
+      ['second', { n: 0 }],
+      ['second', { n: 2 }],
+    ]);
+    expect(result).toMatchObject({ toolName: 'second', content: 'second done' });
+  });
 });
