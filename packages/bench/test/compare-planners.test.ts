@@ -7,7 +7,9 @@ import {
   sequentialPlanner,
 } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
-import { BenchError, type BenchWorkload, comparePlanners } from '../src/index.js';
+import { BenchError } from '../src/index.js';
+import { comparePlanners } from '../src/simulate/compare-planners.js';
+import type { BenchWorkload } from '../src/workloads/bench-batch.js';
 import { node } from './report-fixture.js';
 
 // Worked example, then two more seed-model batches.

@@ -2,15 +2,10 @@ import 'reflect-metadata';
 import { greedyPlanner, type Planner } from '@toolwaves/planner';
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
-import {
-  BenchError,
-  type BenchWorkload,
-  benchContainer,
-  comparePlanners,
-  PLANNER,
-  plannersModule,
-  resolvePlanners,
-} from '../src/index.js';
+import { BenchError, benchContainer, PLANNER, plannersModule } from '../src/index.js';
+import { comparePlanners } from '../src/simulate/compare-planners.js';
+import { resolvePlanners } from '../src/strategies/resolve-planners.js';
+import type { BenchWorkload } from '../src/workloads/bench-batch.js';
 
 const workload: BenchWorkload = {
   name: 'pair',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BatchFigures, pickGanttBatch, type WorkloadFigures } from '../src/index.js';
+import type { BatchFigures, WorkloadFigures } from '../src/index.js';
+import { pickGanttBatch } from '../src/report/pick-gantt-batch.js';
 
 const batch = (size: number, makespans: Record<string, [number, number]>): BatchFigures => ({
   size,

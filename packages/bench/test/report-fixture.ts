@@ -6,13 +6,11 @@ import {
   type Planner,
   sequentialPlanner,
 } from '@toolwaves/planner';
-import {
-  type BenchReport,
-  type BenchWorkload,
-  comparePlanners,
-  ganttFigures,
-  pickGanttBatch,
-} from '../src/index.js';
+import type { BenchReport } from '../src/index.js';
+import { ganttFigures } from '../src/report/gantt-figures.js';
+import { pickGanttBatch } from '../src/report/pick-gantt-batch.js';
+import { comparePlanners } from '../src/simulate/compare-planners.js';
+import type { BenchWorkload } from '../src/workloads/bench-batch.js';
 
 /** A plan node with an estimate, an exclusive key when given, safe unless `safe` is false. */
 export const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  HEADLINE_END,
-  HEADLINE_START,
-  headlineFindings,
-  headlineMarkdown,
-  overallResults,
-  renderHtml,
-  renderJson,
-  renderMarkdown,
-  replaceHeadline,
-} from '../src/index.js';
+import { headlineMarkdown, renderHtml, renderJson, renderMarkdown } from '../src/index.js';
+import { headlineFindings } from '../src/report/headline-findings.js';
+import { overallResults } from '../src/report/overall-results.js';
+import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/replace-headline.js';
 import { reportFixture } from './report-fixture.js';
 
 const report = reportFixture();

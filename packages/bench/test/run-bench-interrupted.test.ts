@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BenchError, benchRegistry, runBench } from '../src/index.js';
+import { BenchError, runBench } from '../src/index.js';
+import { benchRegistry } from '../src/workloads/bench-registry.js';
 
 describe('runBench, interrupted', () => {
   it('stops at the next batch, rejects with the reason and removes its workspace', async () => {

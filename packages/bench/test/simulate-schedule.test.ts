@@ -1,7 +1,7 @@
 import { greedyPlanner, makespan, orderedPlanner, type PlanNode } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { simulateSchedule } from '../src/index.js';
+import { simulateSchedule } from '../src/simulate/simulate-schedule.js';
 
 const batch = fc
   .array(

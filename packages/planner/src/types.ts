@@ -57,3 +57,19 @@ export interface Planner {
   readonly keepsOrder?: boolean;
   plan(nodes: readonly PlanNode[], options?: PlanOptions): Plan;
 }
+
+/**
+ * When each call of a batch runs, in ms from the batch's start: call `i` runs from
+ * `startMs[i]` to `endMs[i]`. Made by {@link simulateEager}, checked by {@link verifySchedule}.
+ */
+export interface Schedule {
+  readonly startMs: readonly number[];
+  readonly endMs: readonly number[];
+}
+
+/**
+ * Which ready call takes a free slot first when calls start as soon as they may:
+ * `'model-order'` the earliest in model order; `'longest-first'` the one with the largest
+ * estimate, ties by model order.
+ */
+export type EagerPriority = 'model-order' | 'longest-first';

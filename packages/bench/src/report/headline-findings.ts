@@ -1,5 +1,5 @@
-import type { BenchReport } from '../bench-report.js';
-import { formatDuration, formatRatio } from '../format-figures.js';
+import type { BenchReport } from './bench-report.js';
+import { formatDuration, formatRatio } from './format-figures.js';
 import { overallResults } from './overall-results.js';
 
 /** Below this relative difference two makespans count as equal in the findings. */

@@ -1,8 +1,9 @@
-import type { BenchReport, RealRunFigures } from '../bench-report.js';
-import { formatDuration, formatPercent, formatRatio } from '../format-figures.js';
+import type { BenchReport, RealRunFigures } from './bench-report.js';
+import { blocksToMarkdown } from './blocks-to-markdown.js';
+import { formatDuration, formatPercent, formatRatio } from './format-figures.js';
 import { headlineFindings } from './headline-findings.js';
-import { markdownTable } from './markdown-table.js';
 import { overallResults } from './overall-results.js';
+import type { ReportBlock } from './report-block.js';
 
 /**
  * The headline of a run, in markdown (pure): per workload, each planner's makespan ÷ lower bound
@@ -16,6 +17,16 @@ import { overallResults } from './overall-results.js';
  * @see renderMarkdown
  */
 export function headlineMarkdown(report: BenchReport): string {
+  return blocksToMarkdown(headlineBlocks(report));
+}
+
+/**
+ * The headline as report blocks (pure): what {@link headlineMarkdown} prints and `renderHtml`
+ * draws.
+ *
+ * @example blocksToHtml(headlineBlocks(report));
+ */
+export function headlineBlocks(report: BenchReport): ReportBlock[] {
   const { meta, workloads } = report;
   const planners = meta.planners;
   const reference = meta.reference;
@@ -57,18 +68,20 @@ export function headlineMarkdown(report: BenchReport): string {
   const calls = workloads.reduce((sum, workload) => sum + workload.calls, 0);
   rows.push(row('**all**', `${batches} (${calls})`, overallResults(workloads)));
 
-  const lines: string[] = [
-    `Simulated makespan ÷ lower bound (LB; 1.00 = no plan can do better) and ÷ ${reference ?? 'the reference'}, summed over each workload's batches; \`maxConcurrency\` ${meta.maxConcurrency}, seed ${meta.seed}.`,
-    '',
-    markdownTable({ headers, rows }),
-    '',
-    ...headlineFindings(report),
-    ...checks(report),
+  const blocks: ReportBlock[] = [
+    {
+      kind: 'paragraph',
+      text: `Simulated makespan ÷ lower bound (LB; 1.00 = no plan can do better) and ÷ ${reference ?? 'the reference'}, summed over each workload's batches; \`maxConcurrency\` ${meta.maxConcurrency}, seed ${meta.seed}.`,
+    },
+    { kind: 'table', headers, rows },
+    {
+      kind: 'list',
+      items: [...headlineFindings(report), ...checks(report)].map((line) => line.slice(2)),
+    },
+    ...realRunBlocks(report),
+    { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },
   ];
-  const real = realRunTable(report);
-  if (real !== undefined) lines.push('', real);
-  lines.push('', `Reproduce: \`${meta.command}\``);
-  return lines.join('\n');
+  return blocks;
 }
 
 function checks(report: BenchReport): string[] {
@@ -110,9 +123,9 @@ function checks(report: BenchReport): string[] {
   return lines;
 }
 
-function realRunTable(report: BenchReport): string | undefined {
+function realRunBlocks(report: BenchReport): ReportBlock[] {
   const { realRuns, meta } = report;
-  if (realRuns.length === 0) return undefined;
+  if (realRuns.length === 0) return [];
   const reference = meta.reference ?? meta.planners[0]!;
   const workloads = [...new Set(realRuns.map((run) => run.workload))];
   const find = (workload: string, planner: string): RealRunFigures | undefined =>
@@ -140,9 +153,12 @@ function realRunTable(report: BenchReport): string | undefined {
     ];
   });
   return [
-    `Real runs: the batches of ${meta.realSizes.join(', ')} calls dispatched with the real filesystem tools on a generated workspace, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
-    '',
-    markdownTable({
+    {
+      kind: 'paragraph',
+      text: `Real runs: the batches of ${meta.realSizes.join(', ')} calls dispatched with the real filesystem tools on a generated workspace, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
+    },
+    {
+      kind: 'table',
       headers: [
         'workload',
         `${reference} wall-clock`,
@@ -151,6 +167,6 @@ function realRunTable(report: BenchReport): string | undefined {
         'error results',
       ],
       rows,
-    }),
-  ].join('\n');
+    },
+  ];
 }

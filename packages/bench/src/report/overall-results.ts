@@ -1,4 +1,4 @@
-import type { PlannerResult, WorkloadFigures } from '../bench-report.js';
+import type { PlannerResult, WorkloadFigures } from './bench-report.js';
 
 /** One planner's figures summed over several workloads. */
 export interface OverallResult {

@@ -1,11 +1,11 @@
-import type { BenchReport } from '../bench-report.js';
-import { escapeXml } from '../charts/escape-xml.js';
-import { ganttChart } from '../charts/gantt-chart.js';
-import { groupedBarChart } from '../charts/grouped-bar-chart.js';
-import { logLogChart } from '../charts/log-log-chart.js';
-import { formatDuration, formatRatio } from '../format-figures.js';
-import { markdownToHtml } from './markdown-to-html.js';
-import { renderMarkdown } from './render-markdown.js';
+import type { BenchReport } from './bench-report.js';
+import { blocksToHtml } from './blocks-to-html.js';
+import { escapeXml } from './charts/escape-xml.js';
+import { ganttChart } from './charts/gantt-chart.js';
+import { groupedBarChart } from './charts/grouped-bar-chart.js';
+import { logLogChart } from './charts/log-log-chart.js';
+import { formatDuration, formatRatio } from './format-figures.js';
+import { reportBlocks } from './render-markdown.js';
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
@@ -27,7 +27,7 @@ svg .bar-label { font-size: 10px; fill: #fff; pointer-events: none; }
  * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
  * no font or network request — with the charts (makespan ÷ lower bound per workload and
  * planner, a Gantt of one batch per planner, planning time against batch size on log-log
- * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`.
+ * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`, rendered from the same blocks ({@link reportBlocks}).
  * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
  *
  * @example await writeFile('report.html', renderHtml(report));
@@ -124,7 +124,7 @@ export function renderHtml(report: BenchReport): string {
       ),
     );
   }
-  const body = markdownToHtml(renderMarkdown(report).replace(/^# .*\n/, ''));
+  const body = blocksToHtml(reportBlocks(report).slice(1));
   return [
     '<!doctype html>',
     '<html lang="en">',

@@ -1,8 +1,9 @@
-import type { BenchReport, PlannerResult, WorkloadFigures } from '../bench-report.js';
-import { formatDuration, formatPercent, formatRatio } from '../format-figures.js';
-import { TOOL_LATENCY } from '../tool-latency.js';
-import { headlineMarkdown } from './headline-markdown.js';
-import { markdownTable } from './markdown-table.js';
+import { TOOL_LATENCY } from '../workloads/tool-latency.js';
+import type { BenchReport, PlannerResult, WorkloadFigures } from './bench-report.js';
+import { blocksToMarkdown } from './blocks-to-markdown.js';
+import { formatDuration, formatPercent, formatRatio } from './format-figures.js';
+import { headlineBlocks } from './headline-markdown.js';
+import type { ReportBlock } from './report-block.js';
 
 /**
  * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, the
@@ -13,30 +14,42 @@ import { markdownTable } from './markdown-table.js';
  * @see renderHtml
  */
 export function renderMarkdown(report: BenchReport): string {
+  return `${blocksToMarkdown(reportBlocks(report))}\n`;
+}
+
+/**
+ * Everything in the report as blocks (pure): what {@link renderMarkdown} writes and
+ * `renderHtml` renders below its charts.
+ *
+ * @example blocksToHtml(reportBlocks(report));
+ */
+export function reportBlocks(report: BenchReport): ReportBlock[] {
   const { meta } = report;
-  const sections: string[] = [
-    '# toolwaves planner benchmark',
-    '',
-    `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Planners compared (everything bound under \`PLANNER\`): ${meta.planners.join(', ')}.`,
-    '',
-    '## Headline',
-    '',
-    headlineMarkdown(report),
-    '',
-    '## Workloads',
-    '',
-    "Per planner, over the workload's batches: waves per batch, summed simulated makespan, its ratio to the summed lower bound and the worst single batch's, the ratio to the reference planner with the batches where the planner is faster / slower and its best gain on one batch, mean planning time per batch, share of plans proven optimal, seed-model batches above the minimal wave count, and plans breaking the rules.",
+  const sections: ReportBlock[] = [
+    { kind: 'heading', level: 1, text: 'toolwaves planner benchmark' },
+    {
+      kind: 'paragraph',
+      text: `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Planners compared (everything bound under \`PLANNER\`): ${meta.planners.join(', ')}.`,
+    },
+    { kind: 'heading', level: 2, text: 'Headline' },
+    ...headlineBlocks(report),
+    { kind: 'heading', level: 2, text: 'Workloads' },
+    {
+      kind: 'paragraph',
+      text: "Per planner, over the workload's batches: waves per batch, summed simulated makespan, its ratio to the summed lower bound and the worst single batch's, the ratio to the reference planner with the batches where the planner is faster / slower and its best gain on one batch, mean planning time per batch, share of plans proven optimal, seed-model batches above the minimal wave count, and plans breaking the rules.",
+    },
   ];
-  for (const workload of report.workloads) sections.push('', workloadSection(workload));
+  for (const workload of report.workloads) sections.push(...workloadSection(workload));
   if (report.gantt !== null) {
     const { gantt } = report;
     sections.push(
-      '',
-      '## One batch, planner by planner',
-      '',
-      `Batch ${gantt.batch} of \`${gantt.workload}\` (${gantt.size} calls, lower bound ${formatDuration(gantt.lowerBoundMs)}): ${gantt.why}. Calls per wave:`,
-      '',
-      markdownTable({
+      { kind: 'heading', level: 2, text: 'One batch, planner by planner' },
+      {
+        kind: 'paragraph',
+        text: `Batch ${gantt.batch} of \`${gantt.workload}\` (${gantt.size} calls, lower bound ${formatDuration(gantt.lowerBoundMs)}): ${gantt.why}. Calls per wave:`,
+      },
+      {
+        kind: 'table',
         headers: ['planner', 'makespan', 'waves'],
         rows: gantt.planners.map((planner) => [
           planner.planner,
@@ -44,16 +57,16 @@ export function renderMarkdown(report: BenchReport): string {
           wavesOf(planner.bars),
         ]),
         numericFrom: 1,
-      }),
+      },
     );
   }
-  if (report.scaling.length > 0) sections.push('', scalingSection(report));
-  if (report.realRuns.length > 0) sections.push('', realRunSection(report));
-  sections.push('', methodSection(report), '');
-  return sections.join('\n');
+  if (report.scaling.length > 0) sections.push(...scalingSection(report));
+  if (report.realRuns.length > 0) sections.push(...realRunSection(report));
+  sections.push(...methodSection(report));
+  return sections;
 }
 
-function workloadSection(workload: WorkloadFigures): string {
+function workloadSection(workload: WorkloadFigures): ReportBlock[] {
   const rows = workload.results.map((result: PlannerResult) => [
     result.planner,
     (result.waves / Math.max(1, workload.batches)).toFixed(2),
@@ -70,11 +83,13 @@ function workloadSection(workload: WorkloadFigures): string {
   ]);
   const reference = workload.results.find((result) => result.versus !== null)?.versus?.reference;
   return [
-    `### ${workload.name}`,
-    '',
-    `${workload.description} ${workload.batches} batch${workload.batches === 1 ? '' : 'es'}, ${workload.calls} calls, sizes ${sizesOf(workload)}; lower bound ${formatDuration(workload.results[0]?.lowerBoundMs ?? null)} in all.`,
-    '',
-    markdownTable({
+    { kind: 'heading', level: 3, text: workload.name },
+    {
+      kind: 'paragraph',
+      text: `${workload.description} ${workload.batches} batch${workload.batches === 1 ? '' : 'es'}, ${workload.calls} calls, sizes ${sizesOf(workload)}; lower bound ${formatDuration(workload.results[0]?.lowerBoundMs ?? null)} in all.`,
+    },
+    {
+      kind: 'table',
       headers: [
         'planner',
         'waves/batch',
@@ -90,8 +105,8 @@ function workloadSection(workload: WorkloadFigures): string {
         'invalid',
       ],
       rows,
-    }),
-  ].join('\n');
+    },
+  ];
 }
 
 function sizesOf(workload: WorkloadFigures): string {
@@ -109,7 +124,7 @@ function wavesOf(bars: readonly { call: number; wave: number }[]): string {
   return waves.map((calls) => `[${calls.join(',')}]`).join(' ');
 }
 
-function scalingSection(report: BenchReport): string {
+function scalingSection(report: BenchReport): ReportBlock[] {
   const sizes = [...new Set(report.scaling.map((point) => point.size))].sort((a, b) => a - b);
   const planners = report.meta.planners.filter((planner) =>
     report.scaling.some((point) => point.planner === planner),
@@ -128,16 +143,19 @@ function scalingSection(report: BenchReport): string {
   const skipped = report.scaling.filter((point) => point.skipped !== undefined);
   const notes = [...new Set(skipped.map((point) => `${point.planner}: ${point.skipped}`))];
   return [
-    '## Planning time against batch size',
-    '',
-    'One batch of the `mixed` workload per size, planning time per batch (mean of repetitions for fast planners).',
-    '',
-    markdownTable({ headers: ['calls', ...planners], rows }),
-    ...(notes.length === 0 ? [] : ['', `Skipped beyond: ${notes.join('; ')}.`]),
-  ].join('\n');
+    { kind: 'heading', level: 2, text: 'Planning time against batch size' },
+    {
+      kind: 'paragraph',
+      text: 'One batch of the `mixed` workload per size, planning time per batch (mean of repetitions for fast planners).',
+    },
+    { kind: 'table', headers: ['calls', ...planners], rows },
+    ...(notes.length === 0
+      ? []
+      : [{ kind: 'paragraph' as const, text: `Skipped beyond: ${notes.join('; ')}.` }]),
+  ];
 }
 
-function realRunSection(report: BenchReport): string {
+function realRunSection(report: BenchReport): ReportBlock[] {
   const rows = report.realRuns.map((run) => [
     run.workload,
     run.planner,
@@ -150,11 +168,13 @@ function realRunSection(report: BenchReport): string {
     String(run.errors),
   ]);
   return [
-    '## Real runs',
-    '',
-    `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder (the memory-backed \`/dev/shm\` when there is one, so disk flushes stay out of the figures), each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Plans are made before the clock starts (planning time, unscaled, is in the workload tables), so the wall-clock is the execution of the plan. Each batch runs ${report.meta.realRepeats} time(s) per planner and the median counts; "spread" is how much those runs disagree ((slowest − fastest) ÷ median, averaged over batches): wall-clock differences between planners smaller than that are noise of the machine, the simulated figures are exact.`,
-    '',
-    markdownTable({
+    { kind: 'heading', level: 2, text: 'Real runs' },
+    {
+      kind: 'paragraph',
+      text: `Each batch dispatched by the executor's \`Dispatcher\` (parallel mode, \`maxConcurrency\` ${report.meta.maxConcurrency}) with the real filesystem tools on a fresh generated workspace in a temporary folder (the memory-backed \`/dev/shm\` when there is one, so disk flushes stay out of the figures), each call delayed by its sampled duration × ${report.meta.latencyScale} (\`withLatency\`); planners run side by side, batch by batch, in one process. "simulated" is the simulated makespan × the same scale: the wall-clock with no overhead at all. Plans are made before the clock starts (planning time, unscaled, is in the workload tables), so the wall-clock is the execution of the plan. Each batch runs ${report.meta.realRepeats} time(s) per planner and the median counts; "spread" is how much those runs disagree ((slowest − fastest) ÷ median, averaged over batches): wall-clock differences between planners smaller than that are noise of the machine, the simulated figures are exact.`,
+    },
+    {
+      kind: 'table',
       headers: [
         'workload',
         'planner',
@@ -167,24 +187,27 @@ function realRunSection(report: BenchReport): string {
       ],
       rows,
       numericFrom: 2,
-    }),
-  ].join('\n');
+    },
+  ];
 }
 
-function methodSection(report: BenchReport): string {
+function methodSection(report: BenchReport): ReportBlock[] {
   const latency = Object.entries(TOOL_LATENCY).map(([tool, model]) => [
     tool,
     `${model.medianMs} ms`,
     String(model.sigma),
   ]);
   return [
-    '## Method',
-    '',
-    `- Batches: every workload generates ${report.meta.repeats} batch(es) per size (${report.meta.sizes.join(', ')}; the worked example has its 6 calls), from seeded streams (mulberry32), so every run sees the same batches. Tool workloads get their plan nodes from the real tool registry's \`toPlanNodes\` (the real declarations), \`estimateMs\` = the sampled duration.`,
-    '- Durations: log-normal around the medians below (sigma = spread of the logarithm; long tails).',
-    "- Makespan: the planner package's `makespan` (waves one after another, list scheduling inside a wave under the cap). Lower bound: its `lowerBound` (serial work of unsafe calls plus the longest conflict chain or the safe work ÷ cap, whichever is larger).",
-    '- Planning time: `performance.now()` around `plan()`, repeated for fast planners.',
-    '',
-    markdownTable({ headers: ['tool', 'median', 'sigma'], rows: latency }),
-  ].join('\n');
+    { kind: 'heading', level: 2, text: 'Method' },
+    {
+      kind: 'list',
+      items: [
+        `Batches: every workload generates ${report.meta.repeats} batch(es) per size (${report.meta.sizes.join(', ')}; the worked example has its 6 calls), from seeded streams (mulberry32), so every run sees the same batches. Tool workloads get their plan nodes from the real tool registry's \`toPlanNodes\` (the real declarations), \`estimateMs\` = the sampled duration.`,
+        'Durations: log-normal around the medians below (sigma = spread of the logarithm; long tails).',
+        "Makespan: the planner package's `makespan` (waves one after another, list scheduling inside a wave under the cap). Lower bound: its `lowerBound` (serial work of unsafe calls plus the longest conflict chain or the safe work ÷ cap, whichever is larger).",
+        'Planning time: `performance.now()` around `plan()`, repeated for fast planners.',
+      ],
+    },
+    { kind: 'table', headers: ['tool', 'median', 'sigma'], rows: latency },
+  ];
 }

@@ -1,6 +1,6 @@
 import type { PlanNode } from '@toolwaves/planner';
-import { TOOL_LATENCY } from '../tool-latency.js';
-import type { SeedModelWorkload } from '../workload.js';
+import { TOOL_LATENCY } from './tool-latency.js';
+import type { SeedModelWorkload } from './workload.js';
 
 /**
  * The seed's worked example (`waves-spec.txt`), in the seed model: `Read(a)`, `Read(b)`,

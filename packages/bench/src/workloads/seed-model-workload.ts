@@ -1,6 +1,6 @@
 import type { PlanNode } from '@toolwaves/planner';
-import { TOOL_LATENCY } from '../tool-latency.js';
-import type { SeedModelWorkload } from '../workload.js';
+import { TOOL_LATENCY } from './tool-latency.js';
+import type { SeedModelWorkload } from './workload.js';
 
 /**
  * Random batches in the seed model: 15 % `Shell` calls (not concurrency-safe), 45 % `Read` or
