@@ -18,13 +18,25 @@ import { runPreHooks } from './run-pre-hooks.js';
 export interface CallPipelineOptions {
   readonly batch: BatchState;
   readonly prepared: PreparedCall;
-  /** Position of the call's wave, on its events. */
-  readonly wave: number;
+  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
+  readonly wave: number | undefined;
   /** When the call became ready to start: its first attempt's `waitMs` counts from here. */
   readonly readyAt: number;
   /** Where the call's events go; completed when the call is done. */
   readonly subscriber: Subscriber<DispatchEvent>;
+  /** Eager mode and streams: what the call's `call-start` events tell about its wait. */
+  readonly eager?: EagerArrival | undefined;
 }
+
+/** When an eager call arrived and the calls it waited for. */
+export interface EagerArrival {
+  readonly arrivedAt: number;
+  /** Its dependencies that had not ended when it arrived, ascending. */
+  readonly waitedFor: readonly number[];
+}
+
+/** A retry waited for no call. */
+const NO_CALLS: readonly number[] = [];
 
 /** A tool that was called by an attempt and has not settled yet. */
 interface Execution {
@@ -66,7 +78,8 @@ const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_repo
 export class CallPipeline implements StoppableCall {
   readonly #batch: BatchState;
   readonly #subscriber: Subscriber<DispatchEvent>;
-  readonly #wave: number;
+  readonly #wave: number | undefined;
+  readonly #eager: EagerArrival | undefined;
   #prepared: PreparedCall;
   #attempt = 0;
   /** Changes when pending answers (hooks, grant, tool, recovery) become stale. */
@@ -94,6 +107,7 @@ export class CallPipeline implements StoppableCall {
     this.#batch = options.batch;
     this.#prepared = options.prepared;
     this.#wave = options.wave;
+    this.#eager = options.eager;
     this.#readyAt = options.readyAt;
     this.#subscriber = options.subscriber;
   }
@@ -534,6 +548,7 @@ export class CallPipeline implements StoppableCall {
     this.#open = true;
     if (!this.#batch.progressEvents) return;
     const { call, index, toolName, input } = this.#prepared;
+    const eager = this.#eager;
     this.#subscriber.next({
       type: 'call-start',
       wave: this.#wave,
@@ -543,6 +558,12 @@ export class CallPipeline implements StoppableCall {
       input,
       attempt: this.#attempt,
       fleetWaitMs: this.#fleetWaitMs,
+      ...(eager === undefined
+        ? {}
+        : {
+            waitedFor: this.#attempt === 1 ? eager.waitedFor : NO_CALLS,
+            waitedMs: this.#batch.now() - eager.arrivedAt,
+          }),
     });
   }
 
