@@ -3,6 +3,10 @@ export interface BenchProfile {
   /** Batch sizes of the workloads (each workload makes `repeats` batches per size). */
   readonly sizes: readonly number[];
   readonly repeats: number;
+  /** Seeds, from the run's first seed up: every figure is given with its spread across them. */
+  readonly seeds: number;
+  /** Turns of each workload whose durations warm the health record up before the measured ones. */
+  readonly warmupTurns: number;
   /** Batch sizes of the planning-time scaling (empty: skip it). */
   readonly scalingSizes: readonly number[];
   /** A planner slower than this on one scaling batch is skipped at larger sizes, ms. */
@@ -18,12 +22,14 @@ export interface BenchProfile {
 }
 
 /**
- * `pnpm bench --quick`: one batch per size (2 to 64 calls), scaling up to 100 000 calls, about
+ * `pnpm bench --quick`: three seeds, one batch per size (2 to 64 calls), scaling up to 100 000 calls, about
  * 16 s of real runs (the 32-call batches, 3 times each) — well within a minute on two cores.
  */
 export const QUICK_PROFILE: BenchProfile = {
   sizes: [2, 4, 8, 16, 32, 64],
   repeats: 1,
+  seeds: 3,
+  warmupTurns: 3,
   scalingSizes: [10, 100, 1000, 10_000, 100_000],
   scalingCapMs: 1000,
   minTimingMs: 0.5,
@@ -33,12 +39,14 @@ export const QUICK_PROFILE: BenchProfile = {
 };
 
 /**
- * `pnpm bench`: three batches per size (2 to 64 calls), finer scaling, about 2.5 min of real
+ * `pnpm bench`: five seeds, three batches per size (2 to 64 calls), finer scaling, about 2.5 min of real
  * runs (the batches of 8 to 64 calls, 3 times each).
  */
 export const FULL_PROFILE: BenchProfile = {
   sizes: [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64],
   repeats: 3,
+  seeds: 5,
+  warmupTurns: 3,
   scalingSizes: [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000],
   scalingCapMs: 5000,
   minTimingMs: 2,
