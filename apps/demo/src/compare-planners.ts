@@ -59,13 +59,17 @@ export async function comparePlanners(options: ComparePlannersOptions): Promise<
         planner: plannerByName(planner),
       });
       const session = await runAgentLoop({
-        model: new ScriptedModel({ turns: options.turns }),
+        // Planners are compared on whole turns: the model writes each one at once.
+        model: new ScriptedModel({
+          turns: options.turns,
+          tokensPerSecond: Number.POSITIVE_INFINITY,
+        }),
         dispatcher,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
       measured.push({
         planner,
-        waves: session.turns.reduce((sum, turn) => sum + turn.plan.waves.length, 0),
+        waves: session.turns.reduce((sum, turn) => sum + (turn.plan?.waves.length ?? 0), 0),
         calls: session.turns.reduce((sum, turn) => sum + turn.calls.length, 0),
         wallMs: session.wallMs,
         errors: session.turns.reduce(

@@ -1,6 +1,8 @@
 import type { ToolCall } from '@toolwaves/core';
 import type { DispatchEvent } from '@toolwaves/executor-rx';
+import type { CallWritten } from './agent-loop.js';
 import { describeCall } from './describe-call.js';
+import type { TurnWriting } from './model.js';
 import type { TerminalStyle } from './terminal-style.js';
 
 /** Options of {@link LiveView}. */
@@ -12,14 +14,15 @@ export interface LiveViewOptions {
 }
 
 /**
- * Shows a session as it happens: each turn's words, its plan (waves, and why each call waits),
- * every call starting and finishing with its duration and the first line of its result.
+ * Shows a session as it happens: each turn's words, each call the moment the model has written
+ * it, the plan (waves, and why each call waits) of a whole turn, every call starting and
+ * finishing with its duration and the first line of its result.
  */
 export class LiveView {
   readonly #write: (line: string) => void;
   readonly #style: TerminalStyle;
   readonly #root: string | undefined;
-  #calls: readonly ToolCall[] = [];
+  #calls: ToolCall[] = [];
   #waveCount = 0;
 
   constructor(options: LiveViewOptions) {
@@ -28,15 +31,29 @@ export class LiveView {
     this.#root = options.root;
   }
 
-  /** The model's turn, before its calls run. */
-  modelTurn(turn: number, text: string | undefined, calls: readonly ToolCall[]): void {
-    this.#calls = calls;
+  /** The model finished writing a call (the first one opens the turn). */
+  callWritten(written: CallWritten): void {
     const s = this.#style;
-    this.#write('');
+    if (written.index === 0) {
+      this.#calls = [];
+      this.#write('');
+      this.#write(
+        s.bold(`Turn ${written.turn}`) +
+          (written.writing.text ? ` · ${s.cyan(written.writing.text)}` : ''),
+      );
+    }
+    this.#calls[written.index] = written.call;
     this.#write(
-      s.bold(`Turn ${turn}`) +
-        s.dim(` · ${calls.length} call(s)`) +
-        (text ? ` · ${s.cyan(text)}` : ''),
+      `    ${s.cyan('✎')} #${written.index} ${describeCall(written.call)}` +
+        s.dim(`  written at ${Math.round(written.atMs)} ms`),
+    );
+  }
+
+  /** The model stopped writing the turn. */
+  turnWritten(writing: TurnWriting, calls: readonly ToolCall[]): void {
+    const took = (writing.endedAt ?? writing.startedAt) - writing.startedAt;
+    this.#write(
+      this.#style.dim(`  model done writing: ${calls.length} call(s) in ${Math.round(took)} ms`),
     );
   }
 

@@ -50,7 +50,11 @@ async function runDemo(context: {
 }): Promise<number> {
   const { options, say, style, workspace } = context;
   const registry = demoRegistry({ root: workspace.root, latency: options.latency });
-  const model = chooseModel(registry, workspace.dir);
+  const stop = new AbortController();
+  process.once('SIGINT', () => {
+    stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
+  });
+  const model = chooseModel({ registry, dir: workspace.dir, options, signal: stop.signal });
   const dispatcher = new Dispatcher({
     registry,
     mode: options.mode,
@@ -58,16 +62,11 @@ async function runDemo(context: {
     planner: plannerByName(options.planner),
   });
 
-  const stop = new AbortController();
-  process.once('SIGINT', () => {
-    stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
-  });
-
   say(style.bold('toolwaves demo') + style.dim(` · model: ${model.label}`));
   say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
   say(
     style.dim(
-      `planner: ${options.planner} · mode: ${options.mode} · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
+      `${options.stream ? 'streamed turns, eager' : `whole turns, planner: ${options.planner}`} · mode: ${options.mode} · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
     ),
   );
   const view = new LiveView({ write: say, style, root: await realpath(workspace.root) });
@@ -75,7 +74,8 @@ async function runDemo(context: {
     model,
     dispatcher,
     signal: stop.signal,
-    onModelTurn: (turn, text, calls) => view.modelTurn(turn, text, calls),
+    onCallWritten: (written) => view.callWritten(written),
+    onTurnWritten: (_turn, writing, calls) => view.turnWritten(writing, calls),
     onEvent: (event) => view.event(event),
   });
   say('');
@@ -113,7 +113,13 @@ async function runDemo(context: {
   return 0;
 }
 
-function chooseModel(registry: ReturnType<typeof demoRegistry>, dir: string): Model {
+function chooseModel(context: {
+  registry: ReturnType<typeof demoRegistry>;
+  dir: string;
+  options: CliOptions;
+  signal: AbortSignal;
+}): Model {
+  const { registry, dir, options, signal } = context;
   const apiKey = process.env.OPENAI_API_KEY;
   if (apiKey !== undefined && apiKey !== '') {
     return new OpenAIModel({
@@ -122,9 +128,14 @@ function chooseModel(registry: ReturnType<typeof demoRegistry>, dir: string): Mo
       model: process.env.OPENAI_MODEL ?? 'gpt-4o-mini',
       registry,
       task: dir === '.' ? OPENAI_TASK : `${OPENAI_TASK} The project is in the folder ${dir}.`,
+      signal,
     });
   }
-  return new ScriptedModel({ turns: scriptedSession(dir) });
+  return new ScriptedModel({
+    turns: scriptedSession(dir),
+    tokensPerSecond: options.tokensPerSecond,
+    signal,
+  });
 }
 
 async function compare(

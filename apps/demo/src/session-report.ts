@@ -8,18 +8,25 @@ export interface SessionReport {
   readonly model: string;
   readonly planner: string;
   readonly mode: string;
+  readonly stream: boolean;
+  readonly tokensPerSecond: number;
   readonly maxConcurrency: number;
   readonly latency: number;
   readonly workspace: string;
   readonly turns: readonly {
     readonly turn: number;
     readonly text: string | undefined;
+    /** The waves of a whole turn; empty for a streamed turn. */
     readonly waves: readonly (readonly number[])[];
     readonly wallMs: number;
+    readonly writingMs: number;
+    readonly latencyMs: number;
+    readonly afterWritingMs: number;
     readonly calls: readonly {
       readonly id: string;
       readonly name: string;
       readonly input: unknown;
+      /** The call's wave in a whole turn; -1 in a streamed turn. */
       readonly wave: number;
       readonly reason: string | undefined;
       readonly isError: boolean;
@@ -45,14 +52,19 @@ export function sessionReport(options: {
     model: options.model,
     planner: options.options.planner,
     mode: options.options.mode,
+    stream: options.options.stream,
+    tokensPerSecond: options.options.tokensPerSecond,
     maxConcurrency: options.options.maxConcurrency,
     latency: options.options.latency,
     workspace: workspace.dir === '.' ? workspace.root : `${workspace.root}/${workspace.dir}`,
     turns: session.turns.map((turn) => ({
       turn: turn.turn,
       text: turn.text,
-      waves: turn.plan.waves.map((wave) => wave.calls),
+      waves: turn.plan?.waves.map((wave) => wave.calls) ?? [],
       wallMs: turn.wallMs,
+      writingMs: turn.writingMs,
+      latencyMs: turn.latencyMs,
+      afterWritingMs: turn.afterWritingMs,
       calls: turn.calls.map((call, index) => {
         const result = turn.results[index];
         const explanation = turn.explanation[index];
@@ -61,7 +73,9 @@ export function sessionReport(options: {
           name: call.name,
           input: call.input,
           wave:
-            explanation?.wave ?? turn.plan.waves.findIndex((wave) => wave.calls.includes(index)),
+            explanation?.wave ??
+            turn.plan?.waves.findIndex((wave) => wave.calls.includes(index)) ??
+            -1,
           reason: explanation?.reason,
           isError: result?.isError ?? true,
           durationMs: result?.durationMs ?? 0,

@@ -1,4 +1,4 @@
-import { describeValue, type ToolRegistry } from '@toolwaves/core';
+import { checkOption, describeValue, optionRules, type ToolRegistry } from '@toolwaves/core';
 import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import { generateText, type LanguageModel, type ModelMessage } from 'ai';
 import { dispatchStep } from './dispatch-step.js';
@@ -122,12 +122,14 @@ function invalid(message: string): ToolLoopError {
 }
 
 function checked(options: RunToolLoopOptions): number {
-  if (typeof options !== 'object' || options === null) {
-    throw invalid(
-      `Expected the options of runToolLoop to be an object, got ${describeValue(options)}`,
-    );
-  }
-  const { model, registry, dispatcher, prompt, messages, maxSteps = DEFAULT_MAX_STEPS } = options;
+  checkOption({
+    name: 'options',
+    subject: 'the options of runToolLoop',
+    value: options,
+    rule: optionRules.object,
+    error: invalid,
+  });
+  const { model, registry, dispatcher, prompt, messages, maxSteps } = options;
   if (model === undefined || model === null) {
     throw invalid(`Expected \`model\` to be a language model, got ${describeValue(model)}`);
   }
@@ -144,18 +146,18 @@ function checked(options: RunToolLoopOptions): number {
         : 'Expected `prompt` or `messages`, got both',
     );
   }
-  if (prompt !== undefined && typeof prompt !== 'string') {
-    throw invalid(`Expected \`prompt\` to be a string, got ${describeValue(prompt)}`);
+  if (prompt !== undefined) {
+    checkOption({ name: 'prompt', value: prompt, rule: optionRules.string, error: invalid });
   }
-  if (messages !== undefined && !Array.isArray(messages)) {
-    throw invalid(
-      `Expected \`messages\` to be an array of model messages, got ${describeValue(messages)}`,
-    );
+  if (messages !== undefined) {
+    const rule = { ...optionRules.array, expected: 'an array of model messages' };
+    checkOption({ name: 'messages', value: messages, rule, error: invalid });
   }
-  if (typeof maxSteps !== 'number' || !Number.isInteger(maxSteps) || maxSteps < 1) {
-    throw invalid(
-      `Expected \`maxSteps\` to be an integer from 1 and up, got ${describeValue(maxSteps)}`,
-    );
-  }
-  return maxSteps;
+  return checkOption({
+    name: 'maxSteps',
+    value: maxSteps,
+    rule: optionRules.integerFrom(1),
+    default: DEFAULT_MAX_STEPS,
+    error: invalid,
+  });
 }

@@ -1,9 +1,11 @@
 import type { Access } from '@toolwaves/planner';
 import type { ZodType } from 'zod';
+import { checkOption } from './check-option.js';
+import { optionRules } from './option-rule.js';
 import type { Tool } from './tool.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
-import { ToolwavesError } from './toolwaves-error.js';
+import { invalidTool } from './toolwaves-error.js';
 
 /** Options of {@link fnTool}: the tool, with static or per-input declarations. */
 export interface FnToolOptions<I> {
@@ -38,18 +40,20 @@ export interface FnToolOptions<I> {
  * @see tool for class tools with injected dependencies.
  */
 export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
-  if (typeof options?.name !== 'string' || options.name.trim() === '') {
-    throw new ToolwavesError({
-      code: 'invalid_tool',
-      message: `Expected \`name\` of fnTool to be a non-empty string, got \`${String(options?.name)}\``,
-    });
-  }
-  if (typeof options.execute !== 'function') {
-    throw new ToolwavesError({
-      code: 'invalid_tool',
-      message: `Expected \`execute\` of fnTool \`${options.name}\` to be a function, got \`${typeof options.execute}\``,
-    });
-  }
+  const name = checkOption({
+    name: 'name',
+    subject: '`name` of fnTool',
+    value: options?.name,
+    rule: optionRules.nonEmptyString,
+    error: invalidTool,
+  });
+  checkOption({
+    name: 'execute',
+    subject: `\`execute\` of fnTool \`${name}\``,
+    value: options.execute,
+    rule: optionRules.function,
+    error: invalidTool,
+  });
   const { concurrencySafe, resourceKey, access } = options;
   const built: Tool<I> = {
     name: options.name,

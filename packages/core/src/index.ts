@@ -1,7 +1,6 @@
 export {
   type Access,
   type AccessMode,
-  describeValue,
   keysOverlap,
   type Plan,
   type PlanNode,
@@ -11,14 +10,22 @@ export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
 export {
+  type CheckOptionOptions,
+  checkOption,
+  type OptionMessageOptions,
+  optionMessage,
+} from './check-option.js';
+export {
   type CoordinationGrant,
   type CoordinationRequest,
   type Coordinator,
   noCoordination,
 } from './coordinator.js';
+export { describeValue } from './describe-value.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
+export { type OptionRule, optionRules } from './option-rule.js';
 export { type PlanNodeForCallOptions, planNodeForCall } from './plan-node-for-call.js';
 export {
   type AnthropicContentBlock,
@@ -30,6 +37,10 @@ export {
   toAnthropicTools,
 } from './providers/anthropic.js';
 export {
+  type AnthropicStreamEvent,
+  toolCallsFromAnthropicStream,
+} from './providers/anthropic-stream.js';
+export {
   fromOpenAIToolCalls,
   type OpenAIToolCall,
   type OpenAIToolDefinition,
@@ -37,11 +48,29 @@ export {
   toOpenAIToolMessages,
   toOpenAITools,
 } from './providers/openai.js';
+export {
+  type OpenAIChatStreamChunk,
+  type OpenAIChatStreamOptions,
+  type OpenAIToolCallDelta,
+  toolCallsFromOpenAIChatStream,
+} from './providers/openai-chat-stream.js';
+export {
+  type OpenAIResponsesStreamEvent,
+  toolCallsFromOpenAIResponsesStream,
+} from './providers/openai-responses-stream.js';
+export type { ToolCallStream } from './providers/tee-tool-calls.js';
 export { toolJsonSchema } from './providers/tool-json-schema.js';
 export type { Tool } from './tool.js';
 export type { ToolCall } from './tool-call.js';
+export { ToolClass } from './tool-class.js';
 export type { ToolContext } from './tool-context.js';
-export { type ToolOptions, tool, toolMetadata } from './tool-decorator.js';
+export {
+  type ToolClassDecorator,
+  type ToolClassMembers,
+  type ToolOptions,
+  tool,
+  toolMetadata,
+} from './tool-decorator.js';
 export type { ToolOutput } from './tool-output.js';
 export { ToolRegistry, type ToPlanNodesOptions } from './tool-registry.js';
 export type { ToolResult } from './tool-result.js';

@@ -1,17 +1,43 @@
 import 'reflect-metadata';
+import type { Access } from '@toolwaves/planner';
 import { injectable } from 'inversify';
-import type { ZodType } from 'zod';
-import { ToolwavesError } from './toolwaves-error.js';
+import type { output, ZodType } from 'zod';
+import { checkOption } from './check-option.js';
+import { optionRules } from './option-rule.js';
+import type { ToolContext } from './tool-context.js';
+import type { ToolOutput } from './tool-output.js';
+import { invalidTool, ToolwavesError } from './toolwaves-error.js';
 
 /** What `@tool` says about a class tool. */
-export interface ToolOptions {
+export interface ToolOptions<S extends ZodType = ZodType> {
   /** The name the model calls the tool by; unique in a registry. */
   readonly name: string;
   /** What the tool does, for the model. */
   readonly description: string;
-  /** zod 4 schema for the tool's input. */
-  readonly input?: ZodType;
+  /** zod 4 schema for the tool's input; its output type is what the class's methods take. */
+  readonly input?: S;
 }
+
+/**
+ * The methods a `@tool` class must have, typed by its schema's output `I`. Written as function
+ * properties (not methods) so the parameters are checked strictly: a method that takes
+ * something other than what the schema gives does not compile.
+ */
+export interface ToolClassMembers<I> {
+  execute: (input: I, context: ToolContext) => Promise<string | ToolOutput> | string | ToolOutput;
+  isConcurrencySafe?: (input: I) => boolean;
+  resourceKey?: (input: I) => string | undefined;
+  access?: (input: I) => readonly Access[];
+}
+
+/** The decorator `@tool` returns: it takes only classes whose methods fit the schema. */
+export type ToolClassDecorator<I> = <
+  C extends abstract new (
+    ...args: never[]
+  ) => ToolClassMembers<I>,
+>(
+  target: C,
+) => void;
 
 const TOOL_METADATA = Symbol.for('toolwaves.tool-metadata');
 
@@ -19,28 +45,36 @@ const TOOL_METADATA = Symbol.for('toolwaves.tool-metadata');
  * Marks a class as a tool and makes it injectable (one decorator, not two). The class provides
  * `execute(input, context)` and, optionally, the per-input declarations `isConcurrencySafe`,
  * `resourceKey` and `access`; its instances get `name`, `description` and `input` from here.
+ * The schema types those methods: one that takes something the schema does not give (a wrong
+ * annotation) is a compile error. Extend {@link ToolClass} to have the instances typed as tools.
+ * Needs `experimentalDecorators` in the tsconfig.
  *
  * @example
  * ```ts
- * @tool({ name: 'read_file', description: 'Read a file', input: z.object({ path: z.string() }) })
- * class ReadFile {
- *   constructor(@inject(Workspace) private readonly ws: Workspace) {}
+ * const readInput = z.object({ path: z.string() });
+ *
+ * @tool({ name: 'read_file', description: 'Read a file', input: readInput })
+ * class ReadFile extends ToolClass {
+ *   constructor(@inject(Workspace) private readonly ws: Workspace) { super(); }
  *   isConcurrencySafe() { return true; }
- *   access({ path }: { path: string }) { return [{ key: `fs:${path}`, mode: 'read' as const }]; }
- *   execute({ path }: { path: string }) { return this.ws.read(path); }
+ *   access({ path }: z.infer<typeof readInput>) { return [{ key: `fs:${path}`, mode: 'read' as const }]; }
+ *   execute({ path }: z.infer<typeof readInput>) { return this.ws.read(path); }
  * }
  * ```
  * @see bindTools to bind decorated classes in a container.
  */
-export function tool(options: ToolOptions): ClassDecorator {
-  if (typeof options?.name !== 'string' || options.name.trim() === '') {
-    throw new ToolwavesError({
-      code: 'invalid_tool',
-      message: `Expected \`name\` of @tool to be a non-empty string, got \`${String(options?.name)}\``,
-    });
-  }
+export function tool<S extends ZodType = ZodType>(
+  options: ToolOptions<S>,
+): ToolClassDecorator<output<S>> {
+  checkOption({
+    name: 'name',
+    subject: '`name` of @tool',
+    value: options?.name,
+    rule: optionRules.nonEmptyString,
+    error: invalidTool,
+  });
   return (target) => {
-    if (typeof target.prototype.execute !== 'function') {
+    if (typeof target.prototype?.execute !== 'function') {
       throw new ToolwavesError({
         code: 'invalid_tool',
         message: `@tool({ name: '${options.name}' }) is on class \`${target.name}\`, which has no \`execute\` method`,

@@ -1,5 +1,10 @@
-/** What went wrong, for {@link ToolwavesError}. */
-export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool' | 'invalid_options';
+/**
+ * What went wrong, for {@link ToolwavesError}:
+ * - `duplicate_tool`: a registry already holds a tool of that name;
+ * - `invalid_tool`: a tool (or its `@tool` / `fnTool` options) is malformed, named in the message;
+ * - `provider_error`: a provider's stream reported an error (an `error` or `response.failed` event).
+ */
+export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool' | 'provider_error';
 
 /**
  * The one error class of `@toolwaves/core`: a programming or configuration mistake, never a
@@ -13,4 +18,9 @@ export class ToolwavesError extends Error {
     super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = options.code;
   }
+}
+
+/** A {@link ToolwavesError} `invalid_tool` with that message (the `error` of `checkOption`). */
+export function invalidTool(message: string): ToolwavesError {
+  return new ToolwavesError({ code: 'invalid_tool', message });
 }

@@ -100,6 +100,7 @@ describe('@tool classes through a real inversify container', () => {
 
   it('refuses @tool on a class without execute, naming both', () => {
     expect(() => {
+      // @ts-expect-error the type checker refuses it too; this is the check for untyped callers
       @tool({ name: 'broken', description: 'x' })
       class Broken {}
       return Broken;

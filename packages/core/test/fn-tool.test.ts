@@ -48,11 +48,11 @@ describe('fnTool', () => {
 
   it('refuses an empty name and a missing execute, naming the field', () => {
     expect(() => fnTool({ name: '', description: 'x', execute: () => '' })).toThrow(
-      'Expected `name` of fnTool to be a non-empty string, got ``',
+      'Expected `name` of fnTool to be a non-empty string, got `""` (string)',
     );
     expect(() =>
       fnTool({ name: 'y', description: 'x', execute: undefined as unknown as () => string }),
-    ).toThrow('Expected `execute` of fnTool `y` to be a function, got `undefined`');
+    ).toThrow('Expected `execute` of fnTool `y` to be a function, got `undefined` (undefined)');
   });
 });
 

@@ -50,6 +50,11 @@ export interface CallStartEvent {
   readonly input: unknown;
   /** 1 for the first attempt, 2 for the first retry, and so on. */
   readonly attempt: number;
+  /**
+   * Time this attempt waited for the fleet `coordinator` to grant its accesses, in ms (0 without
+   * one). It is part of the attempt's `durationMs` and counts in `timeoutMs`.
+   */
+  readonly fleetWaitMs: number;
 }
 
 /** An attempt of a call ended; same `toolCallId` and `attempt` as its {@link CallStartEvent}. */
@@ -72,9 +77,27 @@ export interface CallEndEvent {
   readonly durationMs: number;
   /**
    * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
-   * a slot since its wave began; for a retry, the back-off since the previous attempt ended.
+   * a slot since its wave began; for a retry, the back-off since the previous attempt ended;
+   * and the wait for keys still held by a lingering call (a tool of this dispatcher that
+   * outlived its attempt), if there was one.
    */
   readonly waitMs: number;
+}
+
+/**
+ * A call whose slot was answered long ago (it timed out or was stopped) but whose tool ignored
+ * its signal and never settled held its keys for the dispatcher's `settleTimeoutMs`; they are
+ * given back now, while that tool may still be running. Emitted in the batch of the call that
+ * was waiting for those keys (possibly a later batch of the same dispatcher), before that
+ * call's `call-start`.
+ */
+export interface SettleTimeoutEvent {
+  readonly type: 'settle-timeout';
+  /** The call that never settled. */
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** How long its keys were held after its slot was answered, in ms. */
+  readonly heldMs: number;
 }
 
 /** Every call of a wave has ended. */
@@ -103,4 +126,5 @@ export type DispatchEvent =
   | CallStartEvent
   | CallEndEvent
   | WaveEndEvent
+  | SettleTimeoutEvent
   | BatchEndEvent;

@@ -1,6 +1,7 @@
-import type { ToolRegistry } from '@toolwaves/core';
+import type { Coordinator, ToolRegistry } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
+import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
 import type { RecoveryOptions } from './recovery-strategy.js';
 import type { ToolHealth } from './tool-health.js';
@@ -34,6 +35,25 @@ export interface DispatcherOptions {
    * (which uses `setInterval` and `Date.now`, so fake timers drive it).
    */
   readonly scheduler?: SchedulerLike | undefined;
+  /**
+   * Fleet-wide coordination: every attempt, after its pre hooks and before its tool runs, holds
+   * a grant for the call's declared accesses (`access` / `resourceKey`, empty when none). The
+   * wait counts in `timeoutMs` and obeys cancellation; `call-start` reports it as
+   * `fleetWaitMs`; the grant's `fencingToken` reaches the tool as `ToolContext.fencingToken`; a
+   * grant that cannot be had, or is lost while the tool runs, is a soft error
+   * (`coordination_failed`, `lease_lost`) and the tool never runs unlocked. Default
+   * `noCoordination` (nothing to wait for).
+   */
+  readonly coordinator?: Coordinator | undefined;
+  /**
+   * How long, in ms (a number above 0, or `Infinity`), a call keeps its keys after its slot was
+   * answered without its tool settling (it timed out, lost its lease, or its batch was cancelled
+   * or failed, and the tool ignores its signal). Until the tool settles, or this long at most,
+   * a conflicting call of this dispatcher — in the same batch or a later one — waits; then the
+   * keys are given back anyway and the waiting call's batch gets a `settle-timeout` event.
+   * Nothing else waits. Default 30 000.
+   */
+  readonly settleTimeoutMs?: number | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -44,4 +64,10 @@ export interface DispatchOptions {
   readonly mode?: DispatchMode | undefined;
   /** This batch's cap; default the dispatcher's. */
   readonly maxConcurrency?: number | undefined;
+  /**
+   * Called with every event of the batch, in order, as it happens (with `dispatch`, the
+   * results and the events without writing any RxJS). An `onEvent` that throws fails the
+   * batch with what it threw: the calls in flight are stopped as if unsubscribed from.
+   */
+  readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
 }

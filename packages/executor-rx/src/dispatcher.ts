@@ -1,6 +1,6 @@
-import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
-import type { Observable } from 'rxjs';
+import { type Observable, tap } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
@@ -17,7 +17,8 @@ import type { ToolHealth } from './tool-health.js';
  * in parallel mode it plans waves once (default `greedyPlanner()`), refuses a plan that breaks
  * the rules, runs the waves one after another and each wave's calls concurrently under
  * `maxConcurrency`. Both modes run every call through the same pipeline: validate input → pre
- * hooks → execute with timeout → post hooks → health record → recovery.
+ * hooks → hold its keys (calls of this dispatcher still settling, the fleet `coordinator`) →
+ * execute with timeout → post hooks → health record → recovery.
  *
  * Soft errors (the tool threw or answered `isError`, unknown tool, invalid input, blocked,
  * timed out, recovery gave up) are results with `isError: true`; hard errors (cancelled, a hook
@@ -28,6 +29,7 @@ import type { ToolHealth } from './tool-health.js';
  * ```ts
  * const dispatcher = new Dispatcher({ registry, mode: 'parallel', maxConcurrency: 4 });
  * const results = await dispatcher.dispatch(calls, { signal });
+ * await dispatcher.dispatch(calls, { onEvent: (event) => console.log(event.type) });
  * dispatcher.run(calls).subscribe((event) => console.log(event.type));
  * ```
  * @see DispatchEvent for the event stream.
@@ -38,6 +40,11 @@ export class Dispatcher {
   /** @throws DispatchError `invalid_config` naming the option and the value. */
   constructor(options: DispatcherOptions) {
     this.#config = resolveDispatcherOptions(options);
+  }
+
+  /** The tools this dispatcher runs. */
+  get registry(): ToolRegistry {
+    return this.#config.registry;
   }
 
   /** The default mode of this dispatcher's batches. */
@@ -61,14 +68,15 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a batch and resolves with one result per call, in call order.
+   * Runs a batch and resolves with one result per call, in call order. With `onEvent`, every
+   * event of the batch goes to it as it happens (the same events `run` emits).
    *
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
     return new Promise<ToolResult[]>((resolve, reject) => {
       let results: ToolResult[] = [];
-      // Only the results are wanted: wave and call events are not even built.
+      // Without `onEvent` only the results are wanted: wave and call events are not even built.
       this.#run(calls, options, false).subscribe({
         next: (event) => {
           if (event.type === 'batch-end') results = event.results as ToolResult[];
@@ -93,15 +101,22 @@ export class Dispatcher {
   #run(
     calls: readonly ToolCall[],
     options: DispatchOptions,
-    progressEvents: boolean,
+    observed: boolean,
   ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
+    const { onEvent } = dispatch;
     if (!Array.isArray(calls)) {
       throw new DispatchError({
         code: 'invalid_config',
         message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
       });
     }
-    return runBatch({ config: this.#config, calls, dispatch, progressEvents });
+    const events = runBatch({
+      config: this.#config,
+      calls,
+      dispatch,
+      progressEvents: observed || onEvent !== undefined,
+    });
+    return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
 }

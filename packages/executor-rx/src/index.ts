@@ -11,6 +11,7 @@ export type {
   CallOutcome,
   CallStartEvent,
   DispatchEvent,
+  SettleTimeoutEvent,
   WaveEndEvent,
   WaveStartEvent,
 } from './dispatch-event.js';
@@ -25,6 +26,12 @@ export type {
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
+export {
+  type LingeringCallOptions,
+  LingeringCalls,
+  type LingeringCallsOptions,
+  type LingeringHold,
+} from './lingering-calls.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
 export {
   MAX_RETRIES,

@@ -1,9 +1,16 @@
-import { describeValue, type ToolRegistry } from '@toolwaves/core';
+import {
+  type Coordinator,
+  describeValue,
+  noCoordination,
+  type ToolRegistry,
+} from '@toolwaves/core';
 import { DEFAULT_MAX_CONCURRENCY, greedyPlanner, type Planner } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
+import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+import { LingeringCalls } from './lingering-calls.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
 import { ToolHealth } from './tool-health.js';
@@ -22,13 +29,22 @@ export interface DispatcherConfig {
   readonly timeoutMs: number | undefined;
   readonly health: ToolHealth;
   readonly scheduler: SchedulerLike;
+  /** The fleet coordinator; `undefined` for `noCoordination` (nothing to ask). */
+  readonly coordinator: Coordinator | undefined;
+  readonly settleTimeoutMs: number;
+  /** Calls of this dispatcher whose tools outlived their attempts, holding their keys. */
+  readonly lingering: LingeringCalls;
 }
+
+/** Default of `settleTimeoutMs`. */
+export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions {
   readonly signal: AbortSignal | undefined;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
 const DISPATCHER_KEYS: readonly string[] = [
@@ -41,8 +57,10 @@ const DISPATCHER_KEYS: readonly string[] = [
   'timeoutMs',
   'health',
   'scheduler',
+  'coordinator',
+  'settleTimeoutMs',
 ];
-const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency'];
+const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency', 'onEvent'];
 
 /**
  * Checks the {@link Dispatcher} options and fills in defaults.
@@ -51,7 +69,7 @@ const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency'];
  */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
-  const { registry, planner, hooks, recovery, health, scheduler } = options;
+  const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
   if (!hasMethods(registry, ['get', 'names', 'toPlanNodes'])) {
     fail('registry', 'a ToolRegistry', registry);
   }
@@ -89,6 +107,18 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
   if (scheduler !== undefined && !hasMethods(scheduler, ['now', 'schedule'])) {
     fail('scheduler', 'a SchedulerLike ({ now(), schedule(work, delay) })', scheduler);
   }
+  if (coordinator !== undefined && !hasMethods(coordinator, ['acquire'])) {
+    fail('coordinator', 'a Coordinator ({ acquire(request) })', coordinator);
+  }
+  const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+  if (
+    typeof settleTimeoutMs !== 'number' ||
+    Number.isNaN(settleTimeoutMs) ||
+    settleTimeoutMs <= 0
+  ) {
+    fail('settleTimeoutMs', 'a number above 0 (or Infinity)', options.settleTimeoutMs);
+  }
+  const clock = scheduler ?? asyncScheduler;
   return {
     registry,
     mode: checkMode(options.mode) ?? 'sequential',
@@ -102,7 +132,10 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
         : { strategy: recovery.strategy, reflector: recovery.reflector ?? basicReflector() },
     timeoutMs,
     health: health ?? new ToolHealth(),
-    scheduler: scheduler ?? asyncScheduler,
+    scheduler: clock,
+    coordinator: coordinator === noCoordination ? undefined : coordinator,
+    settleTimeoutMs,
+    lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
   };
 }
 
@@ -116,12 +149,16 @@ export function resolveDispatchOptions(
   config: DispatcherConfig,
 ): ResolvedDispatchOptions {
   checkObject('the dispatch options', options, DISPATCH_KEYS);
-  const { signal } = options;
+  const { signal, onEvent } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     fail('signal', 'an AbortSignal', signal);
   }
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    fail('onEvent', 'a function', onEvent);
+  }
   return {
     signal,
+    onEvent,
     mode: checkMode(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
   };

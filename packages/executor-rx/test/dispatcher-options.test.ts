@@ -75,7 +75,7 @@ describe('Dispatcher options', () => {
     ],
     [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`',
+      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `settleTimeoutMs`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);

@@ -191,10 +191,11 @@ describe('the planner', () => {
     });
   });
 
-  it('checks rule 5 for plans that call themselves ordered', async () => {
+  it('checks rule 5 for planners that promise order (keepsOrder)', async () => {
     const registry = new ToolRegistry().add(safe()).add(new MockTool({ name: 'unsafe' }));
     const fake: Planner = {
       name: 'fake-ordered',
+      keepsOrder: true,
       plan: (nodes) => ({ ...greedyPlanner().plan(nodes), planner: 'ordered' }),
     };
     const dispatcher = new Dispatcher({ registry, mode: 'parallel', planner: fake });

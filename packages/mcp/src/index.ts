@@ -1,4 +1,8 @@
 export { type AddMcpToolsOptions, addMcpTools } from './add-mcp-tools.js';
+export {
+  type FilesystemServerOverridesOptions,
+  filesystemServerOverrides,
+} from './filesystem-server-overrides.js';
 export { type ListAllMcpToolsOptions, listAllMcpTools } from './list-all-mcp-tools.js';
 export type {
   McpClientLike,
@@ -8,6 +12,13 @@ export type {
   McpToolAnnotations,
 } from './mcp-client-like.js';
 export { mcpInputSchema } from './mcp-input-schema.js';
+export {
+  type McpPathKey,
+  McpPathKeys,
+  type McpPathKeysFromServerOptions,
+  type McpPathKeysOptions,
+  type McpPathUse,
+} from './mcp-path-keys.js';
 export { mcpServerKey } from './mcp-server-key.js';
 export { type McpTool, type McpToolOptions, mcpTool } from './mcp-tool.js';
 export { mcpToolOutput } from './mcp-tool-output.js';

@@ -9,14 +9,16 @@ export type McpToolInput = Readonly<Record<string, unknown>>;
  *
  * @example
  * ```ts
+ * const keys = await McpPathKeys.fromServer({ client, server: 'fs' });
  * const overrides: Record<string, McpToolOverride> = {
- *   // writes to different files may overlap; writes to one file serialize
- *   write_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'write' }] },
+ *   // writes to different files may overlap; writes to one file (any spelling) serialize
+ *   write_file: { access: keys.access((input) => [{ path: input.path, mode: 'write' }]) },
  *   // the server forgot its hint
  *   search: { readOnly: true },
  * };
  * ```
  * @see mcpTools
+ * @see McpPathKeys for keys on paths (not on the raw path string, which misses aliases).
  */
 export interface McpToolOverride {
   /** Replaces the `readOnlyHint` annotation: a read access instead of a write access. */

@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { checkOption, type OptionRule, optionRules } from '@toolwaves/core';
 import { listAllMcpTools } from './list-all-mcp-tools.js';
 import type { McpClientLike } from './mcp-client-like.js';
 import { type McpTool, mcpTool } from './mcp-tool.js';
@@ -36,9 +36,7 @@ export interface McpToolsOptions {
  * const tools = await mcpTools({
  *   client,
  *   server: 'fs',
- *   overrides: {
- *     write_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'write' }] },
- *   },
+ *   overrides: await filesystemServerOverrides({ client, server: 'fs' }), // a key per file
  * });
  * for (const tool of tools) registry.add(tool);
  * ```
@@ -75,52 +73,39 @@ function invalid(message: string): McpToolsError {
 }
 
 function checked(options: McpToolsOptions): McpToolsOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw invalid(
-      `Expected the options of mcpTools to be an object, got ${describeValue(options)}`,
-    );
-  }
+  checkOption({
+    name: 'options',
+    subject: 'the options of mcpTools',
+    value: options,
+    rule: optionRules.object,
+    error: invalid,
+  });
   const { client, server, overrides, prefix, requestTimeoutMs } = options;
-  const candidate = client as Partial<McpClientLike> | null | undefined;
-  if (
-    typeof candidate !== 'object' ||
-    candidate === null ||
-    typeof candidate.listTools !== 'function' ||
-    typeof candidate.callTool !== 'function'
-  ) {
-    throw invalid(
-      `Expected \`client\` to be a connected MCP client with \`listTools\` and \`callTool\`, got ${describeValue(client)}`,
-    );
-  }
-  if (typeof server !== 'string' || server.trim() === '') {
-    throw invalid(`Expected \`server\` to be a non-empty string, got ${describeValue(server)}`);
-  }
+  checkOption({ name: 'client', value: client, rule: CLIENT_RULE, error: invalid });
+  checkOption({ name: 'server', value: server, rule: optionRules.nonEmptyString, error: invalid });
   if (overrides !== undefined) {
-    if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) {
-      throw invalid(
-        `Expected \`overrides\` to be an object keyed by tool name, got ${describeValue(overrides)}`,
-      );
-    }
+    const rule = { ...optionRules.object, expected: 'an object keyed by tool name' };
+    checkOption({ name: 'overrides', value: overrides, rule, error: invalid });
     for (const [name, override] of Object.entries(overrides)) {
-      if (typeof override !== 'object' || override === null || Array.isArray(override)) {
-        throw invalid(
-          `Expected \`overrides.${name}\` to be an object, got ${describeValue(override)}`,
-        );
-      }
+      const field = `overrides.${name}`;
+      checkOption({ name: field, value: override, rule: optionRules.object, error: invalid });
     }
   }
-  if (prefix !== undefined && typeof prefix !== 'string') {
-    throw invalid(`Expected \`prefix\` to be a string, got ${describeValue(prefix)}`);
+  if (prefix !== undefined) {
+    checkOption({ name: 'prefix', value: prefix, rule: optionRules.string, error: invalid });
   }
-  if (
-    requestTimeoutMs !== undefined &&
-    (typeof requestTimeoutMs !== 'number' ||
-      !Number.isInteger(requestTimeoutMs) ||
-      requestTimeoutMs < 1)
-  ) {
-    throw invalid(
-      `Expected \`requestTimeoutMs\` to be an integer from 1 and up, got ${describeValue(requestTimeoutMs)}`,
-    );
+  if (requestTimeoutMs !== undefined) {
+    const rule = optionRules.integerFrom(1);
+    checkOption({ name: 'requestTimeoutMs', value: requestTimeoutMs, rule, error: invalid });
   }
   return options;
 }
+
+const CLIENT_RULE: OptionRule<McpClientLike> = {
+  expected: 'a connected MCP client with `listTools` and `callTool`',
+  test: (value): value is McpClientLike =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<McpClientLike>).listTools === 'function' &&
+    typeof (value as Partial<McpClientLike>).callTool === 'function',
+};

@@ -1,11 +1,13 @@
 export { accessesOf } from './accesses-of.js';
 export { conflicts } from './conflicts.js';
+export { DependencyTracker, dependencies } from './dependencies.js';
 export { describeValue } from './describe-value.js';
 export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
 export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
 export { explainPlan } from './explain-plan.js';
 export { greedyPlanner } from './greedy-planner.js';
 export { keysOverlap } from './keys-overlap.js';
+export type { LowerBoundOptions } from './lower-bound.js';
 export { lowerBound } from './lower-bound.js';
 export { makespan } from './makespan.js';
 export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
@@ -16,6 +18,20 @@ export { orderedPlanner } from './ordered-planner.js';
 export type { PlannerErrorCode } from './planner-error.js';
 export { PlannerError } from './planner-error.js';
 export { sequentialPlanner } from './sequential-planner.js';
-export type { Access, AccessMode, Plan, PlanNode, Planner, PlanOptions, Wave } from './types.js';
+export type { SimulateEagerOptions } from './simulate-eager.js';
+export { simulateEager } from './simulate-eager.js';
+export type {
+  Access,
+  AccessMode,
+  EagerPriority,
+  Plan,
+  PlanNode,
+  Planner,
+  PlanOptions,
+  Schedule,
+  Wave,
+} from './types.js';
 export type { VerifyPlanOptions } from './verify-plan.js';
 export { verifyPlan } from './verify-plan.js';
+export type { VerifyScheduleOptions } from './verify-schedule.js';
+export { verifySchedule } from './verify-schedule.js';

@@ -53,5 +53,23 @@ export interface PlanOptions {
 /** A planning strategy: nodes in, waves out; pure, no I/O. */
 export interface Planner {
   readonly name: string;
+  /** Whether its plans also keep rule 5 (nothing crosses a call that is not concurrency-safe). */
+  readonly keepsOrder?: boolean;
   plan(nodes: readonly PlanNode[], options?: PlanOptions): Plan;
 }
+
+/**
+ * When each call of a batch runs, in ms from the batch's start: call `i` runs from
+ * `startMs[i]` to `endMs[i]`. Made by {@link simulateEager}, checked by {@link verifySchedule}.
+ */
+export interface Schedule {
+  readonly startMs: readonly number[];
+  readonly endMs: readonly number[];
+}
+
+/**
+ * Which ready call takes a free slot first when calls start as soon as they may:
+ * `'model-order'` the earliest in model order; `'longest-first'` the one with the largest
+ * estimate, ties by model order.
+ */
+export type EagerPriority = 'model-order' | 'longest-first';

@@ -1,5 +1,5 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { fsErrorFrom } from './fs-error-from.js';
@@ -42,15 +42,13 @@ export type DeleteFileInput = z.infer<typeof deleteFileInput>;
   description: 'Delete a workspace file, or an empty folder.',
   input: deleteFileInput,
 })
-export class DeleteFileTool implements Tool<DeleteFileInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<DeleteFileInput>;
-
+export class DeleteFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
-  ) {}
+  ) {
+    super();
+  }
 
   isConcurrencySafe(input: DeleteFileInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) !== undefined;

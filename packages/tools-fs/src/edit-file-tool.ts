@@ -1,4 +1,4 @@
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { atomicWrite } from './atomic-write.js';
@@ -54,15 +54,13 @@ export type EditFileInput = z.infer<typeof editFileInput>;
     'Replace exact text in a workspace file. old_string must match the file exactly and occur once (or set replace_all to replace every occurrence).',
   input: editFileInput,
 })
-export class EditFileTool implements Tool<EditFileInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<EditFileInput>;
-
+export class EditFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
-  ) {}
+  ) {
+    super();
+  }
 
   isConcurrencySafe(input: EditFileInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) !== undefined;

@@ -16,8 +16,8 @@ export interface FsToolsModuleOptions extends FsToolsOptions {
 /**
  * An inversify `ContainerModule` with the sandboxed filesystem tools: `read_file`, `write_file`,
  * `edit_file`, `list_dir`, `glob`, `grep`, `stat`, `move_file` and `delete_file` (bound as tools,
- * so `ToolRegistry.fromContainer` finds them), the {@link Workspace} under {@link FS_WORKSPACE}
- * and the {@link ReadCache} under {@link FS_READ_CACHE}. The options are checked now, not when
+ * so `ToolRegistry.fromContainer` finds them), the {@link Workspace} under its class and
+ * {@link FS_WORKSPACE}, and the {@link ReadCache} under {@link FS_READ_CACHE}. The options are checked now, not when
  * the module is loaded.
  *
  * @throws FsToolsError `invalid_root` when `root` is not an existing directory,
@@ -40,6 +40,7 @@ export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
   });
   const tools = options.tools ?? FS_TOOLS;
   return new ContainerModule(({ bind }) => {
+    bind(Workspace).toConstantValue(workspace);
     bind(FS_WORKSPACE).toConstantValue(workspace);
     bind(FS_READ_CACHE).toConstantValue(cache);
     bindTools({ bind }, tools);

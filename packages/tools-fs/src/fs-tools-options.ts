@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeValue } from '@toolwaves/core';
+import { checkOption, optionMessage, optionRules } from '@toolwaves/core';
 import { FsToolsError } from './fs-tools-error.js';
 
 /** Options of `fsToolsModule` (and of {@link parseFsToolsOptions}). */
@@ -50,38 +50,42 @@ type LimitName = keyof typeof DEFAULTS;
  * "Expected `maxReadBytes` to be an integer from 1 and up, got `0` (number)".
  */
 export function parseFsToolsOptions(options: FsToolsOptions): FsToolsSettings {
-  if (typeof options !== 'object' || options === null) {
-    throw new FsToolsError({
-      code: 'invalid_options',
-      message: `Expected the options of fsToolsModule to be an object with a \`root\`, got ${describeValue(options)}`,
-    });
-  }
-  const cachedReads = options.cachedReads === undefined ? false : options.cachedReads;
-  if (typeof cachedReads !== 'boolean') {
-    throw new FsToolsError({
-      code: 'invalid_options',
-      message: `Expected \`cachedReads\` to be a boolean, got ${describeValue(cachedReads)}`,
-    });
-  }
+  checkOption({
+    name: 'options',
+    subject: 'the options of fsToolsModule',
+    value: options,
+    rule: { ...optionRules.object, expected: 'an object with a `root`' },
+    error: invalidOptions,
+  });
+  const cachedReads = checkOption({
+    name: 'cachedReads',
+    value: options.cachedReads,
+    rule: optionRules.boolean,
+    default: false,
+    error: invalidOptions,
+  });
   const limits = {} as Record<LimitName, number>;
   for (const name of Object.keys(DEFAULTS) as LimitName[]) {
-    const value = options[name] === undefined ? DEFAULTS[name] : options[name];
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new FsToolsError({
-        code: 'invalid_options',
-        message: `Expected \`${name}\` to be an integer from 1 and up, got ${describeValue(value)}`,
-      });
-    }
-    limits[name] = value;
+    limits[name] = checkOption({
+      name,
+      value: options[name],
+      rule: optionRules.integerFrom(1),
+      default: DEFAULTS[name],
+      error: invalidOptions,
+    });
   }
   return { root: checkRoot(options.root), cachedReads, ...limits };
+}
+
+function invalidOptions(message: string): FsToolsError {
+  return new FsToolsError({ code: 'invalid_options', message });
 }
 
 function checkRoot(root: unknown): string {
   if (typeof root !== 'string' || root === '' || root.includes('\0')) {
     throw new FsToolsError({
       code: 'invalid_root',
-      message: `Expected \`root\` to be the path of an existing directory, got ${describeValue(root)}`,
+      message: rootMessage(root),
     });
   }
   const absolute = resolve(root);
@@ -94,15 +98,23 @@ function checkRoot(root: unknown): string {
       code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code})`;
     throw new FsToolsError({
       code: 'invalid_root',
-      message: `Expected \`root\` to be the path of an existing directory, got ${describeValue(root)}, which ${why}`,
+      message: `${rootMessage(root)}, which ${why}`,
       cause,
     });
   }
   if (!isDirectory) {
     throw new FsToolsError({
       code: 'invalid_root',
-      message: `Expected \`root\` to be the path of an existing directory, got ${describeValue(root)}, which is not a directory`,
+      message: `${rootMessage(root)}, which is not a directory`,
     });
   }
   return absolute;
+}
+
+function rootMessage(root: unknown): string {
+  return optionMessage({
+    name: 'root',
+    expected: 'the path of an existing directory',
+    value: root,
+  });
 }

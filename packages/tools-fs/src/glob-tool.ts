@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { type Tool, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { compileGlob } from './compile-glob.js';
@@ -50,12 +50,10 @@ export type GlobInput = z.infer<typeof globInput>;
     'Find workspace files by glob pattern (e.g. "**/*.ts"). Answers matching paths relative to the workspace root, sorted.',
   input: globInput,
 })
-export class GlobTool implements Tool<GlobInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<GlobInput>;
-
-  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {}
+export class GlobTool extends ToolClass {
+  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {
+    super();
+  }
 
   isConcurrencySafe(input: GlobInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path ?? '.', mode: 'read' }]) !== undefined;

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { type Tool, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { compileGlob } from './compile-glob.js';
@@ -65,12 +65,10 @@ const READ_AHEAD = 16;
     'Search workspace files for a regular expression. Answers matching lines as path:line:text; narrow it with path and glob.',
   input: grepInput,
 })
-export class GrepTool implements Tool<GrepInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<GrepInput>;
-
-  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {}
+export class GrepTool extends ToolClass {
+  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {
+    super();
+  }
 
   isConcurrencySafe(input: GrepInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path ?? '.', mode: 'read' }]) !== undefined;

@@ -26,5 +26,5 @@ export {
 } from './read-cache.js';
 export { type ReadFileInput, ReadFileTool, readFileInput } from './read-file-tool.js';
 export { type StatInput, StatTool, statInput } from './stat-tool.js';
-export { type ResolvedPath, Workspace } from './workspace.js';
+export { type PathKey, type ResolvedPath, Workspace } from './workspace.js';
 export { type WriteFileInput, WriteFileTool, writeFileInput } from './write-file-tool.js';

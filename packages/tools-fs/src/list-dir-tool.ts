@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { fsErrorFrom } from './fs-error-from.js';
@@ -47,12 +47,10 @@ export type ListDirInput = z.infer<typeof listDirInput>;
     'List the entries of a workspace folder: sub-folders end in /, files show their size, symbolic links show their target.',
   input: listDirInput,
 })
-export class ListDirTool implements Tool<ListDirInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<ListDirInput>;
-
-  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {}
+export class ListDirTool extends ToolClass {
+  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {
+    super();
+  }
 
   isConcurrencySafe(input: ListDirInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path ?? '.', mode: 'read' }]) !== undefined;

@@ -1,6 +1,6 @@
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { fsErrorFrom } from './fs-error-from.js';
@@ -53,15 +53,13 @@ export type MoveFileInput = z.infer<typeof moveFileInput>;
     'Move or rename a workspace file or folder. Fails if `to` exists unless overwrite is set (files only).',
   input: moveFileInput,
 })
-export class MoveFileTool implements Tool<MoveFileInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<MoveFileInput>;
-
+export class MoveFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
-  ) {}
+  ) {
+    super();
+  }
 
   isConcurrencySafe(input: MoveFileInput): boolean {
     return this.#uses(input) !== undefined;

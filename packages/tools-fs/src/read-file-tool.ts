@@ -1,4 +1,4 @@
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
@@ -52,15 +52,13 @@ export type ReadFileInput = z.infer<typeof readFileInput>;
     'Read a text file of the workspace. Answers its lines numbered like `cat -n`; use offset and limit to read a long file in parts.',
   input: readFileInput,
 })
-export class ReadFileTool implements Tool<ReadFileInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<ReadFileInput>;
-
+export class ReadFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
-  ) {}
+  ) {
+    super();
+  }
 
   isConcurrencySafe(input: ReadFileInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'read' }]) !== undefined;

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { fsErrorFrom } from './fs-error-from.js';
@@ -41,12 +41,10 @@ export type StatInput = z.infer<typeof statInput>;
     'Describe a workspace file or folder: its type, size in bytes, last modification time and permissions.',
   input: statInput,
 })
-export class StatTool implements Tool<StatInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<StatInput>;
-
-  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {}
+export class StatTool extends ToolClass {
+  constructor(@inject(FS_WORKSPACE) private readonly workspace: Workspace) {
+    super();
+  }
 
   isConcurrencySafe(input: StatInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'read' }]) !== undefined;

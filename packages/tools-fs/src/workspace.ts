@@ -16,9 +16,17 @@ export interface ResolvedPath {
 }
 
 /**
+ * The answer of {@link Workspace.keyOf}: the canonical key of a path, or why it has none.
+ */
+export type PathKey =
+  | { readonly key: string; readonly reason?: undefined }
+  | { readonly key: undefined; readonly reason: string };
+
+/**
  * The sandbox every filesystem tool works through: it holds the (canonical) root and the limits,
  * and turns the paths a model writes into canonical paths inside the root, refusing the rest.
- * Bound under `FS_WORKSPACE` by `fsToolsModule`.
+ * `fsToolsModule` binds it under its own class (inject it with `@inject(Workspace)`) and under
+ * `FS_WORKSPACE`.
  *
  * @example
  * ```ts
@@ -80,6 +88,26 @@ export class Workspace {
       });
     }
     return this.at(canonical);
+  }
+
+  /**
+   * The canonical access key of a path as the filesystem tools declare it (`fs:` and the
+   * canonical absolute path), for a tool of your own that touches the same files. Never throws:
+   * a path that is empty, holds a NUL, loops or escapes the root gives `key: undefined` and the
+   * reason (declare such a call not concurrency-safe, so it runs alone).
+   *
+   * @example
+   * ```ts
+   * workspace.keyOf('src/../a.ts'); // { key: 'fs:/work/a.ts' }
+   * workspace.keyOf('../x');        // { key: undefined, reason: 'path escapes the workspace: ...' }
+   * ```
+   */
+  keyOf(path: string): PathKey {
+    try {
+      return { key: this.resolve(path).key };
+    } catch (error) {
+      return { key: undefined, reason: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** The {@link ResolvedPath} of a canonical path already known to be inside the root. */

@@ -1,6 +1,6 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type Tool, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { atomicWrite } from './atomic-write.js';
@@ -48,15 +48,13 @@ export type WriteFileInput = z.infer<typeof writeFileInput>;
     'Create a file in the workspace, or replace its whole content. Missing folders are created. Prefer edit_file to change part of a file.',
   input: writeFileInput,
 })
-export class WriteFileTool implements Tool<WriteFileInput> {
-  declare readonly name: string;
-  declare readonly description: string;
-  declare readonly input: z.ZodType<WriteFileInput>;
-
+export class WriteFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
-  ) {}
+  ) {
+    super();
+  }
 
   isConcurrencySafe(input: WriteFileInput): boolean {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) !== undefined;
