@@ -1,7 +1,6 @@
 // What a user of the bench needs: run it, add strategies and workloads, render the report.
 export { BenchError, type BenchErrorCode } from './bench-error.js';
 export { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
-export { type WithLatencyOptions, withLatency } from './real/with-latency.js';
 export type {
   BatchFigures,
   BenchMeta,
@@ -48,6 +47,7 @@ export { isReadOnly } from './strategies/read-only.js';
 export { strategiesModule } from './strategies/strategies-module.js';
 export type {
   DependenciesExecution,
+  EagerExecution,
   Execution,
   Strategy,
   TurnView,

@@ -1,4 +1,11 @@
-import { greedyPlanner, makespan, orderedPlanner, type PlanNode } from '@toolwaves/planner';
+import {
+  dependencies,
+  greedyPlanner,
+  makespan,
+  orderedPlanner,
+  type PlanNode,
+  simulateEager,
+} from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { simulateExecution } from '../src/simulate/simulate-execution.js';
@@ -116,5 +123,42 @@ describe('simulateExecution, dependencies', () => {
         durationsMs: [1, 1],
       }),
     ).toThrow('Call 0 depends on call 1, which is not earlier');
+  });
+});
+
+describe('simulateExecution, eager', () => {
+  it('is the planner package simulateEager on the durations, and the dependencies rule with its dependencies', () => {
+    fc.assert(
+      fc.property(
+        batch,
+        fc.integer({ min: 1, max: 6 }),
+        fc.array(fc.double({ min: 0, max: 50, noNaN: true }), { minLength: 30, maxLength: 30 }),
+        (nodes, cap, gaps) => {
+          let now = 0;
+          const arrivalMs = nodes.map((_, i) => (now += gaps[i]!));
+          const durationsMs = durationsOf(nodes);
+          // The strategy's nodes carry other estimates: the simulator must not use them.
+          const declared = nodes.map((node) => ({ ...node, estimateMs: 1 }));
+          const eager = simulateExecution({
+            execution: { kind: 'eager', nodes: declared, arrivalMs, maxConcurrency: cap },
+            durationsMs,
+          });
+          expect(eager).toEqual(simulateEager(nodes, { arrivalMs, maxConcurrency: cap }));
+          const byRule = simulateExecution({
+            execution: {
+              kind: 'dependencies',
+              dependsOn: dependencies(nodes),
+              readyMs: arrivalMs,
+              maxConcurrency: cap,
+            },
+            durationsMs,
+          });
+          for (let call = 0; call < nodes.length; call++) {
+            expect(byRule.startMs[call]).toBeCloseTo(eager.startMs[call]!, 6);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
+import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import type { PlanNode, Planner } from '@toolwaves/planner';
 import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
@@ -7,7 +8,6 @@ import { healthEstimates } from '../simulate/health-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { createWorkspace } from './create-workspace.js';
-import { withLatency } from './with-latency.js';
 
 /** Options of {@link runReal}. */
 export interface RunRealOptions {

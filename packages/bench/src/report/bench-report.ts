@@ -31,7 +31,7 @@ export interface BatchFigures {
   readonly lowerBoundMs: number;
   /** Streamed: when the model stopped writing the calls (token model), ms. */
   readonly streamEndMs: number;
-  /** Streamed: no strategy keeping the rules finishes the turn sooner ({@link arrivalLowerBound}), ms. */
+  /** Streamed: no strategy keeping the rules finishes the turn sooner (`lowerBound` with `arrivalMs`), ms. */
   readonly streamLowerBoundMs: number;
   /** Seed-model batches: the fewest waves any valid plan can have; `null` otherwise. */
   readonly minimalWaves: number | null;

@@ -9,7 +9,6 @@ import type {
 } from '../report/bench-report.js';
 import type { Execution, Strategy, TurnView } from '../strategies/strategy.js';
 import type { BenchWorkload } from '../workloads/bench-batch.js';
-import { arrivalLowerBound } from './arrival-lower-bound.js';
 import { arrivalTimes } from './arrival-times.js';
 import { estimateAccuracy } from './estimate-accuracy.js';
 import { healthEstimates } from './health-estimates.js';
@@ -121,7 +120,7 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
           size: batch.size,
           lowerBoundMs: lowerBound(actual, { maxConcurrency }),
           streamEndMs,
-          streamLowerBoundMs: arrivalLowerBound({ nodes: actual, arrivalMs, maxConcurrency }),
+          streamLowerBoundMs: lowerBound(actual, { maxConcurrency, arrivalMs }),
           minimalWaves: workload.kind === 'seed-model' ? minimalWaveCount(batch.nodes) : null,
           batch: run('batch'),
           stream: run('stream'),

@@ -1,10 +1,13 @@
-import type { DependenciesExecution, Execution, WavesExecution } from '../strategies/strategy.js';
+import { type Schedule, simulateEager } from '@toolwaves/planner';
+import type {
+  DependenciesExecution,
+  EagerExecution,
+  Execution,
+  WavesExecution,
+} from '../strategies/strategy.js';
 
 /** When each call of a turn runs: `startMs[i]` and `endMs[i]` are call `i`'s, in ms. */
-export interface TurnSchedule {
-  readonly startMs: readonly number[];
-  readonly endMs: readonly number[];
-}
+export type TurnSchedule = Schedule;
 
 /**
  * Runs an {@link Execution} on the sampled durations (pure): the only place the bench puts a
@@ -13,7 +16,8 @@ export interface TurnSchedule {
  *   each on the slot that frees first, at most `maxConcurrency` at once (the planner's
  *   `makespan`);
  * - dependencies: at every moment, the ready calls (arrived, dependencies ended) start lowest
- *   index first while a slot is free.
+ *   index first while a slot is free;
+ * - eager: the planner's `simulateEager`, the calls' estimates replaced by the durations.
  *
  * @throws {RangeError} when a dependency points at a later call (no schedule exists).
  * @example simulateExecution({ execution, durationsMs: batch.durationsMs }).endMs;
@@ -23,9 +27,22 @@ export function simulateExecution(options: {
   readonly durationsMs: readonly number[];
 }): TurnSchedule {
   const { execution, durationsMs } = options;
-  return execution.kind === 'waves'
-    ? simulateWaves(execution, durationsMs)
-    : simulateDependencies(execution, durationsMs);
+  switch (execution.kind) {
+    case 'waves':
+      return simulateWaves(execution, durationsMs);
+    case 'dependencies':
+      return simulateDependencies(execution, durationsMs);
+    case 'eager':
+      return simulateEagerly(execution, durationsMs);
+  }
+}
+
+function simulateEagerly(execution: EagerExecution, durationsMs: readonly number[]): TurnSchedule {
+  const nodes = execution.nodes.map((node, call) => ({ ...node, estimateMs: durationsMs[call]! }));
+  return simulateEager(nodes, {
+    maxConcurrency: execution.maxConcurrency,
+    ...(execution.arrivalMs === undefined ? {} : { arrivalMs: execution.arrivalMs }),
+  });
 }
 
 function simulateWaves(execution: WavesExecution, durationsMs: readonly number[]): TurnSchedule {

@@ -44,10 +44,24 @@ export interface DependenciesExecution {
 }
 
 /**
+ * The executor's eager mode, simulated by the planner's `simulateEager` on the sampled
+ * durations: each call starts once it has arrived, the earlier calls it depends on
+ * (`dependencies`: rules 4 and 5) have ended and a slot is free, the earlier call first.
+ */
+export interface EagerExecution {
+  readonly kind: 'eager';
+  /** The calls' declarations (their `estimateMs` are ignored: the simulator sets the durations). */
+  readonly nodes: readonly PlanNode[];
+  /** When each call arrives (streamed turns); all at 0 when missing. */
+  readonly arrivalMs?: readonly number[];
+  readonly maxConcurrency: number;
+}
+
+/**
  * How a strategy runs a turn, as rules the simulator applies to the sampled durations: the
  * strategy decides the rules, the simulator (which alone holds the durations) the times.
  */
-export type Execution = WavesExecution | DependenciesExecution;
+export type Execution = WavesExecution | DependenciesExecution | EagerExecution;
 
 /**
  * A way of running the tool calls of a turn: the bench's planners (through
