@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
-import type { ToolRegistry } from '@toolwaves/core';
+import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
 import type { PlanNode } from '@toolwaves/planner';
 import type { Container } from 'inversify';
+import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
 import { chooseLatencyScale } from './real/choose-latency-scale.js';
@@ -72,6 +73,8 @@ export interface RunBenchOptions {
  * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
  *    the profile's time budget.
  *
+ * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
+ * `maxConcurrency` of 0), `invalid_planners`, `strategy_failed`, or the signal's reason.
  * @example
  * const report = await runBench({ quick: true });
  * console.log(headlineMarkdown(report));
@@ -81,9 +84,35 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
     ...options.profile,
   };
-  const firstSeed = options.seed ?? 1;
-  const seeds = Array.from({ length: profile.seeds }, (_, s) => firstSeed + s);
-  const maxConcurrency = options.maxConcurrency ?? 8;
+  const error = (message: string) => new BenchError({ code: 'invalid_options', message });
+  const firstSeed = checkOption({
+    name: 'seed',
+    value: options.seed,
+    rule: optionRules.integerFrom(Number.MIN_SAFE_INTEGER),
+    default: 1,
+    error,
+  });
+  const seedCount = checkOption({
+    name: 'profile.seeds',
+    value: profile.seeds,
+    rule: optionRules.integerFrom(1),
+    error,
+  });
+  const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
+  const maxConcurrency = checkOption({
+    name: 'maxConcurrency',
+    value: options.maxConcurrency,
+    rule: optionRules.integerFrom(1),
+    default: 8,
+    error,
+  });
+  const tokensPerSecond = checkOption({
+    name: 'tokensPerSecond',
+    value: options.tokensPerSecond,
+    rule: optionRules.numberAbove(0),
+    default: DEFAULT_TOKENS_PER_SECOND,
+    error,
+  });
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
   const container = options.container ?? benchContainer();
@@ -111,9 +140,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       strategies,
       maxConcurrency,
       clock,
-      ...(options.tokensPerSecond === undefined
-        ? {}
-        : { tokensPerSecond: options.tokensPerSecond }),
+      tokensPerSecond,
       ...(reference === null ? {} : { reference }),
       onBatch: (done, total) => {
         options.signal?.throwIfAborted();
@@ -197,7 +224,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         sizes: profile.sizes,
         repeats: profile.repeats,
         warmupTurns: profile.warmupTurns,
-        tokensPerSecond: options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND,
+        tokensPerSecond,
         strategies: strategies.map((strategy) => ({
           name: strategy.name,
           description: strategy.description,

@@ -1,4 +1,4 @@
-import { describeValue, type ToolRegistry } from '@toolwaves/core';
+import { checkOption, describeValue, optionRules, type ToolRegistry } from '@toolwaves/core';
 import { BenchError } from '../bench-error.js';
 import type { BenchBatch, BenchWorkload, WarmupTurn } from './bench-batch.js';
 import { seedFor } from './seed-for.js';
@@ -31,13 +31,20 @@ export interface GenerateBatchesOptions {
  * own seeded stream ({@link seedFor}), so the batches do not depend on which other workloads
  * or sizes run; warm-up turns come from a stream of their own.
  *
- * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1 up.
+ * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1
+ * up, or `warmupTurns` that is not one from 0 up.
  * @example
  * generateBatches({ workloads: defaultWorkloads(), registry, layout, seed: 1, sizes: [4, 16] });
  */
 export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[] {
   const repeats = options.repeats ?? 1;
-  const warmupTurns = options.warmupTurns ?? 0;
+  const warmupTurns = checkOption({
+    name: 'warmupTurns',
+    value: options.warmupTurns,
+    rule: optionRules.integerFrom(0),
+    default: 0,
+    error: (message) => new BenchError({ code: 'invalid_options', message }),
+  });
   assertCount('repeats', repeats);
   for (const size of options.sizes) assertCount('sizes', size);
   return options.workloads.map((workload) => {
