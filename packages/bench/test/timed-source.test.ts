@@ -25,6 +25,8 @@ describe('timedSource', () => {
         seen.push([call.id, clock() - start]);
       }
     })();
+    await advance(0);
+    expect(seen).toEqual([['c0', 0]]);
     await advance(49);
     expect(seen).toEqual([['c0', 0]]);
     await advance(1);
