@@ -19,11 +19,14 @@ export interface BenchProfile {
   readonly realSizes: readonly number[];
   /** Dispatches per real batch and planner; the median counts. */
   readonly realRepeats: number;
+  /** Time the real streamed turns should take, about, ms (0: skip them); sets their scale. */
+  readonly streamBudgetMs: number;
 }
 
 /**
  * `pnpm bench --quick`: three seeds, one batch per size (2 to 64 calls), scaling up to 10 000 calls, about
- * 16 s of real runs (the 32-call batches, 3 times each) — well within a minute on two cores.
+ * 10 s of real runs and 8 s of real streamed turns (the 32-call batches, 3 times each) — about a
+ * minute on two busy cores.
  */
 export const QUICK_PROFILE: BenchProfile = {
   sizes: [2, 4, 8, 16, 32, 64],
@@ -33,14 +36,15 @@ export const QUICK_PROFILE: BenchProfile = {
   scalingSizes: [10, 100, 1000, 10_000],
   scalingCapMs: 1000,
   minTimingMs: 0.5,
-  realBudgetMs: 16_000,
+  realBudgetMs: 10_000,
   realSizes: [32],
   realRepeats: 3,
+  streamBudgetMs: 8_000,
 };
 
 /**
  * `pnpm bench`: five seeds, three batches per size (2 to 64 calls), finer scaling, about 2.5 min of real
- * runs (the batches of 8 to 64 calls, 3 times each).
+ * runs and 1 min of real streamed turns (the batches of 8 to 64 calls, 3 times each).
  */
 export const FULL_PROFILE: BenchProfile = {
   sizes: [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64],
@@ -53,4 +57,5 @@ export const FULL_PROFILE: BenchProfile = {
   realBudgetMs: 150_000,
   realSizes: [8, 16, 32, 64],
   realRepeats: 3,
+  streamBudgetMs: 60_000,
 };

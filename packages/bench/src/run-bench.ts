@@ -235,6 +235,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         latencyScale: realRuns.length === 0 ? 0 : latencyScale,
         realSizes: profile.realSizes,
         realRepeats: profile.realRepeats,
+        streamLatencyScale: 0,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
@@ -244,6 +245,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       planning: comparison.planning,
       scaling,
       realRuns,
+      realStreams: [],
       gantt,
     };
   } finally {

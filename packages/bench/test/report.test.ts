@@ -18,6 +18,7 @@ describe('renderJson', () => {
       'planning',
       'scaling',
       'realRuns',
+      'realStreams',
       'gantt',
     ]);
     expect(json.workloads.map((w: { name: string }) => w.name)).toEqual(['tools <a&b>', 'seed']);
@@ -65,6 +66,12 @@ describe('headlineMarkdown', () => {
     );
     expect(headline).toContain('| tools <a&b> | 30 ms | 1.33 | 1.67 | 2.00 | 15.0 % | 0 |');
     expect(headline).toContain('Reproduce: `pnpm bench --quick`');
+  });
+
+  it('states the real streamed turns, eager against wait-then-waves', () => {
+    expect(headline).toContain('Real streamed turns (seed 1)');
+    // eager 300 ms ÷ greedy 400 ms; simulated 285 ÷ 380.
+    expect(headline).toContain('| tools <a&b> | 400 ms | 300 ms | 0.75 | 0.75 | 10.0 % | 0 |');
   });
 });
 

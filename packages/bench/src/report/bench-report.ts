@@ -152,6 +152,23 @@ export interface RealRunFigures {
   readonly errorSamples: readonly string[];
 }
 
+/** Real streamed turns of one workload run one way (`eager`, or wait-then-waves with a planner). */
+export interface RealStreamFigures {
+  readonly workload: string;
+  /** `eager` (`dispatchStream`), or the planner of the wait-then-waves run. */
+  readonly strategy: string;
+  readonly batches: number;
+  readonly calls: number;
+  /** Measured from the first tool-call token to the last result, summed over batches, ms. */
+  readonly wallMs: number;
+  /** The simulated streamed turn × latency scale, summed, ms. */
+  readonly simulatedMs: number;
+  /** Mean over batches of (slowest − fastest) ÷ median of the repeats. */
+  readonly spread: number;
+  /** Results with `isError: true` (expected 0). */
+  readonly errors: number;
+}
+
 /** One bar of a Gantt chart. */
 export interface GanttBar {
   readonly call: number;
@@ -204,6 +221,8 @@ export interface BenchMeta {
   readonly realSizes: readonly number[];
   /** Real runs: dispatches per batch and planner (the median counts). */
   readonly realRepeats: number;
+  /** Real streamed turns: latency and arrival times = simulated ones × this (0: none run). */
+  readonly streamLatencyScale: number;
   /** The command that reproduces the run. */
   readonly command: string;
   readonly generatedAt: string;
@@ -218,5 +237,6 @@ export interface BenchReport {
   readonly planning: readonly PlanningTime[];
   readonly scaling: readonly ScalingPoint[];
   readonly realRuns: readonly RealRunFigures[];
+  readonly realStreams: readonly RealStreamFigures[];
   readonly gantt: GanttFigures | null;
 }
