@@ -91,6 +91,8 @@ export class CallPipeline implements StoppableCall {
   #readyAt: number;
   #beganAt = 0;
   #fleetWaitMs = 0;
+  /** When the current attempt asked the coordinator, while it waits for the grant. */
+  #fleetWaitFrom: number | undefined;
   #durationMs = 0;
   #answer: AttemptAnswer = NO_ANSWER;
   #signal = new AttemptSignal();
@@ -121,7 +123,7 @@ export class CallPipeline implements StoppableCall {
     this.#attempt += 1;
     this.#beganAt = this.#batch.now();
     this.#fleetWaitMs = 0;
-    this.#signal = new AttemptSignal();
+    this.#fleetWaitFrom = undefined;
     const { tool, validation, toolName } = this.#prepared;
     if (tool === undefined) {
       this.#endEarly(softError('unknown_tool', this.#unknownTool(toolName)));
@@ -200,6 +202,7 @@ export class CallPipeline implements StoppableCall {
     }
     const { call, toolName } = this.#prepared;
     const from = this.#batch.now();
+    this.#fleetWaitFrom = from;
     let grant: MaybeAsync<CoordinationGrant>;
     try {
       grant = coordinator.acquire({
@@ -214,11 +217,11 @@ export class CallPipeline implements StoppableCall {
     this.#then(
       grant,
       (granted) => {
-        this.#fleetWaitMs = this.#batch.now() - from;
+        this.#fleetWaited();
         this.#execute(tool, value, granted);
       },
       (error) => {
-        this.#fleetWaitMs = this.#batch.now() - from;
+        this.#fleetWaited();
         this.#endEarly(
           softError(
             'coordination_failed',
@@ -380,6 +383,7 @@ export class CallPipeline implements StoppableCall {
     const reason = new Error(message);
     reason.name = 'TimeoutError';
     const execution = this.#execution;
+    this.#fleetWaited();
     this.#interrupt(reason);
     if (execution === undefined) this.#endEarly(softError('timeout', message));
     else this.#executed(softError('timeout', message));
@@ -438,10 +442,22 @@ export class CallPipeline implements StoppableCall {
   #retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
     this.#end('retry', this.#answer.content, this.#durationMs);
     if (this.#closed) return;
+    // The next attempt's own signal: a cancel during the back-off does not reach this one's.
+    this.#signal = new AttemptSignal();
     if (correction !== undefined) {
-      const { call, index } = this.#prepared;
+      const previous = this.#prepared;
       const { registry, health } = this.#batch.config;
-      this.#prepared = new PreparedCall({ registry, call, index, health, correction });
+      this.#prepared = new PreparedCall({
+        registry,
+        call: previous.call,
+        index: previous.index,
+        health,
+        correction: {
+          toolName:
+            typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
+          input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
+        },
+      });
     }
     this.#readyAt = this.#batch.now();
     if (delayMs === 0) {
@@ -519,6 +535,13 @@ export class CallPipeline implements StoppableCall {
     if (!this.#subscriber.closed) return true;
     this.abandon();
     return false;
+  }
+
+  /** The wait for the coordinator is over (granted, refused, or timed out). */
+  #fleetWaited(): void {
+    if (this.#fleetWaitFrom === undefined) return;
+    this.#fleetWaitMs = this.#batch.now() - this.#fleetWaitFrom;
+    this.#fleetWaitFrom = undefined;
   }
 
   #emitStart(): void {
