@@ -1,4 +1,4 @@
-import { map, Subject, timer } from 'rxjs';
+import { from, map, of, Subject, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { mergeByPriority } from '../src/merge-by-priority.js';
@@ -75,5 +75,20 @@ describe('mergeByPriority', () => {
       expectObservable(merged).toBe('5ms #', undefined, 'x');
       expectSubscriptions(slow.subscriptions).toBe('^ 4ms !');
     });
+  });
+
+  it('takes thousands of values best first, in order or not, as they arrive together', () => {
+    // Mostly ascending (the plain queue, compacted as it goes), every 7th pair swapped (the heap).
+    const values = Array.from({ length: 5_000 }, (_, i) => i);
+    for (let i = 0; i + 1 < values.length; i += 7) {
+      [values[i], values[i + 1]] = [values[i + 1]!, values[i]!];
+    }
+    const seen: number[] = [];
+    from(values)
+      .pipe(
+        mergeByPriority((value: number) => of(value), { concurrency: 1, compare: (a, b) => a - b }),
+      )
+      .subscribe((value) => seen.push(value));
+    expect(seen).toEqual([...values].sort((a, b) => a - b));
   });
 });
