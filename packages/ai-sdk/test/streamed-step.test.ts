@@ -127,3 +127,36 @@ describe('runToolLoop with stream: true (virtual time)', () => {
     expect(loop.error).toBe(failure);
   });
 });
+
+describe('dispatchStreamedStep with calls the AI SDK could not parse', () => {
+  it('answers each once, with the dispatcher’s soft errors, in call order', async () => {
+    const { registry } = workspace();
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
+    const model = new MockLanguageModelV3({
+      doStream: [
+        pacedStep(
+          [
+            { id: 'bad-json', name: 'read_file', input: '{"path": "a.ts"' },
+            { id: 'unknown', name: 'delete_everything', input: {} },
+            { id: 'fine', name: 'read_file', input: { path: 'a.ts' } },
+          ],
+          '',
+          { chunkDelayMs: CHUNK_MS },
+        ),
+        streamedStep([], 'ok'),
+      ],
+    });
+    const loop = track(runToolLoop({ model, dispatcher, stream: true, prompt: 'go' }));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(loop.status).toBe('resolved');
+    const answers = toolResultsIn(model.doStreamCalls[1]!.prompt);
+    expect(answers.flat().map(([id, type]) => [id, type])).toEqual([
+      ['bad-json', 'error-text'],
+      ['unknown', 'error-text'],
+      ['fine', 'text'],
+    ]);
+    const [badJson, unknown] = answers.flat().map(([, , value]) => String(value));
+    expect(badJson).toMatch(/^The arguments of the call to `read_file` were not valid JSON/);
+    expect(unknown).toMatch(/delete_everything/);
+  });
+});
