@@ -1,4 +1,4 @@
-import { Dispatcher } from '@toolwaves/executor-rx';
+import { DispatchError, Dispatcher } from '@toolwaves/executor-rx';
 import { type ModelMessage, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -158,5 +158,29 @@ describe('dispatchStreamedStep with calls the AI SDK could not parse', () => {
     const [badJson, unknown] = answers.flat().map(([, , value]) => String(value));
     expect(badJson).toMatch(/^The arguments of the call to `read_file` were not valid JSON/);
     expect(unknown).toMatch(/delete_everything/);
+  });
+});
+
+describe('runToolLoop with stream: true, cancelled', () => {
+  it('fails with the dispatcher’s cancelled error, stops the calls, asks the model nothing more', async () => {
+    const { registry, writeFile } = workspace();
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
+    const model = new MockLanguageModelV3({
+      doStream: [pacedStep(calls, '', { chunkDelayMs: CHUNK_MS }), streamedStep([], 'never')],
+    });
+    const controller = new AbortController();
+    const loop = track(
+      runToolLoop({ model, dispatcher, stream: true, prompt: 'go', signal: controller.signal }),
+    );
+    await vi.advanceTimersByTimeAsync(4 * CHUNK_MS + 50); // the first write is running
+    expect(writeFile.live).toBe(1);
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(1_000);
+
+    expect(loop.status).toBe('rejected');
+    expect(loop.error).toBeInstanceOf(DispatchError);
+    expect((loop.error as DispatchError).code).toBe('cancelled');
+    expect(writeFile.calls.map((call) => call.outcome)).toEqual(['aborted']);
+    expect(model.doStreamCalls).toHaveLength(1);
   });
 });
