@@ -159,28 +159,23 @@ async function runWholeTurn(options: TurnRun): Promise<TurnOutcome> {
   return runBatch({ ...options, calls });
 }
 
-function runBatch(
+/** Runs a whole turn's calls, keeping the plan its `batch-start` event announced. */
+async function runBatch(
   options: AgentLoopOptions & { calls: readonly ToolCall[]; turn: number },
 ): Promise<TurnOutcome> {
-  if (options.calls.length === 0) {
-    return Promise.resolve({ calls: [], plan: undefined, explanation: [], results: [] });
-  }
-  return new Promise((resolve, reject) => {
-    let plan: Plan | undefined;
-    let explanation: readonly CallExplanation[] = [];
-    options.dispatcher
-      .run(options.calls, options.signal === undefined ? {} : { signal: options.signal })
-      .subscribe({
-        next: (event) => {
-          options.onEvent?.(event, options.turn);
-          if (event.type === 'batch-start') {
-            plan = event.plan;
-            explanation = event.explanation;
-          } else if (event.type === 'batch-end') {
-            resolve({ calls: options.calls, plan, explanation, results: event.results });
-          }
-        },
-        error: reject,
-      });
+  if (options.calls.length === 0)
+    return { calls: [], plan: undefined, explanation: [], results: [] };
+  let plan: Plan | undefined;
+  let explanation: readonly CallExplanation[] = [];
+  const results = await options.dispatcher.dispatch(options.calls, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onEvent: (event) => {
+      options.onEvent?.(event, options.turn);
+      if (event.type === 'batch-start') {
+        plan = event.plan;
+        explanation = event.explanation;
+      }
+    },
   });
+  return { calls: options.calls, plan, explanation, results };
 }
