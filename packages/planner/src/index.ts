@@ -13,7 +13,7 @@ export { makespan } from './makespan.js';
 export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
 export { optimalPlanner } from './optimal-planner.js';
 export type { OptimalPlannerOptions } from './optimal-planner-options.js';
-export { DEFAULT_BUDGET_MS } from './optimal-planner-options.js';
+export { DEFAULT_BUDGET_MS, DEFAULT_MAX_EXPANSIONS } from './optimal-planner-options.js';
 export { orderedPlanner } from './ordered-planner.js';
 export type { PlannerErrorCode } from './planner-error.js';
 export { PlannerError } from './planner-error.js';
