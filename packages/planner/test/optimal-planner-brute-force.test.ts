@@ -1,9 +1,4 @@
-import {
-  greedyPlanner,
-  makespan,
-  type PlanNode,
-  verifyPlan,
-} from '@toolwaves/planner';
+import { greedyPlanner, makespan, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bruteForce, permutations, setPartitions } from './brute-force-plans.js';

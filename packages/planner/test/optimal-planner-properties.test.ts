@@ -1,10 +1,4 @@
-import {
-  greedyPlanner,
-  lowerBound,
-  makespan,
-  type PlanNode,
-  verifyPlan,
-} from '@toolwaves/planner';
+import { greedyPlanner, lowerBound, makespan, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { batch, cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
