@@ -1,7 +1,6 @@
 export {
   type Access,
   type AccessMode,
-  describeValue,
   keysOverlap,
   type Plan,
   type PlanNode,
