@@ -41,7 +41,7 @@ export class FleetConnection {
    * to `channel`. Resolves while Redis is reachable, rejects with `unavailable` (naming the last
    * error) while not.
    */
-  async ready(channel: string, onReleased: () => void): Promise<void> {
+  async ready(channel: string, onReleased: (message: string) => void): Promise<void> {
     if (this.#closed) throw closedError();
     this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
     await this.#connected;
@@ -119,7 +119,7 @@ export class FleetConnection {
   };
 
   /** Opens the subscriber; node-redis subscribes it again after a reconnect. */
-  async #subscribe(channel: string, onReleased: () => void): Promise<void> {
+  async #subscribe(channel: string, onReleased: (message: string) => void): Promise<void> {
     const subscriber = this.#commands.duplicate();
     this.#subscriber = subscriber;
     subscriber.on('error', this.#remember);
