@@ -32,3 +32,18 @@ describe('runBench, interrupted', () => {
     expect(existsSync(roots[0] ?? '')).toBe(false);
   });
 });
+
+describe('runBench, given bad options', () => {
+  it('names the option and the value before it does anything', async () => {
+    await expect(runBench({ maxConcurrency: 0 })).rejects.toThrow(
+      'Expected `maxConcurrency` to be an integer from 1 and up, got `0` (number)',
+    );
+    await expect(runBench({ tokensPerSecond: -1 })).rejects.toMatchObject({
+      name: 'BenchError',
+      code: 'invalid_options',
+    });
+    await expect(runBench({ profile: { seeds: 0 } })).rejects.toThrow(
+      'Expected `profile.seeds` to be an integer from 1 and up, got `0` (number)',
+    );
+  });
+});
