@@ -62,12 +62,18 @@ export class LiveView {
     const s = this.#style;
     switch (event.type) {
       case 'batch-start': {
-        this.#waveCount = event.plan.waves.length;
+        const plan = event.plan;
+        if (plan === undefined) {
+          // Eager mode and streams: no waves; calls start as their dependencies end.
+          this.#write(s.dim(`  ${event.mode}, cap ${event.maxConcurrency}, no waves`));
+          break;
+        }
+        this.#waveCount = plan.waves.length;
         this.#write(
-          s.dim(`  plan: ${event.plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
-            s.bold(`${event.plan.waves.length} wave(s)`),
+          s.dim(`  plan: ${plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
+            s.bold(`${plan.waves.length} wave(s)`),
         );
-        event.plan.waves.forEach((wave, position) => {
+        plan.waves.forEach((wave, position) => {
           const members = wave.calls.map((index) => `#${index} ${this.#label(index)}`).join(', ');
           this.#write(`    ${s.magenta(`wave ${position + 1}`)}: ${members}`);
         });

@@ -102,7 +102,7 @@ describe('runToolLoop with the AI SDK mock model', () => {
 
     // our planner's waves: c1, c2, c4 together; c3 after c1; c5 after c3
     const [, start] = events.find(([n, e]) => n === 0 && e.type === 'batch-start')!;
-    expect(start.type === 'batch-start' && start.plan.waves.map((w) => w.calls)).toEqual([
+    expect(start.type === 'batch-start' && start.plan?.waves.map((w) => w.calls)).toEqual([
       [0, 1, 3],
       [2],
       [4],

@@ -61,6 +61,19 @@ export class BatchState {
     return this.config.scheduler.now();
   }
 
+  /**
+   * A call of a stream arrives: it takes the next slot and is prepared like the others. Only
+   * for a batch made with a `calls` array of its own, which grows with the stream.
+   */
+  arrive(call: ToolCall): PreparedCall {
+    const index = this.calls.length;
+    const { registry, health } = this.config;
+    const prepared = new PreparedCall({ registry, call, index, health });
+    (this.calls as ToolCall[]).push(call);
+    (this.prepared as PreparedCall[]).push(prepared);
+    return prepared;
+  }
+
   /** Fails the batch with a hard error (the first one wins) and stops the calls in flight. */
   fail(error: DispatchError): void {
     if (this.failure !== undefined || this.finished) return;

@@ -18,13 +18,25 @@ import { runPreHooks } from './run-pre-hooks.js';
 export interface CallPipelineOptions {
   readonly batch: BatchState;
   readonly prepared: PreparedCall;
-  /** Position of the call's wave, on its events. */
-  readonly wave: number;
+  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
+  readonly wave: number | undefined;
   /** When the call became ready to start: its first attempt's `waitMs` counts from here. */
   readonly readyAt: number;
   /** Where the call's events go; completed when the call is done. */
   readonly subscriber: Subscriber<DispatchEvent>;
+  /** Eager mode and streams: what the call's `call-start` events tell about its wait. */
+  readonly eager?: EagerArrival | undefined;
 }
+
+/** When an eager call arrived and the calls it waited for. */
+export interface EagerArrival {
+  readonly arrivedAt: number;
+  /** Its dependencies that had not ended when it arrived, ascending. */
+  readonly waitedFor: readonly number[];
+}
+
+/** A retry waited for no call. */
+const NO_CALLS: readonly number[] = [];
 
 /** A tool that was called by an attempt and has not settled yet. */
 interface Execution {
@@ -66,7 +78,8 @@ const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_repo
 export class CallPipeline implements StoppableCall {
   readonly #batch: BatchState;
   readonly #subscriber: Subscriber<DispatchEvent>;
-  readonly #wave: number;
+  readonly #wave: number | undefined;
+  readonly #eager: EagerArrival | undefined;
   #prepared: PreparedCall;
   #attempt = 0;
   /** Changes when pending answers (hooks, grant, tool, recovery) become stale. */
@@ -78,6 +91,8 @@ export class CallPipeline implements StoppableCall {
   #readyAt: number;
   #beganAt = 0;
   #fleetWaitMs = 0;
+  /** When the current attempt asked the coordinator, while it waits for the grant. */
+  #fleetWaitFrom: number | undefined;
   #durationMs = 0;
   #answer: AttemptAnswer = NO_ANSWER;
   #signal = new AttemptSignal();
@@ -92,6 +107,7 @@ export class CallPipeline implements StoppableCall {
     this.#batch = options.batch;
     this.#prepared = options.prepared;
     this.#wave = options.wave;
+    this.#eager = options.eager;
     this.#readyAt = options.readyAt;
     this.#subscriber = options.subscriber;
   }
@@ -107,7 +123,7 @@ export class CallPipeline implements StoppableCall {
     this.#attempt += 1;
     this.#beganAt = this.#batch.now();
     this.#fleetWaitMs = 0;
-    this.#signal = new AttemptSignal();
+    this.#fleetWaitFrom = undefined;
     const { tool, validation, toolName } = this.#prepared;
     if (tool === undefined) {
       this.#endEarly(softError('unknown_tool', this.#unknownTool(toolName)));
@@ -186,6 +202,7 @@ export class CallPipeline implements StoppableCall {
     }
     const { call, toolName } = this.#prepared;
     const from = this.#batch.now();
+    this.#fleetWaitFrom = from;
     let grant: MaybeAsync<CoordinationGrant>;
     try {
       grant = coordinator.acquire({
@@ -200,11 +217,11 @@ export class CallPipeline implements StoppableCall {
     this.#then(
       grant,
       (granted) => {
-        this.#fleetWaitMs = this.#batch.now() - from;
+        this.#fleetWaited();
         this.#execute(tool, value, granted);
       },
       (error) => {
-        this.#fleetWaitMs = this.#batch.now() - from;
+        this.#fleetWaited();
         this.#endEarly(
           softError(
             'coordination_failed',
@@ -366,6 +383,7 @@ export class CallPipeline implements StoppableCall {
     const reason = new Error(message);
     reason.name = 'TimeoutError';
     const execution = this.#execution;
+    this.#fleetWaited();
     this.#interrupt(reason);
     if (execution === undefined) this.#endEarly(softError('timeout', message));
     else this.#executed(softError('timeout', message));
@@ -424,10 +442,22 @@ export class CallPipeline implements StoppableCall {
   #retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
     this.#end('retry', this.#answer.content, this.#durationMs);
     if (this.#closed) return;
+    // The next attempt's own signal: a cancel during the back-off does not reach this one's.
+    this.#signal = new AttemptSignal();
     if (correction !== undefined) {
-      const { call, index } = this.#prepared;
+      const previous = this.#prepared;
       const { registry, health } = this.#batch.config;
-      this.#prepared = new PreparedCall({ registry, call, index, health, correction });
+      this.#prepared = new PreparedCall({
+        registry,
+        call: previous.call,
+        index: previous.index,
+        health,
+        correction: {
+          toolName:
+            typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
+          input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
+        },
+      });
     }
     this.#readyAt = this.#batch.now();
     if (delayMs === 0) {
@@ -507,10 +537,18 @@ export class CallPipeline implements StoppableCall {
     return false;
   }
 
+  /** The wait for the coordinator is over (granted, refused, or timed out). */
+  #fleetWaited(): void {
+    if (this.#fleetWaitFrom === undefined) return;
+    this.#fleetWaitMs = this.#batch.now() - this.#fleetWaitFrom;
+    this.#fleetWaitFrom = undefined;
+  }
+
   #emitStart(): void {
     this.#open = true;
     if (!this.#batch.progressEvents) return;
     const { call, index, toolName, input } = this.#prepared;
+    const eager = this.#eager;
     this.#subscriber.next({
       type: 'call-start',
       wave: this.#wave,
@@ -520,6 +558,12 @@ export class CallPipeline implements StoppableCall {
       input,
       attempt: this.#attempt,
       fleetWaitMs: this.#fleetWaitMs,
+      ...(eager === undefined
+        ? {}
+        : {
+            waitedFor: this.#attempt === 1 ? eager.waitedFor : NO_CALLS,
+            waitedMs: this.#batch.now() - eager.arrivedAt,
+          }),
     });
   }
 

@@ -1,4 +1,11 @@
-import { from, Observable, type ObservableInput, type OperatorFunction, Subscription } from 'rxjs';
+import {
+  from,
+  Observable,
+  type ObservableInput,
+  type OperatorFunction,
+  type Subscriber,
+  Subscription,
+} from 'rxjs';
 
 /** Options of {@link mergeByPriority}. */
 export interface MergeByPriorityOptions<T> {
@@ -17,7 +24,9 @@ export interface MergeByPriorityOptions<T> {
 /**
  * `mergeMap` under a cap whose waiting values start by priority instead of first in, first
  * out: whenever a slot is free, the waiting value that `compare` puts first is projected and
- * subscribed. Work-conserving: a value never waits while a slot is free. An error from the
+ * subscribed. Work-conserving: a value never waits while a slot is free. Values the source
+ * emits synchronously when subscribed to (a whole batch) compete together, as do values that
+ * arrive during `onEnd`. An error from the
  * source or from an inner Observable errors the result and unsubscribes every inner one.
  * Inner Observables that complete synchronously start the next ones from a loop, not from
  * nested calls, so any number of them runs in constant stack depth.
@@ -33,75 +42,152 @@ export function mergeByPriority<T, R>(
   project: (value: T) => ObservableInput<R>,
   options: MergeByPriorityOptions<T>,
 ): OperatorFunction<T, R> {
-  const { concurrency, compare, onEnd } = options;
   return (source) =>
     new Observable<R>((subscriber) => {
-      const waiting = new BinaryHeap<T>(compare);
-      let active = 0;
-      let sourceDone = false;
-      /** Inside `drain`'s loop, or inside `onEnd`: starting now would skip the queue. */
-      let busy = false;
-
-      const drain = (): void => {
-        if (busy) return;
-        busy = true;
-        try {
-          while (active < concurrency && waiting.size > 0 && !subscriber.closed) {
-            start(waiting.pop() as T);
-          }
-        } finally {
-          busy = false;
-        }
-        if (sourceDone && active === 0 && waiting.size === 0) subscriber.complete();
-      };
-
-      const start = (value: T): void => {
-        active += 1;
-        const inner = new Subscription();
-        subscriber.add(inner);
-        let input: ObservableInput<R>;
-        try {
-          input = project(value);
-        } catch (error) {
-          subscriber.error(error);
-          return;
-        }
-        inner.add(
-          from(input).subscribe({
-            next: (result) => subscriber.next(result),
-            error: (error: unknown) => subscriber.error(error),
-            complete: () => {
-              subscriber.remove(inner);
-              if (onEnd !== undefined) {
-                const wasBusy = busy;
-                busy = true;
-                try {
-                  onEnd(value);
-                } finally {
-                  busy = wasBusy;
-                }
-              }
-              active -= 1;
-              drain();
-            },
-          }),
-        );
-      };
-
-      subscriber.add(
-        source.subscribe({
-          next: (value) => {
-            waiting.push(value);
-            drain();
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => {
-            sourceDone = true;
-            drain();
-          },
-        }),
-      );
+      new PriorityMerge(subscriber, project, options).subscribeTo(source);
     });
+}
+
+/**
+ * The state of one subscription to {@link mergeByPriority}. Written as classes, not closures:
+ * nothing is allocated per value beyond its inner subscription and one small observer.
+ */
+class PriorityMerge<T, R> {
+  readonly subscriber: Subscriber<R>;
+  readonly #project: (value: T) => ObservableInput<R>;
+  readonly #concurrency: number;
+  readonly #onEnd: ((value: T) => void) | undefined;
+  readonly #waiting: BinaryHeap<T>;
+  #active = 0;
+  #sourceDone = false;
+  /** Inside `drain`'s loop, or inside `onEnd`: starting now would skip the queue. */
+  #busy = false;
+
+  constructor(
+    subscriber: Subscriber<R>,
+    project: (value: T) => ObservableInput<R>,
+    options: MergeByPriorityOptions<T>,
+  ) {
+    this.subscriber = subscriber;
+    this.#project = project;
+    this.#concurrency = options.concurrency;
+    this.#onEnd = options.onEnd;
+    this.#waiting = new BinaryHeap<T>(options.compare);
+  }
+
+  subscribeTo(source: Observable<T>): void {
+    // What the source emits while it is being subscribed to arrives together: those values
+    // compete for the slots by priority, not by who came first.
+    this.#busy = true;
+    try {
+      this.subscriber.add(source.subscribe(new SourceObserver(this)));
+    } finally {
+      this.#busy = false;
+    }
+    this.drain();
+  }
+
+  arrive(value: T): void {
+    this.#waiting.push(value);
+    this.drain();
+  }
+
+  sourceComplete(): void {
+    this.#sourceDone = true;
+    this.drain();
+  }
+
+  /** Starts waiting values while slots are free, best first; completes when all is done. */
+  drain(): void {
+    if (this.#busy) return;
+    this.#busy = true;
+    const subscriber = this.subscriber;
+    const waiting = this.#waiting;
+    try {
+      while (this.#active < this.#concurrency && waiting.size > 0 && !subscriber.closed) {
+        this.#start(waiting.pop() as T);
+      }
+    } finally {
+      this.#busy = false;
+    }
+    if (this.#sourceDone && this.#active === 0 && waiting.size === 0) subscriber.complete();
+  }
+
+  /** An inner Observable completed: `onEnd`, then its slot goes to the best waiting value. */
+  innerComplete(inner: InnerObserver<T, R>): void {
+    this.subscriber.remove(inner.subscription);
+    const onEnd = this.#onEnd;
+    if (onEnd !== undefined) {
+      const wasBusy = this.#busy;
+      this.#busy = true;
+      try {
+        onEnd(inner.value);
+      } finally {
+        this.#busy = wasBusy;
+      }
+    }
+    this.#active -= 1;
+    this.drain();
+  }
+
+  #start(value: T): void {
+    this.#active += 1;
+    let input: ObservableInput<R>;
+    try {
+      input = this.#project(value);
+    } catch (error) {
+      this.subscriber.error(error);
+      return;
+    }
+    const inner = new InnerObserver(this, value);
+    this.subscriber.add(inner.subscription);
+    inner.subscription.add(from(input).subscribe(inner));
+  }
+}
+
+/** Forwards the source's values to the merge. */
+class SourceObserver<T, R> {
+  readonly #merge: PriorityMerge<T, R>;
+
+  constructor(merge: PriorityMerge<T, R>) {
+    this.#merge = merge;
+  }
+
+  next(value: T): void {
+    this.#merge.arrive(value);
+  }
+
+  error(error: unknown): void {
+    this.#merge.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.#merge.sourceComplete();
+  }
+}
+
+/** Observes the inner Observable of one value. */
+class InnerObserver<T, R> {
+  readonly subscription = new Subscription();
+  readonly value: T;
+  readonly #merge: PriorityMerge<T, R>;
+
+  constructor(merge: PriorityMerge<T, R>, value: T) {
+    this.#merge = merge;
+    this.value = value;
+  }
+
+  next(result: R): void {
+    this.#merge.subscriber.next(result);
+  }
+
+  error(error: unknown): void {
+    this.#merge.subscriber.error(error);
+  }
+
+  complete(): void {
+    this.#merge.innerComplete(this);
+  }
 }
 
 /** A binary min-heap under `compare`; ties leave in no particular order (make `compare` total). */

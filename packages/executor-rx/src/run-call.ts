@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { BatchState } from './batch-state.js';
-import { CallPipeline } from './call-pipeline.js';
+import { CallPipeline, type EagerArrival } from './call-pipeline.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
 import { startNested } from './start-nested.js';
@@ -11,10 +11,12 @@ export interface RunCallOptions {
   readonly batch: BatchState;
   /** The call, resolved once: `batch.prepared[i]`. */
   readonly prepared: PreparedCall;
-  /** Position of the call's wave, on its events. */
-  readonly wave: number;
+  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
+  readonly wave: number | undefined;
   /** When the call became ready: its first `call-end`'s `waitMs` counts from here. Default: when subscribed. */
   readonly readyAt?: number;
+  /** Eager mode and streams: when the call arrived and which calls it waited for. */
+  readonly eager?: EagerArrival | undefined;
 }
 
 /**
@@ -48,6 +50,7 @@ export function runCall(options: RunCallOptions): Observable<DispatchEvent> {
       wave: options.wave,
       readyAt: options.readyAt ?? batch.now(),
       subscriber,
+      eager: options.eager,
     });
     // No teardown per call: when the run is unsubscribed from, the batch abandons its calls.
     startNested(batch, subscriber, pipeline);

@@ -17,6 +17,7 @@ export class FleetConnection {
   #started: Promise<void> | undefined;
   #lastError: unknown;
   #closed = false;
+  readonly #background = new Set<Promise<unknown>>();
   /** Commands sent so far (each script run or renewal is one round trip). */
   roundTrips = 0;
 
@@ -73,6 +74,16 @@ export class FleetConnection {
     }
   }
 
+  /** Lets `promise` (a release) finish on its own; `close()` waits for it; failures are dropped. */
+  inBackground(promise: Promise<unknown>): void {
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#background.add(settled);
+    settled.then(() => this.#background.delete(settled));
+  }
+
   /** The error for Redis being out of reach, naming where and why. */
   unavailable(cause: unknown): RedisCoordinatorError {
     const why = cause instanceof Error ? cause.message : String(cause ?? 'not connected');
@@ -83,9 +94,13 @@ export class FleetConnection {
     });
   }
 
-  /** Closes the subscriber, and the command connection when the coordinator made it. */
+  /**
+   * Waits for the releases still in flight, then closes the subscriber, and the command
+   * connection when the coordinator made it.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
+    await Promise.all([...this.#background]);
     this.#closed = true;
     const subscriber = this.#subscriber;
     await Promise.allSettled([

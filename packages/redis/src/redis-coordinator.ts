@@ -13,8 +13,9 @@ export interface RedisCoordinator extends Coordinator {
   /** Round trips to Redis so far (script runs and lease renewals), for measuring overhead. */
   readonly roundTrips: number;
   /**
-   * Stops the coordinator: later `acquire`s reject with `closed`; closes the connections it
-   * opened (never a `client` it was given). Release your grants first.
+   * Stops the coordinator: waits for the releases in flight, then later `acquire`s reject with
+   * `closed`; closes the connections it opened (never a `client` it was given). Release your
+   * grants first.
    */
   close(): Promise<void>;
 }
@@ -34,7 +35,8 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
  *   and no earlier-queued waiter conflicts with it, so readers arriving after a waiting writer
  *   wait behind it (a writer waits at most for what was queued before it).
  * - **Leases:** a grant is renewed every `leaseMs / 3` while the call runs and released by
- *   `release()`; a process that dies frees its locks `leaseMs` after its last renewal. A lease
+ *   `release()` (which resolves at once: the release is sent in the background, ordered before
+ *   this coordinator's later requests); a process that dies frees its locks `leaseMs` after its last renewal. A lease
  *   that cannot be renewed aborts the grant's `lost` signal.
  * - **Fencing:** every grant takes the next value of one counter per namespace, so tokens
  *   increase per key (and across overlapping keys); the token reaches the tool as

@@ -60,9 +60,10 @@ export function waitForGrant(
       request.signal.removeEventListener('abort', onAbort);
     };
     const leave = (): void => {
-      connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]).catch(() => {
-        // Redis is away: the entry expires with its lease.
-      });
+      // If Redis is away, the entry expires with its lease.
+      connection.inBackground(
+        connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]),
+      );
     };
     const fail = (error: unknown): void => {
       if (settled) return;
@@ -170,20 +171,21 @@ function grant(options: {
     describe: options.describe,
     onLost: (error) => lost.abort(error),
   });
-  let released: Promise<void> | undefined;
+  let released = false;
   return {
     fencingToken: token,
     lost: lost.signal,
     release: () => {
-      released ??= (async () => {
+      if (!released) {
+        released = true;
         lease.stop();
-        try {
-          await connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]);
-        } catch {
-          // Redis is away: the lease expires on its own.
-        }
-      })();
-      return released;
+        // Not awaited: the call goes on at once. This connection's later commands are ordered
+        // after it, and `close()` waits for it; if Redis is away, the lease expires on its own.
+        connection.inBackground(
+          connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]),
+        );
+      }
+      return Promise.resolve();
     },
   };
 }

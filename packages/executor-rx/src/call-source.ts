@@ -1,0 +1,83 @@
+import { describeValue, type ToolCall } from '@toolwaves/core';
+import { isObservable, Observable } from 'rxjs';
+import { DispatchError } from './dispatch-error.js';
+
+/** Tool calls the model is still writing: an async iterable or an Observable. */
+export type ToolCallSource = AsyncIterable<ToolCall> | Observable<ToolCall>;
+
+/**
+ * A stream of tool calls as an Observable. An async iterable is read one call at a time;
+ * unsubscribing stops reading it at once and calls the iterator's `return()` (so a generator
+ * runs its `finally` blocks and a network stream can close), even while a `next()` is pending.
+ *
+ * @throws DispatchError `invalid_config` (synchronously) when `calls` is neither.
+ * @example
+ * ```ts
+ * callSource(streamOfCalls).subscribe((call) => console.log(call.id));
+ * ```
+ * @see Dispatcher.runStream
+ */
+export function callSource(calls: ToolCallSource): Observable<ToolCall> {
+  if (isObservable(calls)) return calls as Observable<ToolCall>;
+  if (!isAsyncIterable(calls)) {
+    throw new DispatchError({
+      code: 'invalid_config',
+      message: `Expected \`calls\` to be an AsyncIterable or an Observable of tool calls, got ${describeValue(calls)}`,
+    });
+  }
+  return new Observable<ToolCall>((subscriber) => {
+    let iterator: AsyncIterator<ToolCall>;
+    try {
+      iterator = calls[Symbol.asyncIterator]();
+    } catch (error) {
+      subscriber.error(error);
+      return undefined;
+    }
+    let done = false;
+    const pull = (): void => {
+      let next: Promise<IteratorResult<ToolCall>>;
+      try {
+        next = Promise.resolve(iterator.next());
+      } catch (error) {
+        done = true;
+        subscriber.error(error);
+        return;
+      }
+      next.then(
+        (result) => {
+          if (subscriber.closed) return;
+          if (result.done === true) {
+            done = true;
+            subscriber.complete();
+            return;
+          }
+          subscriber.next(result.value);
+          if (!subscriber.closed) pull();
+        },
+        (error: unknown) => {
+          done = true;
+          subscriber.error(error);
+        },
+      );
+    };
+    pull();
+    return () => {
+      if (done) return;
+      done = true;
+      try {
+        // The iterator's own failure to close is not the dispatch's: nothing waits for it.
+        Promise.resolve(iterator.return?.()).catch(() => undefined);
+      } catch {
+        // A synchronous throw from `return()` likewise.
+      }
+    };
+  });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<ToolCall> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
+}
