@@ -54,7 +54,9 @@ export class EagerArrivals {
     // A duplicate does not run, but takes its place in the order like a keyless call.
     else if (firstIndex === index) waits = this.#tracker.add(prepared.node);
     else waits = this.#tracker.add({ index, parallelizable: true });
-    return this.#eagerCall(index, waits, firstIndex, batch.now());
+    // Arrival times only show in events (`waitedMs`, `waitMs`): no clock reading without them.
+    const arrivedAt = batch.progressEvents ? batch.now() : batch.startedAt;
+    return this.#eagerCall(index, waits, firstIndex, arrivedAt);
   }
 
   /** The index of the first call with call `index`'s id (itself when it is the first). */

@@ -88,6 +88,17 @@ class PriorityMerge<T, R> {
   }
 
   arrive(value: T): void {
+    if (!this.#busy && this.#active < this.#concurrency && this.#waiting.size === 0) {
+      // Nothing waits and a slot is free: it starts now (what `drain` would do, without the queue).
+      this.#busy = true;
+      try {
+        if (!this.subscriber.closed) this.#start(value);
+      } finally {
+        this.#busy = false;
+      }
+      this.drain();
+      return;
+    }
     this.#waiting.push(value);
     this.drain();
   }
