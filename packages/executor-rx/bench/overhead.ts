@@ -6,7 +6,8 @@
  * warm-up rounds first, then rounds in rotating order, medians reported. Both wall-clock time
  * and process CPU time are shown (CPU time is steadier on a busy machine). For reference, the
  * time `registry.toPlanNodes` alone takes (part of every parallel dispatch) is shown too, and
- * the time the async generator alone takes to hand over the calls (part of its stream row).
+ * the time the async generator alone takes to hand over the calls (part of its stream row), and
+ * p-limit fed by that same generator (the like-for-like baseline of the async generator row).
  * Each measured run follows an unmeasured run of the same contender, so that it pays for its
  * own garbage, not for the previous contender's.
  *
@@ -59,6 +60,12 @@ const contenders: Record<string, () => Promise<unknown[]>> = {
   'stream (Observable)': () => dispatcher.dispatchStream(from(calls)),
   'stream (async gen)': () => dispatcher.dispatchStream(written(calls)),
   'toPlanNodes only': async () => registry.toPlanNodes(calls),
+  'p-limit (async gen)': async () => {
+    const limit = pLimit(CAP);
+    const answers: Promise<string>[] = [];
+    for await (const call of written(calls)) answers.push(limit(() => noop(call.input)));
+    return Promise.all(answers);
+  },
   'async gen alone': async () => {
     const read: ToolCall[] = [];
     for await (const call of written(calls)) read.push(call);
@@ -126,6 +133,9 @@ for (const name of [
     `${`${name} /`.padEnd(22)} bare mergeMap ${ratio(name, 'bare mergeMap', 'wallMs')} wall, ${ratio(name, 'bare mergeMap', 'cpuMs')} CPU; p-limit ${ratio(name, 'p-limit', 'wallMs')} wall, ${ratio(name, 'p-limit', 'cpuMs')} CPU`,
   );
 }
+console.log(
+  `${'stream (async gen) /'.padEnd(22)} p-limit over the same async generator ${ratio('stream (async gen)', 'p-limit (async gen)', 'wallMs')} wall, ${ratio('stream (async gen)', 'p-limit (async gen)', 'cpuMs')} CPU`,
+);
 console.log(
   'goals: waves within 4× of bare mergeMap; eager and streams at or below p-limit (≤ 1.00×)',
 );
