@@ -1,7 +1,12 @@
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { Subject } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type CallStartEvent, DispatchError, Dispatcher } from '../src/index.js';
+import {
+  type CallStartEvent,
+  DispatchError,
+  type DispatchEvent,
+  Dispatcher,
+} from '../src/index.js';
 import { ends, record, starts, track } from './helpers.js';
 
 beforeEach(() => {
@@ -52,6 +57,15 @@ beforeEach(() => {
 });
 
 const work = (id: string, input: Work): ToolCall => ({ id, name: 'work', input });
+
+/** One line per event: its type, and for calls the id and what it waited for, or the outcome. */
+const eventLine = (event: DispatchEvent): string => {
+  if (event.type === 'call-start') {
+    return `call-start ${event.toolCallId} waited for [${event.waitedFor?.join(', ')}] ${event.waitedMs} ms`;
+  }
+  if (event.type === 'call-end') return `call-end ${event.toolCallId} ${event.outcome}`;
+  return event.type;
+};
 
 /** Yields each call after waiting `gap` ms on the fake clock, like a model writing them. */
 async function* written(
@@ -143,6 +157,33 @@ describe('dispatchStream', () => {
       ['b', 0, 10],
       ['c', 10, 20],
       ['d', 40, 50],
+    ]);
+  });
+
+  it('hands every event to onEvent, the same events runStream emits', async () => {
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
+    const calls = () =>
+      written([
+        { gap: 0, call: work('a', { ms: 10, write: 'fs:/a' }) },
+        { gap: 5, call: work('b', { ms: 10, write: 'fs:/a' }) },
+      ]);
+    const seen: string[] = [];
+    const results = track(
+      dispatcher.dispatchStream(calls(), { onEvent: (event) => seen.push(eventLine(event)) }),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    expect(results.value).toHaveLength(2);
+    const run = record(dispatcher.runStream(calls()));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(seen).toEqual(run.events.map(eventLine));
+    // b arrives at 5 and waits for a (0–10): it starts at 10, 5 ms after it arrived.
+    expect(seen).toEqual([
+      'batch-start',
+      'call-start a waited for [] 0 ms',
+      'call-end a ok',
+      'call-start b waited for [0] 5 ms',
+      'call-end b ok',
+      'batch-end',
     ]);
   });
 
