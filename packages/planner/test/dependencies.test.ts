@@ -72,6 +72,14 @@ describe('dependencies — pinned', () => {
     ]);
   });
 
+  it('answers one arriving call at a time (the TSDoc example)', () => {
+    const tracker = new DependencyTracker();
+    expect(tracker.add(writes(0, 'fs:/a'))).toEqual([]);
+    expect(tracker.add(reads(1, 'fs:/a/b'))).toEqual([0]);
+    expect(tracker.add(unsafe(2))).toEqual([1]);
+    expect(tracker.size).toBe(3);
+  });
+
   it('ignores the keys of a call that is not concurrency-safe', () => {
     const nodes: PlanNode[] = [
       writes(0, 'a'),
