@@ -158,6 +158,20 @@ describe('dependencies — properties', () => {
     );
   });
 
+  it('stays small in the seed model: at most one wait per safe call, each call awaited by at most one unsafe call', () => {
+    fc.assert(
+      fc.property(seedBatch(60), (nodes) => {
+        const edges = dependencies(nodes);
+        for (const node of nodes) {
+          if (node.parallelizable) expect(edges[node.index]!.length).toBeLessThanOrEqual(1);
+        }
+        const total = edges.reduce((sum, answer) => sum + answer.length, 0);
+        expect(total).toBeLessThanOrEqual(2 * nodes.length);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('DependencyTracker answers as dependencies does, on every prefix', () => {
     fc.assert(
       fc.property(fc.oneof(accessBatch(), deepBatch), (nodes) => {
