@@ -239,11 +239,9 @@ class WaitingValues<T> {
     ) {
       const value = ordered[this.#head] as T;
       this.#head += 1;
-      if (this.#head === ordered.length) {
-        this.#ordered = [];
-        this.#head = 0;
-      } else if (this.#head >= 1024 && this.#head * 2 >= ordered.length) {
-        // Drop the taken front now and then, so a long run does not keep it.
+      if (this.#head >= 1024 && this.#head * 2 >= ordered.length) {
+        // Drop the taken front now and then (amortized: no work per value), so a long run
+        // does not keep it.
         this.#ordered = ordered.slice(this.#head);
         this.#head = 0;
       }

@@ -173,7 +173,9 @@ class CallEnds {
           `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
         );
       }
-      if (this.#ended[dependency] !== true) (pending ??= []).push(dependency);
+      if (this.#ended[dependency] === true) continue;
+      if (pending === undefined) pending = [dependency];
+      else pending.push(dependency);
     }
     this.#arrived[index] = true;
     if (pending === undefined) return NONE;

@@ -45,6 +45,10 @@ describe('Dispatcher options', () => {
       { mode: 'fast' },
       "Expected `mode` to be 'sequential', 'parallel' or 'eager', got `\"fast\"` (string)",
     ],
+    [
+      { priority: 'fastest' },
+      "Expected `priority` to be 'model-order' or 'longest-first', got `\"fastest\"` (string)",
+    ],
     [{ timeoutMs: 0 }, 'Expected `timeoutMs` to be a finite number above 0, got `0` (number)'],
     [{ timeoutMs: -5 }, 'Expected `timeoutMs` to be a finite number above 0, got `-5` (number)'],
     [

@@ -2,7 +2,12 @@ import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/
 import fc from 'fast-check';
 import { Observable } from 'rxjs';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import {
+  type DispatchError,
+  type DispatchEvent,
+  Dispatcher,
+  type RecoveryStrategy,
+} from '../src/index.js';
 import { ends, record, starts } from './helpers.js';
 
 beforeEach(() => {
@@ -45,6 +50,16 @@ const scenarioArb = fc.record({
     'model-order' | 'longest-first'
   >,
   cancelAt: fc.option(fc.integer({ min: 0, max: 100 }), { freq: 3, nil: undefined }),
+  retryDelay: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
+});
+
+/** Retry what threw, once. */
+const retryOnce = (delayMs: number): RecoveryStrategy => ({
+  name: 'retry-once',
+  decide: ({ failure }) =>
+    failure.kind === 'tool_error' && failure.attempt === 1
+      ? { action: 'retry', delayMs }
+      : { action: 'skip' },
 });
 
 // The reference: the rules written plainly from the generated declarations.
@@ -66,7 +81,7 @@ interface ToolRun {
 
 it('eager batches and streams keep the rules, the cap and arrivals; every call answered once in its slot', async () => {
   await fc.assert(
-    fc.asyncProperty(scenarioArb, async ({ ops, cap, shape, priority, cancelAt }) => {
+    fc.asyncProperty(scenarioArb, async ({ ops, cap, shape, priority, cancelAt, retryDelay }) => {
       let seq = 0;
       const toolRuns: ToolRun[] = [];
       const op = (input: unknown): Op => ops[(input as { i: number }).i]!;
@@ -97,6 +112,7 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
         mode: shape === 'sequential stream' ? 'sequential' : 'eager',
         maxConcurrency: cap,
         priority,
+        ...(retryDelay === undefined ? {} : { recovery: { strategy: retryOnce(retryDelay) } }),
         hooks: {
           pre: [
             ({ input }) =>
@@ -165,9 +181,22 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
         expect(toolRun.start).toBeGreaterThanOrEqual(arrivalMs[toolRun.index]!);
         if (cancelSeq !== undefined) expect(toolRun.startSeq).toBeLessThan(cancelSeq);
       }
-      // Each call ran at most once (no retries configured).
-      const runOf = (i: number): ToolRun | undefined => toolRuns.find((r) => r.index === i);
-      expect(new Set(toolRuns.map((r) => r.index)).size).toBe(toolRuns.length);
+      // Each call ran once, or twice when it threw and recovery retried it.
+      const attemptsOf = (i: number): number =>
+        retryDelay !== undefined && ops[i]!.end === 'throw' ? 2 : 1;
+      const runsOf = (i: number): ToolRun[] => toolRuns.filter((r) => r.index === i);
+      for (let i = 0; i < ops.length; i++) {
+        expect(runsOf(i).length).toBeLessThanOrEqual(attemptsOf(i));
+      }
+      /** From the first attempt's start to the last attempt's end. */
+      const runOf = (i: number): { startSeq: number; endSeq: number } | undefined => {
+        const runs = runsOf(i);
+        if (runs.length === 0) return undefined;
+        return {
+          startSeq: Math.min(...runs.map((r) => r.startSeq)),
+          endSeq: Math.max(...runs.map((r) => r.endSeq!)),
+        };
+      };
 
       // Rules 4 and 5: of two calls that must keep their order, the later one starts after the
       // earlier one ended (so they never overlap, and an unsafe call runs alone). A sequential
@@ -179,7 +208,7 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
           if (shape !== 'sequential stream' && !mustOrder(ops[i]!, ops[j]!)) continue;
           const earlier = runOf(i);
           // The earlier call may have ended without running its tool (aborted by a hook).
-          if (earlier !== undefined) expect(earlier.endSeq!).toBeLessThan(later.startSeq);
+          if (earlier !== undefined) expect(earlier.endSeq).toBeLessThan(later.startSeq);
         }
       }
 
@@ -218,9 +247,16 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
       expect(end.results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
       end.results.forEach((result, i) => {
         const { end: how } = ops[i]!;
-        expect(result.content).toBe(how === 'throw' ? `Tool \`op\` failed: boom ${i}` : `r${i}`);
+        const threw = `Tool \`op\` failed: boom ${i}`;
+        const expected =
+          how !== 'throw'
+            ? `r${i}`
+            : retryDelay === undefined
+              ? threw
+              : `Recovery gave up on \`op\` after 2 attempts: ${threw}`;
+        expect(result.content).toBe(expected);
         expect(result.isError).toBe(how !== 'ok');
-        expect(runOf(i)).toBeDefined();
+        expect(runsOf(i)).toHaveLength(attemptsOf(i));
       });
     }),
     { numRuns: 1500 },

@@ -73,6 +73,20 @@ const arrivalsOf = (declared: readonly Declared[], priority: EagerPriority): num
   });
 };
 
+/** The calls as a stream: call k arrives at `arrivalMs[k]` on the fake clock. */
+const arriving = (calls: readonly ToolCall[], arrivalMs: readonly number[]) =>
+  new Observable<ToolCall>((subscriber) => {
+    const timers = calls.map((call, k) =>
+      setTimeout(() => {
+        subscriber.next(call);
+        if (k === calls.length - 1) subscriber.complete();
+      }, arrivalMs[k]),
+    );
+    return () => {
+      for (const timer of timers) clearTimeout(timer);
+    };
+  });
+
 /** One tool per call (named by its index), with the call's declarations and duration. */
 function setUp(declared: readonly Declared[], durations: readonly number[]) {
   const startMs: number[] = [];
@@ -136,17 +150,7 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
       fc.asyncProperty(scenarioArb, async ({ declared, durations, cap, priority }) => {
         const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
         const arrivalMs = arrivalsOf(declared, priority);
-        const source = new Observable<ToolCall>((subscriber) => {
-          const timers = calls.map((call, k) =>
-            setTimeout(() => {
-              subscriber.next(call);
-              if (k === calls.length - 1) subscriber.complete();
-            }, arrivalMs[k]),
-          );
-          return () => {
-            for (const timer of timers) clearTimeout(timer);
-          };
-        });
+        const source = arriving(calls, arrivalMs);
         const dispatcher = new Dispatcher({
           registry,
           health,
@@ -162,6 +166,22 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
         );
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('sequential streams: one call at a time as they arrive, as simulateEager with one slot', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenarioArb, async ({ declared, durations }) => {
+        const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
+        const arrivalMs = arrivalsOf(declared, 'model-order');
+        const source = arriving(calls, arrivalMs);
+        const dispatcher = new Dispatcher({ registry, health, mode: 'sequential' });
+        const run = record(dispatcher.runStream(source));
+        await vi.runAllTimersAsync();
+        expect(run.status).toBe('complete');
+        expect({ startMs, endMs }).toEqual(simulateEager(nodes, { maxConcurrency: 1, arrivalMs }));
+      }),
+      { numRuns: 200 },
     );
   });
 
