@@ -9,6 +9,7 @@ import type { Progress } from './cli/progress.js';
 import { chooseLatencyScale } from './real/choose-latency-scale.js';
 import { createWorkspace } from './real/create-workspace.js';
 import { runReal } from './real/run-real.js';
+import { runRealStream } from './real/run-real-stream.js';
 import type { BenchReport } from './report/bench-report.js';
 import { ganttFigures } from './report/gantt-figures.js';
 import { pickGanttBatch } from './report/pick-gantt-batch.js';
@@ -71,7 +72,9 @@ export interface RunBenchOptions {
  *    ({@link compareStrategies}), and one batch's schedules for the Gantt chart;
  * 4. planning time from 10 to 100 000 calls ({@link measureScaling});
  * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
- *    the profile's time budget.
+ *    the profile's time budget;
+ * 6. real streamed turns of the same batches: `dispatchStream` fed by a timed source against
+ *    wait-then-waves ({@link runRealStream}).
  *
  * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
  * `maxConcurrency` of 0), `invalid_planners`, `strategy_failed`, or the signal's reason.
@@ -215,6 +218,39 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             },
           });
 
+    const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
+    const streamedMs = figures
+      .filter((workload) => workload.kind === 'tools')
+      .flatMap((workload) => workload.perBatch)
+      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+      .flatMap((batch) => batch.stream)
+      .filter((result) => result.strategy === wavePlanner?.name || result.strategy === 'eager')
+      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
+    const streamLatencyScale = chooseLatencyScale({
+      simulatedMs: streamedMs,
+      budgetMs: profile.streamBudgetMs,
+    });
+    const realStreams =
+      profile.streamBudgetMs <= 0 || wavePlanner === undefined
+        ? []
+        : await runRealStream({
+            workloads,
+            figures,
+            planner: wavePlanner,
+            layout,
+            registryFor,
+            latencyScale: streamLatencyScale,
+            sizes: profile.realSizes,
+            repeats: profile.realRepeats,
+            maxConcurrency,
+            tokensPerSecond,
+            clock,
+            onRun: (done, total, workload) => {
+              options.signal?.throwIfAborted();
+              options.progress?.update({ phase: 'real streams', done, total, detail: workload });
+            },
+          });
+
     const cpu = cpus();
     return {
       meta: {
@@ -235,7 +271,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         latencyScale: realRuns.length === 0 ? 0 : latencyScale,
         realSizes: profile.realSizes,
         realRepeats: profile.realRepeats,
-        streamLatencyScale: 0,
+        streamLatencyScale: realStreams.length === 0 ? 0 : streamLatencyScale,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
@@ -245,7 +281,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       planning: comparison.planning,
       scaling,
       realRuns,
-      realStreams: [],
+      realStreams,
       gantt,
     };
   } finally {

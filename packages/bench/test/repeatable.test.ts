@@ -14,7 +14,7 @@ const run = (seed: number) =>
   runBench({
     quick: true,
     seed,
-    profile: { seeds: 2, sizes: [4, 16], scalingSizes: [], realBudgetMs: 0 },
+    profile: { seeds: 2, sizes: [4, 16], scalingSizes: [], realBudgetMs: 0, streamBudgetMs: 0 },
     command: 'test',
   });
 

@@ -84,7 +84,7 @@ describe('headlineFindings', () => {
       '**sequential** vs greedy, batch: over all workloads +33.3 % [+33.0 … +33.7 %]; slower on tools <a&b> (+45.4 %), seed (+7.0 % [+5.6 … +8.3 %]).',
     );
     expect(findings).toContain(
-      '**proving** vs greedy, batch: over all workloads +0.0 %; equal (within 0.5 %) on tools <a&b>, seed.',
+      '**proving** vs greedy, batch: over all workloads equal within 0.5 % (+0.0 %); equal (within 0.5 %) on tools <a&b>, seed.',
     );
   });
 

@@ -31,6 +31,7 @@ beforeAll(async () => {
       realBudgetMs: 600,
       realSizes: [8],
       realRepeats: 1,
+      streamBudgetMs: 400,
     },
     command: 'test',
   });
@@ -102,6 +103,25 @@ describe('runBench on a small profile', () => {
       const makespan = batch.batch.find((result) => result.strategy === run.planner)!.turnMs;
       expect(run.simulatedMs).toBeCloseTo(makespan * report.meta.latencyScale, 9);
       expect(run.wallMs).toBeGreaterThan(0);
+    }
+  });
+
+  it('streams the tool batches of the real sizes for real, eager against wait-then-waves', () => {
+    expect(report.meta.streamLatencyScale).toBeGreaterThan(0);
+    expect(report.realStreams.map((run) => `${run.workload}/${run.strategy}`)).toEqual(
+      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers'].flatMap((workload) => [
+        `${workload}/greedy`,
+        `${workload}/eager`,
+      ]),
+    );
+    for (const run of report.realStreams) {
+      expect(run).toMatchObject({ batches: 1, calls: 8, spread: 0, errors: 0 });
+      const workload = report.workloads.find((candidate) => candidate.name === run.workload)!;
+      const batch = workload.perBatch.find((candidate) => candidate.size === 8)!;
+      const turn = batch.stream.find((result) => result.strategy === run.strategy)!.turnMs;
+      expect(run.simulatedMs).toBeCloseTo(turn * report.meta.streamLatencyScale, 9);
+      // The turn cannot end before the model stopped writing (scaled), whatever the machine.
+      expect(run.wallMs).toBeGreaterThanOrEqual(batch.streamEndMs * report.meta.streamLatencyScale);
     }
   });
 

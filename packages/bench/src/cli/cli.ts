@@ -44,7 +44,7 @@ async function main(argv: readonly string[]): Promise<void> {
     maxConcurrency: args.maxConcurrency,
     ...(args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate }),
     profile: {
-      ...(args.real ? {} : { realBudgetMs: 0 }),
+      ...(args.real ? {} : { realBudgetMs: 0, streamBudgetMs: 0 }),
       ...(args.scaling ? {} : { scalingSizes: [] }),
       ...(args.seeds === undefined ? {} : { seeds: args.seeds }),
     },

@@ -13,7 +13,7 @@ export interface TimedSourceOptions {
 
 /**
  * A stream of calls in real time, the way a model writes them: an async iterable that yields
- * each call once its arrival time has passed (waiting with `setTimeout`), for
+ * each call once its arrival time has passed on `clock` (waiting with `setTimeout`), for
  * `dispatcher.dispatchStream` in the bench's real streamed runs.
  *
  * @example
@@ -21,8 +21,11 @@ export interface TimedSourceOptions {
  */
 export async function* timedSource(options: TimedSourceOptions): AsyncGenerator<ToolCall> {
   for (let call = 0; call < options.calls.length; call++) {
-    const wait = options.start + options.arrivalMs[call]! - options.clock();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const due = options.start + options.arrivalMs[call]!;
+    // Timers run in whole milliseconds: wait again until the clock has really reached it.
+    for (let wait = due - options.clock(); wait > 0; wait = due - options.clock()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    }
     yield options.calls[call]!;
   }
 }

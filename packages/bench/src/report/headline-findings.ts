@@ -134,7 +134,9 @@ function comparison(
   if (all !== undefined && all !== null) {
     const verdict = verdictOf(all);
     parts.push(
-      `over all workloads ${changeOf(all)}${verdict === 'unclear' ? ', not beyond the seeds’ spread' : ''}`,
+      verdict === 'equal'
+        ? `over all workloads equal within 0.5 % (${changeOf(all)})`
+        : `over all workloads ${changeOf(all)}${verdict === 'unclear' ? ', not beyond the seeds’ spread' : ''}`,
     );
   }
   if (groups.faster.length > 0) parts.push(`faster on ${groups.faster.join(', ')}`);
