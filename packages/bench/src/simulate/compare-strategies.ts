@@ -113,6 +113,7 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
               execution,
               actual,
               streamEndMs: mode === 'stream' ? streamEndMs : 0,
+              ...(mode === 'stream' ? { arrivalMs } : {}),
             }).result;
           });
         entry.batches.push({
