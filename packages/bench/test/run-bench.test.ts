@@ -148,7 +148,7 @@ describe.skipIf(!hasChromium)(
       await rm(dir, { recursive: true, force: true });
     });
 
-    it('renders every chart with one series per planner, and fetches nothing', async () => {
+    it('renders every chart with one series per strategy (per planner for scaling and real runs), and fetches nothing', async () => {
       const file = join(dir, 'report.html');
       await writeFile(file, renderHtml(report));
       const browser = await chromium.launch({
