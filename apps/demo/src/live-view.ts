@@ -63,11 +63,8 @@ export class LiveView {
     switch (event.type) {
       case 'batch-start': {
         const plan = event.plan;
-        if (plan === undefined) {
-          // Eager mode and streams: no waves; calls start as their dependencies end.
-          this.#write(s.dim(`  ${event.mode}, cap ${event.maxConcurrency}, no waves`));
-          break;
-        }
+        // A streamed turn has no plan: each call shows when it is written and when it starts.
+        if (plan === undefined) break;
         this.#waveCount = plan.waves.length;
         this.#write(
           s.dim(`  plan: ${plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
@@ -99,12 +96,15 @@ export class LiveView {
           ),
         );
         break;
-      case 'call-start':
+      case 'call-start': {
+        const waited = event.waitedFor ?? [];
         this.#write(
           `    ${s.yellow('▶')} #${event.index} ${this.#label(event.index)}` +
-            (event.attempt > 1 ? s.dim(` (attempt ${event.attempt})`) : ''),
+            (event.attempt > 1 ? s.dim(` (attempt ${event.attempt})`) : '') +
+            (waited.length > 0 ? s.dim(` after ${waited.map((i) => `#${i}`).join(', ')}`) : ''),
         );
         break;
+      }
       case 'call-end': {
         const mark = event.outcome === 'ok' ? s.green('✓') : s.red('✗');
         const first = (event.content ?? event.outcome).split('\n')[0] ?? '';
@@ -118,7 +118,9 @@ export class LiveView {
       case 'wave-end':
         break;
       case 'batch-end':
-        this.#write(s.dim(`  turn done in ${Math.round(event.durationMs)} ms`));
+        if (event.results.length > 0) {
+          this.#write(s.dim(`  turn done in ${Math.round(event.durationMs)} ms`));
+        }
         break;
     }
   }

@@ -1,10 +1,12 @@
 /**
  * Per-call overhead of the Dispatcher on 10 000 no-op calls (cap 8) — waves (`parallel`),
  * `eager`, and streams (`dispatchStream` over an Observable and over an async generator) — as
- * a ratio to a bare `mergeMap` over the same function and to p-limit, measured side by side in one run:
+ * a ratio to a bare `mergeMap` over the same function and to p-limit, measured side by side in
+ * one run:
  * warm-up rounds first, then rounds in rotating order, medians reported. Both wall-clock time
  * and process CPU time are shown (CPU time is steadier on a busy machine). For reference, the
- * time `registry.toPlanNodes` alone takes (part of every parallel dispatch) is shown too.
+ * time `registry.toPlanNodes` alone takes (part of every parallel dispatch) is shown too, and
+ * the time the async generator alone takes to hand over the calls (part of its stream row).
  * Each measured run follows an unmeasured run of the same contender, so that it pays for its
  * own garbage, not for the previous contender's.
  *
@@ -57,6 +59,11 @@ const contenders: Record<string, () => Promise<unknown[]>> = {
   'stream (Observable)': () => dispatcher.dispatchStream(from(calls)),
   'stream (async gen)': () => dispatcher.dispatchStream(written(calls)),
   'toPlanNodes only': async () => registry.toPlanNodes(calls),
+  'async gen alone': async () => {
+    const read: ToolCall[] = [];
+    for await (const call of written(calls)) read.push(call);
+    return read;
+  },
 };
 
 interface Sample {

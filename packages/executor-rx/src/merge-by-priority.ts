@@ -4,7 +4,7 @@ import {
   type ObservableInput,
   type OperatorFunction,
   type Subscriber,
-  Subscription,
+  type Subscription,
 } from 'rxjs';
 
 /** Options of {@link mergeByPriority}. */
@@ -57,7 +57,7 @@ class PriorityMerge<T, R> {
   readonly #project: (value: T) => ObservableInput<R>;
   readonly #concurrency: number;
   readonly #onEnd: ((value: T) => void) | undefined;
-  readonly #waiting: BinaryHeap<T>;
+  readonly #waiting: WaitingValues<T>;
   #active = 0;
   #sourceDone = false;
   /** Inside `drain`'s loop, or inside `onEnd`: starting now would skip the queue. */
@@ -72,7 +72,7 @@ class PriorityMerge<T, R> {
     this.#project = project;
     this.#concurrency = options.concurrency;
     this.#onEnd = options.onEnd;
-    this.#waiting = new BinaryHeap<T>(options.compare);
+    this.#waiting = new WaitingValues<T>(options.compare);
   }
 
   subscribeTo(source: Observable<T>): void {
@@ -115,7 +115,8 @@ class PriorityMerge<T, R> {
 
   /** An inner Observable completed: `onEnd`, then its slot goes to the best waiting value. */
   innerComplete(inner: InnerObserver<T, R>): void {
-    this.subscriber.remove(inner.subscription);
+    const subscription = inner.subscription;
+    if (subscription !== undefined) this.subscriber.remove(subscription);
     const onEnd = this.#onEnd;
     if (onEnd !== undefined) {
       const wasBusy = this.#busy;
@@ -140,8 +141,12 @@ class PriorityMerge<T, R> {
       return;
     }
     const inner = new InnerObserver(this, value);
-    this.subscriber.add(inner.subscription);
-    inner.subscription.add(from(input).subscribe(inner));
+    const subscription = from(input).subscribe(inner);
+    // One that completed at once is already gone; the others are stopped with the result.
+    if (!subscription.closed) {
+      inner.subscription = subscription;
+      this.subscriber.add(subscription);
+    }
   }
 }
 
@@ -168,7 +173,8 @@ class SourceObserver<T, R> {
 
 /** Observes the inner Observable of one value. */
 class InnerObserver<T, R> {
-  readonly subscription = new Subscription();
+  /** Set once subscribed, unless it completed while being subscribed to. */
+  subscription: Subscription | undefined;
   readonly value: T;
   readonly #merge: PriorityMerge<T, R>;
 
@@ -190,6 +196,63 @@ class InnerObserver<T, R> {
   }
 }
 
+/**
+ * The waiting values, best first under `compare`. Values that arrive already in order (each
+ * at least as late as the one before it, the usual case: calls in model order) wait in a plain
+ * queue, at no cost; the others in a binary heap. `pop` takes the better of the two fronts.
+ */
+class WaitingValues<T> {
+  /** Values in ascending order, from `#head` on. */
+  #ordered: T[] = [];
+  #head = 0;
+  readonly #heap: BinaryHeap<T>;
+  readonly #compare: (a: T, b: T) => number;
+
+  constructor(compare: (a: T, b: T) => number) {
+    this.#compare = compare;
+    this.#heap = new BinaryHeap(compare);
+  }
+
+  get size(): number {
+    return this.#ordered.length - this.#head + this.#heap.size;
+  }
+
+  push(value: T): void {
+    const ordered = this.#ordered;
+    if (
+      ordered.length === this.#head ||
+      this.#compare(ordered[ordered.length - 1] as T, value) <= 0
+    ) {
+      ordered.push(value);
+    } else {
+      this.#heap.push(value);
+    }
+  }
+
+  /** Removes and returns the best value; only call when `size > 0`. */
+  pop(): T | undefined {
+    const ordered = this.#ordered;
+    const heap = this.#heap;
+    if (
+      this.#head < ordered.length &&
+      (heap.size === 0 || this.#compare(ordered[this.#head] as T, heap.peek() as T) <= 0)
+    ) {
+      const value = ordered[this.#head] as T;
+      this.#head += 1;
+      if (this.#head === ordered.length) {
+        this.#ordered = [];
+        this.#head = 0;
+      } else if (this.#head >= 1024 && this.#head * 2 >= ordered.length) {
+        // Drop the taken front now and then, so a long run does not keep it.
+        this.#ordered = ordered.slice(this.#head);
+        this.#head = 0;
+      }
+      return value;
+    }
+    return heap.pop();
+  }
+}
+
 /** A binary min-heap under `compare`; ties leave in no particular order (make `compare` total). */
 class BinaryHeap<T> {
   readonly #items: T[] = [];
@@ -201,6 +264,11 @@ class BinaryHeap<T> {
 
   get size(): number {
     return this.#items.length;
+  }
+
+  /** The first item, left in place. */
+  peek(): T | undefined {
+    return this.#items[0];
   }
 
   push(item: T): void {

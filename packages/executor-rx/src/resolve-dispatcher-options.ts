@@ -1,7 +1,7 @@
 import {
   type Coordinator,
-  describeValue,
   noCoordination,
+  optionMessage,
   type ToolRegistry,
 } from '@toolwaves/core';
 import {
@@ -184,7 +184,7 @@ function checkObject(what: string, value: unknown, known: readonly string[]): vo
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DispatchError({
       code: 'invalid_config',
-      message: `Expected ${what} to be an object, got ${describeValue(value)}`,
+      message: optionMessage({ name: what, subject: what, expected: 'an object', value }),
     });
   }
   for (const key of Object.keys(value)) {
@@ -241,6 +241,6 @@ function isName(value: unknown): boolean {
 function fail(option: string, expected: string, value: unknown): never {
   throw new DispatchError({
     code: 'invalid_config',
-    message: `Expected \`${option}\` to be ${expected}, got ${describeValue(value)}`,
+    message: optionMessage({ name: option, expected, value }),
   });
 }

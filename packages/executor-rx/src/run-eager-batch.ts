@@ -38,7 +38,8 @@ export interface RunEagerBatchOptions {
  * `sequential` mode a stream's calls run one by one as they arrive. Every call goes through
  * the same per-call pipeline as in waves ({@link runCall}).
  *
- * A second call with an id already seen gets a soft error naming the id and does not run.
+ * In a stream, a second call with an id already seen gets a soft error naming the id and does
+ * not run.
  * A source that errors (or yields something that is not a tool call) fails the batch with
  * `source_failed`; the caller's signal fails it with `cancelled`; either way the calls in
  * flight are stopped and the source is no longer read.
@@ -87,8 +88,9 @@ function start(
     eagerCalls = (calls as Observable<ToolCall>).pipe(
       map((call) => arrivals.arrive(call)),
       catchError((cause: unknown) => {
+        // `arrive` raises `source_failed` itself for an element that is not a tool call.
         const error =
-          cause instanceof DispatchError
+          cause instanceof DispatchError && cause.code === 'source_failed'
             ? cause
             : new DispatchError({
                 code: 'source_failed',
@@ -177,9 +179,12 @@ class Arrivals {
     return dependencies(this.#batch.prepared.map((prepared) => prepared.node));
   }
 
-  /** Call `index` of a whole batch, with its planned dependencies. */
+  /**
+   * Call `index` of a whole batch, with its planned dependencies. (Ids are checked for streams
+   * only, where calls arrive one by one: a whole batch runs every call, as waves do.)
+   */
   planned(index: number, waits: readonly number[]): EagerCall<DispatchEvent> {
-    return this.#eagerCall(index, waits, this.#firstWithId(index));
+    return this.#eagerCall(index, waits, index, this.#batch.startedAt);
   }
 
   /** A call of a stream arrives: its slot, its dependencies (tracked now), its work. */
@@ -194,7 +199,7 @@ class Arrivals {
     // A duplicate does not run, but takes its place in the order like a keyless call.
     else if (firstIndex === index) waits = this.#tracker.add(prepared.node);
     else waits = this.#tracker.add({ index, parallelizable: true });
-    return this.#eagerCall(index, waits, firstIndex);
+    return this.#eagerCall(index, waits, firstIndex, batch.now());
   }
 
   /** The index of the first call with call `index`'s id (itself when it is the first). */
@@ -210,10 +215,10 @@ class Arrivals {
     index: number,
     waits: readonly number[],
     firstIndex: number,
+    arrivedAt: number,
   ): EagerCall<DispatchEvent> {
     const batch = this.#batch;
     const prepared = batch.prepared[index]!;
-    const arrivedAt = batch.now();
     return firstIndex === index
       ? new DispatchedCall(batch, index, waits, prepared.node.estimateMs, arrivedAt)
       : new DuplicateCall(batch, index, waits, firstIndex, arrivedAt);

@@ -111,7 +111,7 @@ class DependencyGate<T> {
   }
 
   next(call: EagerCall<T>): void {
-    let pending: number[];
+    let pending: readonly number[];
     try {
       pending = this.#ends.arrive(call);
     } catch (error) {
@@ -145,6 +145,9 @@ class DependencyGate<T> {
   }
 }
 
+/** No calls (shared: never written to). */
+const NONE: number[] = [];
+
 /** Which calls have arrived and ended, and each running call's end as an Observable. */
 class CallEnds {
   readonly #arrived: boolean[] = [];
@@ -158,21 +161,22 @@ class CallEnds {
    * @throws RangeError for an index already seen, or a dependency that is not an earlier call
    *   that has arrived.
    */
-  arrive(call: EagerCall<unknown>): number[] {
+  arrive(call: EagerCall<unknown>): readonly number[] {
     const { index, dependencies } = call;
     if (!Number.isInteger(index) || index < 0 || this.#arrived[index] === true) {
       throw new RangeError(`Expected a new call index (an integer ≥ 0), got ${String(index)}`);
     }
-    const pending: number[] = [];
+    let pending: number[] | undefined;
     for (const dependency of dependencies) {
       if (this.#arrived[dependency] !== true || dependency >= index) {
         throw new RangeError(
           `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
         );
       }
-      if (this.#ended[dependency] !== true) pending.push(dependency);
+      if (this.#ended[dependency] !== true) (pending ??= []).push(dependency);
     }
     this.#arrived[index] = true;
+    if (pending === undefined) return NONE;
     return pending.length > 1 ? pending.sort((a, b) => a - b) : pending;
   }
 

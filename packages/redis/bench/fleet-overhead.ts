@@ -140,9 +140,11 @@ async function main(): Promise<void> {
     'processes',
     'calls',
     'no coordinator',
+    '2 bare PINGs',
     'redis locks',
     'added',
-    'ratio',
+    'vs none',
+    'vs PINGs',
     'round trips/call',
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

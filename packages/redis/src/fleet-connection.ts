@@ -14,7 +14,8 @@ export class FleetConnection {
   readonly #ownsCommands: boolean;
   readonly #where: string;
   #subscriber: RedisClientLike | undefined;
-  #started: Promise<void> | undefined;
+  #connected: Promise<void> | undefined;
+  #subscribed: Promise<void> | undefined;
   #lastError: unknown;
   #closed = false;
   readonly #background = new Set<Promise<unknown>>();
@@ -35,15 +36,18 @@ export class FleetConnection {
   }
 
   /**
-   * Connects on first use and subscribes `onReleased` to `channel`; afterwards resolves at once
-   * while Redis is reachable and rejects with `unavailable` (naming the last error) while not.
+   * Connects on first use (waiting for the first success or failure; the client goes on
+   * reconnecting in the background) and, once Redis has been reached, subscribes `onReleased`
+   * to `channel`. Resolves while Redis is reachable, rejects with `unavailable` (naming the last
+   * error) while not.
    */
-  ready(channel: string, onReleased: () => void): Promise<void> {
-    if (this.#closed) return Promise.reject(closedError());
-    this.#started ??= this.#start(channel, onReleased);
-    return this.#started.then(() => {
-      if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
-    });
+  async ready(channel: string, onReleased: (message: string) => void): Promise<void> {
+    if (this.#closed) throw closedError();
+    this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
+    await this.#connected;
+    if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
+    this.#subscribed ??= this.#subscribe(channel, onReleased);
+    await this.#subscribed;
   }
 
   /** Runs a script (EVALSHA, or EVAL once the server has forgotten it); one round trip. */
@@ -114,14 +118,13 @@ export class FleetConnection {
     this.#lastError = error;
   };
 
-  async #start(channel: string, onReleased: () => void): Promise<void> {
-    if (this.#ownsCommands) await firstReadyOrError(this.#commands);
-    if (!this.#commands.isReady) return;
+  /** Opens the subscriber; node-redis subscribes it again after a reconnect. */
+  async #subscribe(channel: string, onReleased: (message: string) => void): Promise<void> {
     const subscriber = this.#commands.duplicate();
     this.#subscriber = subscriber;
     subscriber.on('error', this.#remember);
-    // node-redis resubscribes after a reconnect; the waiters' fallback poll covers the gap.
     await firstReadyOrError(subscriber);
+    // If this fails, waiters still poll: slower wake-ups, never a missed grant.
     if (subscriber.isReady) await subscriber.subscribe(channel, onReleased).catch(this.#remember);
   }
 }
@@ -149,7 +152,12 @@ async function closeQuietly(client: RedisClientLike): Promise<void> {
   try {
     await client.close();
   } catch {
-    // already closed or never connected: nothing to give back
+    // never connected, or still reconnecting: drop the socket
+    try {
+      client.destroy();
+    } catch {
+      // already closed
+    }
   }
 }
 

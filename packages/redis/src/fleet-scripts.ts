@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
  * (`keysOverlap` of the planner: equal, ancestor or descendant along `/`). Entries whose hash
  * has expired (a process that died) are dropped from the queue as the scan meets them.
  * Returns the fencing token (> 0) when granted, 0 when it must wait, -1 when the request's own
- * lease has expired. Dropping an expired entry is announced on the release channel.
+ * lease has expired. Dropping an expired entry is announced on the release channel (`*`).
  */
 const GRANT_RULE = `
 local function covers(a, b)
@@ -66,7 +66,7 @@ local function decide(queue, fence, me, id, lease, limit, prefix)
 end
 local function try_grant(queue, fence, me, id, lease, limit, prefix, channel)
   local answer = decide(queue, fence, me, id, lease, limit, prefix)
-  if removed then redis.call('PUBLISH', channel, 'expired') end
+  if removed then redis.call('PUBLISH', channel, '*') end
   return answer
 end
 `;
@@ -94,13 +94,19 @@ return try_grant(KEYS[1], KEYS[3], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]),
 `;
 
 /**
- * Takes a request out of the queue (released, or given up while waiting) and announces it.
- * KEYS: queue, request hash. ARGV: id, channel.
+ * Takes a request out of the queue (released, or given up while waiting) and announces what
+ * left: `<accesses JSON>\n<tool>` (see `parseDeparture`), or `*` when its entry had already
+ * expired. KEYS: queue, request hash. ARGV: id, channel.
  */
 export const RELEASE_SCRIPT = `
+local gone = redis.call('HMGET', KEYS[2], 'acc', 'tool')
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('PUBLISH', ARGV[2], ARGV[1])
+if gone[1] then
+  redis.call('PUBLISH', ARGV[2], gone[1] .. '\\n' .. gone[2])
+else
+  redis.call('PUBLISH', ARGV[2], '*')
+end
 return 1
 `;
 

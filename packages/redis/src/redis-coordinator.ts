@@ -1,4 +1,5 @@
 import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
+import { departureConcerns, parseDeparture } from './departure.js';
 import { FleetConnection } from './fleet-connection.js';
 import { type FleetKeys, fleetKeys } from './fleet-keys.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
@@ -6,7 +7,7 @@ import {
   checkCoordinatorOptions,
   type RedisCoordinatorOptions,
 } from './redis-coordinator-options.js';
-import { waitForGrant } from './wait-for-grant.js';
+import { type Waiter, waitForGrant } from './wait-for-grant.js';
 
 /** A {@link Coordinator} on Redis, from {@link redisCoordinator}. */
 export interface RedisCoordinator extends Coordinator {
@@ -41,8 +42,9 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
  * - **Fencing:** every grant takes the next value of one counter per namespace, so tokens
  *   increase per key (and across overlapping keys); the token reaches the tool as
  *   `ToolContext.fencingToken`.
- * - **Waiting** is woken by a pub/sub message when something leaves the queue, with a fallback
- *   poll every `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
+ * - **Waiting** is woken by a pub/sub message when a request it waits for leaves the queue (one
+ *   whose keys conflict with its own, or of its limited tool), with a fallback poll every
+ *   `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
  *
  * A call that declares no access and whose tool has no limit holds nothing and is granted at
  * once without Redis. Redis unreachable: `acquire` rejects with {@link RedisCoordinatorError}
@@ -73,7 +75,7 @@ class FleetCoordinator implements RedisCoordinator {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #limits: ReadonlyMap<string, number>;
-  readonly #waiters = new Set<() => void>();
+  readonly #waiters = new Set<Waiter>();
 
   constructor(options: {
     connection: FleetConnection;
@@ -105,7 +107,7 @@ class FleetCoordinator implements RedisCoordinator {
         );
       }
     }
-    return this.#connection.ready(this.#keys.released, this.#wakeAll).then(() =>
+    return this.#connection.ready(this.#keys.released, this.#onDeparture).then(() =>
       waitForGrant(
         {
           connection: this.#connection,
@@ -125,7 +127,10 @@ class FleetCoordinator implements RedisCoordinator {
     return this.#connection.close();
   }
 
-  readonly #wakeAll = (): void => {
-    for (const wake of [...this.#waiters]) wake();
+  readonly #onDeparture = (message: string): void => {
+    const departure = parseDeparture(message);
+    for (const waiter of [...this.#waiters]) {
+      if (departureConcerns(departure, waiter)) waiter.wake();
+    }
   };
 }

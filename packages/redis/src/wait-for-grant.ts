@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
+import type { WaitingFor } from './departure.js';
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './fleet-keys.js';
 import {
@@ -16,6 +17,12 @@ const ENQUEUE = fleetScript(ENQUEUE_SCRIPT);
 const RETRY = fleetScript(RETRY_SCRIPT);
 const RELEASE = fleetScript(RELEASE_SCRIPT);
 
+/** A waiting request, as its coordinator's release-channel listener sees it. */
+export interface Waiter extends WaitingFor {
+  /** Tries the request again (a no-op once settled). */
+  wake(): void;
+}
+
 /** What one wait needs from its coordinator. */
 export interface WaitContext {
   readonly connection: FleetConnection;
@@ -25,15 +32,16 @@ export interface WaitContext {
   readonly pollMs: number;
   /** The fleet cap of the request's tool, 0 for none. */
   readonly limit: number;
-  /** Waiters woken when something leaves the queue; a wait adds itself while it waits. */
-  readonly waiters: Set<() => void>;
+  /** Waiters woken when something they wait for leaves the queue; a wait adds itself while it waits. */
+  readonly waiters: Set<Waiter>;
 }
 
 /**
  * Queues `request` in Redis and settles when it is granted (a {@link CoordinationGrant} whose
  * lease is renewed until `release()`), when its `signal` is aborted (`cancelled`: it leaves the
  * queue first) or when Redis fails (`unavailable`). While it waits it is woken by the release
- * channel, and polls every `pollMs` as a fallback (a holder that died announces nothing).
+ * channel when something it waits for leaves, and polls every `pollMs` as a fallback (a holder
+ * that died announces nothing).
  */
 export function waitForGrant(
   context: WaitContext,
@@ -54,7 +62,7 @@ export function waitForGrant(
     let timer: ReturnType<typeof setInterval> | undefined;
 
     const stopWaiting = (): void => {
-      waiters.delete(wake);
+      waiters.delete(waiter);
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       request.signal.removeEventListener('abort', onAbort);
@@ -96,7 +104,7 @@ export function waitForGrant(
         attempt(ENQUEUE, enqueueArgs());
       } else {
         if (timer === undefined) {
-          waiters.add(wake);
+          waiters.add(waiter);
           timer = setInterval(wake, pollMs);
           timer.unref?.();
         }
@@ -141,6 +149,8 @@ export function waitForGrant(
         [id, String(leaseMs), String(limit), keys.requestPrefix, keys.released],
       ]);
     };
+
+    const waiter: Waiter = { access: request.access, toolName: request.toolName, limit, wake };
 
     if (request.signal.aborted) {
       onAbort();
