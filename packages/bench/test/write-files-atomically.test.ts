@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BenchError, writeFilesAtomically } from '../src/index.js';
 
 /** Makes the n-th `rename` from now on fail (0: never). */
 const renameFault = vi.hoisted(() => ({ failAt: 0, count: 0 }));
@@ -19,6 +18,11 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     },
   };
 });
+
+// The bench project shares one module cache between its test files (no per-file isolation), so
+// the module may already be loaded with the real `rename`: load it afresh, under the mock.
+vi.resetModules();
+const { BenchError, writeFilesAtomically } = await import('../src/index.js');
 
 let dir: string;
 beforeEach(async () => {
