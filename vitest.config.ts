@@ -17,6 +17,7 @@ const alias = [
   { find: /^@toolwaves\/bench$/, replacement: here('./packages/bench/src/index.ts') },
   { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
   { find: /^@toolwaves\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
+  { find: /^@toolwaves\/redis$/, replacement: here('./packages/redis/src/index.ts') },
 ];
 
 const project = (name: string, root: string) => ({
@@ -44,6 +45,14 @@ export default defineConfig({
       project('bench', './packages/bench'),
       project('ai-sdk', './packages/ai-sdk'),
       project('mcp', './packages/mcp'),
+      {
+        ...project('redis', './packages/redis'),
+        test: {
+          ...project('redis', './packages/redis').test,
+          // One redis-server for the package's tests; skipped with one line when not installed.
+          globalSetup: ['./test/global-setup.ts'],
+        },
+      },
       project('demo', './apps/demo'),
     ],
   },

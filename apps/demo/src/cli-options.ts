@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core';
 import { DemoError } from './demo-error.js';
+import { DEFAULT_TOKENS_PER_SECOND } from './scripted-model.js';
 
 /** The planners the demo knows by name. */
 export const PLANNER_NAMES = ['greedy', 'ordered', 'sequential', 'optimal'] as const;
@@ -12,6 +13,13 @@ export interface CliOptions {
   readonly planner: PlannerName;
   readonly mode: 'sequential' | 'parallel';
   readonly maxConcurrency: number;
+  /**
+   * Run each call the moment the model has written it (eager, while later calls are still being
+   * written), instead of waiting for the whole turn and running it in waves.
+   */
+  readonly stream: boolean;
+  /** How fast the scripted model writes its turns. */
+  readonly tokensPerSecond: number;
   /** A real folder to work in; the scripted session only touches a folder it creates there. */
   readonly workspace: string | undefined;
   /** Multiplier of the injected tool latencies (0 = none). */
@@ -30,13 +38,20 @@ export const HELP_TEXT = `toolwaves demo: an agent loop whose tool calls run in 
 Usage: pnpm demo [options]
 
 Options:
-  --planner NAME          greedy | ordered | sequential | optimal   (default: greedy)
+  --planner NAME          greedy | ordered | sequential | optimal   (default: greedy);
+                          plans whole turns (--no-stream) and the comparison
   --mode MODE             parallel | sequential                     (default: parallel)
-  --max-concurrency N     calls at once inside a wave, integer >= 1 (default: 8)
+  --max-concurrency N     calls at once, integer >= 1               (default: 8)
+  --stream, --no-stream   run each call as soon as the model has written it, while it
+                          writes the rest (eager), or wait for the whole turn and run
+                          it in waves                               (default: --stream)
+  --tokens-per-second N   how fast the scripted model writes, > 0   (default: 80); a call
+                          costs about 12 + (its arguments' JSON length) / 4 tokens
   --workspace DIR         work in DIR (the scripted session only touches a folder it creates
                           there); default: a copy of the sample workspace in a temp folder
   --latency X             scale the injected tool latencies (0 = none, default: 1)
-  --no-compare            skip the comparison of planners at the end
+  --no-compare            skip the comparisons at the end (whole turn + waves against
+                          streamed + eager, and the planners)
   --keep-workspace        keep the temp workspace (removed at the end otherwise) to look at it
   --json                  print one machine-readable JSON report instead of the live view
   --help                  this text
@@ -73,6 +88,16 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (!Number.isInteger(maxConcurrency) || maxConcurrency < 1) {
     throw invalid('--max-concurrency', 'an integer from 1 and up', values['max-concurrency']);
   }
+  if (values.stream === true && values['no-stream'] === true) {
+    throw new DemoError({
+      code: 'invalid_flag',
+      message: 'Expected one of `--stream` and `--no-stream`, got both',
+    });
+  }
+  const tokensPerSecond = Number(values['tokens-per-second'] ?? String(DEFAULT_TOKENS_PER_SECOND));
+  if (!Number.isFinite(tokensPerSecond) || tokensPerSecond <= 0) {
+    throw invalid('--tokens-per-second', 'a number above 0', values['tokens-per-second']);
+  }
   const latency = Number(values.latency ?? '1');
   if (!Number.isFinite(latency) || latency < 0) {
     throw invalid('--latency', 'a number from 0 and up', values.latency);
@@ -81,6 +106,8 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     planner: planner as PlannerName,
     mode,
     maxConcurrency,
+    stream: !(values['no-stream'] ?? false),
+    tokensPerSecond,
     workspace: values.workspace,
     latency,
     json: values.json ?? false,
@@ -99,6 +126,9 @@ function parse(argv: readonly string[]) {
       planner: { type: 'string' },
       mode: { type: 'string' },
       'max-concurrency': { type: 'string' },
+      stream: { type: 'boolean' },
+      'no-stream': { type: 'boolean' },
+      'tokens-per-second': { type: 'string' },
       workspace: { type: 'string' },
       latency: { type: 'string' },
       'no-compare': { type: 'boolean' },

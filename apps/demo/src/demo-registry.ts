@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { withLatency } from '@toolwaves/bench';
 import { bindTools, ToolRegistry } from '@toolwaves/core';
+import { withLatency } from '@toolwaves/core/testing';
 import { fsToolsModule } from '@toolwaves/tools-fs';
 import { Container } from 'inversify';
 import { demoLatencyMs } from './latency-profile.js';

@@ -1,6 +1,8 @@
 import type { ToolCall } from '@toolwaves/core';
 import type { DispatchEvent } from '@toolwaves/executor-rx';
+import type { CallWritten } from './agent-loop.js';
 import { describeCall } from './describe-call.js';
+import type { TurnWriting } from './model.js';
 import type { TerminalStyle } from './terminal-style.js';
 
 /** Options of {@link LiveView}. */
@@ -12,14 +14,15 @@ export interface LiveViewOptions {
 }
 
 /**
- * Shows a session as it happens: each turn's words, its plan (waves, and why each call waits),
- * every call starting and finishing with its duration and the first line of its result.
+ * Shows a session as it happens: each turn's words, each call the moment the model has written
+ * it, the plan (waves, and why each call waits) of a whole turn, every call starting and
+ * finishing with its duration and the first line of its result.
  */
 export class LiveView {
   readonly #write: (line: string) => void;
   readonly #style: TerminalStyle;
   readonly #root: string | undefined;
-  #calls: readonly ToolCall[] = [];
+  #calls: ToolCall[] = [];
   #waveCount = 0;
 
   constructor(options: LiveViewOptions) {
@@ -28,15 +31,29 @@ export class LiveView {
     this.#root = options.root;
   }
 
-  /** The model's turn, before its calls run. */
-  modelTurn(turn: number, text: string | undefined, calls: readonly ToolCall[]): void {
-    this.#calls = calls;
+  /** The model finished writing a call (the first one opens the turn). */
+  callWritten(written: CallWritten): void {
     const s = this.#style;
-    this.#write('');
+    if (written.index === 0) {
+      this.#calls = [];
+      this.#write('');
+      this.#write(
+        s.bold(`Turn ${written.turn}`) +
+          (written.writing.text ? ` · ${s.cyan(written.writing.text)}` : ''),
+      );
+    }
+    this.#calls[written.index] = written.call;
     this.#write(
-      s.bold(`Turn ${turn}`) +
-        s.dim(` · ${calls.length} call(s)`) +
-        (text ? ` · ${s.cyan(text)}` : ''),
+      `    ${s.cyan('✎')} #${written.index} ${describeCall(written.call)}` +
+        s.dim(`  written at ${Math.round(written.atMs)} ms`),
+    );
+  }
+
+  /** The model stopped writing the turn. */
+  turnWritten(writing: TurnWriting, calls: readonly ToolCall[]): void {
+    const took = (writing.endedAt ?? writing.startedAt) - writing.startedAt;
+    this.#write(
+      this.#style.dim(`  model done writing: ${calls.length} call(s) in ${Math.round(took)} ms`),
     );
   }
 
@@ -45,12 +62,15 @@ export class LiveView {
     const s = this.#style;
     switch (event.type) {
       case 'batch-start': {
-        this.#waveCount = event.plan.waves.length;
+        const plan = event.plan;
+        // A streamed turn has no plan: each call shows when it is written and when it starts.
+        if (plan === undefined) break;
+        this.#waveCount = plan.waves.length;
         this.#write(
-          s.dim(`  plan: ${event.plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
-            s.bold(`${event.plan.waves.length} wave(s)`),
+          s.dim(`  plan: ${plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
+            s.bold(`${plan.waves.length} wave(s)`),
         );
-        event.plan.waves.forEach((wave, position) => {
+        plan.waves.forEach((wave, position) => {
           const members = wave.calls.map((index) => `#${index} ${this.#label(index)}`).join(', ');
           this.#write(`    ${s.magenta(`wave ${position + 1}`)}: ${members}`);
         });
@@ -76,12 +96,15 @@ export class LiveView {
           ),
         );
         break;
-      case 'call-start':
+      case 'call-start': {
+        const waited = event.waitedFor ?? [];
         this.#write(
           `    ${s.yellow('▶')} #${event.index} ${this.#label(event.index)}` +
-            (event.attempt > 1 ? s.dim(` (attempt ${event.attempt})`) : ''),
+            (event.attempt > 1 ? s.dim(` (attempt ${event.attempt})`) : '') +
+            (waited.length > 0 ? s.dim(` after ${waited.map((i) => `#${i}`).join(', ')}`) : ''),
         );
         break;
+      }
       case 'call-end': {
         const mark = event.outcome === 'ok' ? s.green('✓') : s.red('✗');
         const first = (event.content ?? event.outcome).split('\n')[0] ?? '';
@@ -95,7 +118,9 @@ export class LiveView {
       case 'wave-end':
         break;
       case 'batch-end':
-        this.#write(s.dim(`  turn done in ${Math.round(event.durationMs)} ms`));
+        if (event.results.length > 0) {
+          this.#write(s.dim(`  turn done in ${Math.round(event.durationMs)} ms`));
+        }
         break;
     }
   }

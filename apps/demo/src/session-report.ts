@@ -1,6 +1,7 @@
 import type { SessionRecord } from './agent-loop.js';
 import type { CliOptions } from './cli-options.js';
 import type { ComparisonRow } from './compare-planners.js';
+import type { StreamingRow } from './compare-streaming.js';
 import type { SessionWorkspace } from './sample-workspace.js';
 
 /** The demo's machine-readable report (`--json`). */
@@ -8,18 +9,25 @@ export interface SessionReport {
   readonly model: string;
   readonly planner: string;
   readonly mode: string;
+  readonly stream: boolean;
+  readonly tokensPerSecond: number;
   readonly maxConcurrency: number;
   readonly latency: number;
   readonly workspace: string;
   readonly turns: readonly {
     readonly turn: number;
     readonly text: string | undefined;
+    /** The waves of a whole turn; empty for a streamed turn. */
     readonly waves: readonly (readonly number[])[];
     readonly wallMs: number;
+    readonly writingMs: number;
+    readonly latencyMs: number;
+    readonly afterWritingMs: number;
     readonly calls: readonly {
       readonly id: string;
       readonly name: string;
       readonly input: unknown;
+      /** The call's wave in a whole turn; -1 in a streamed turn. */
       readonly wave: number;
       readonly reason: string | undefined;
       readonly isError: boolean;
@@ -30,6 +38,8 @@ export interface SessionReport {
   readonly finalText: string | undefined;
   readonly wallMs: number;
   readonly comparison: readonly ComparisonRow[];
+  /** Whole turn + greedy waves against streamed + eager, measured side by side. */
+  readonly streaming: readonly StreamingRow[];
 }
 
 /** Builds the `--json` report from a finished session: pure, nothing printed. */
@@ -39,20 +49,26 @@ export function sessionReport(options: {
   workspace: SessionWorkspace;
   session: SessionRecord;
   comparison: readonly ComparisonRow[];
+  streaming: readonly StreamingRow[];
 }): SessionReport {
   const { session, workspace } = options;
   return {
     model: options.model,
     planner: options.options.planner,
     mode: options.options.mode,
+    stream: options.options.stream,
+    tokensPerSecond: options.options.tokensPerSecond,
     maxConcurrency: options.options.maxConcurrency,
     latency: options.options.latency,
     workspace: workspace.dir === '.' ? workspace.root : `${workspace.root}/${workspace.dir}`,
     turns: session.turns.map((turn) => ({
       turn: turn.turn,
       text: turn.text,
-      waves: turn.plan.waves.map((wave) => wave.calls),
+      waves: turn.plan?.waves.map((wave) => wave.calls) ?? [],
       wallMs: turn.wallMs,
+      writingMs: turn.writingMs,
+      latencyMs: turn.latencyMs,
+      afterWritingMs: turn.afterWritingMs,
       calls: turn.calls.map((call, index) => {
         const result = turn.results[index];
         const explanation = turn.explanation[index];
@@ -61,7 +77,9 @@ export function sessionReport(options: {
           name: call.name,
           input: call.input,
           wave:
-            explanation?.wave ?? turn.plan.waves.findIndex((wave) => wave.calls.includes(index)),
+            explanation?.wave ??
+            turn.plan?.waves.findIndex((wave) => wave.calls.includes(index)) ??
+            -1,
           reason: explanation?.reason,
           isError: result?.isError ?? true,
           durationMs: result?.durationMs ?? 0,
@@ -72,5 +90,6 @@ export function sessionReport(options: {
     finalText: session.finalText,
     wallMs: session.wallMs,
     comparison: options.comparison,
+    streaming: options.streaming,
   };
 }

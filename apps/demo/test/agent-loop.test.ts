@@ -26,7 +26,10 @@ async function play(options: {
     planner: plannerByName(options.planner),
   });
   return runAgentLoop({
-    model: new ScriptedModel({ turns: scriptedSession(options.workspace.dir) }),
+    model: new ScriptedModel({
+      turns: scriptedSession(options.workspace.dir),
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+    }),
     dispatcher,
   });
 }

@@ -8,6 +8,8 @@ describe('parseCliOptions', () => {
       planner: 'greedy',
       mode: 'parallel',
       maxConcurrency: 8,
+      stream: true,
+      tokensPerSecond: 80,
       workspace: undefined,
       latency: 1,
       json: false,
@@ -25,6 +27,9 @@ describe('parseCliOptions', () => {
         '--mode=sequential',
         '--max-concurrency',
         '3',
+        '--no-stream',
+        '--tokens-per-second',
+        '120.5',
         '--workspace',
         '/tmp/x',
         '--latency',
@@ -38,6 +43,8 @@ describe('parseCliOptions', () => {
       planner: 'ordered',
       mode: 'sequential',
       maxConcurrency: 3,
+      stream: false,
+      tokensPerSecond: 120.5,
       workspace: '/tmp/x',
       latency: 0.5,
       json: true,
@@ -45,6 +52,10 @@ describe('parseCliOptions', () => {
       keepWorkspace: true,
       help: true,
     });
+  });
+
+  it('takes --stream as the default it is', () => {
+    expect(parseCliOptions(['--stream']).stream).toBe(true);
   });
 
   it.each([
@@ -61,6 +72,15 @@ describe('parseCliOptions', () => {
       ['--max-concurrency', '2.5'],
       'Expected `--max-concurrency` to be an integer from 1 and up, got `"2.5"` (string)',
     ],
+    [
+      ['--tokens-per-second', '0'],
+      'Expected `--tokens-per-second` to be a number above 0, got `"0"` (string)',
+    ],
+    [
+      ['--tokens-per-second', 'fast'],
+      'Expected `--tokens-per-second` to be a number above 0, got `"fast"` (string)',
+    ],
+    [['--stream', '--no-stream'], 'Expected one of `--stream` and `--no-stream`, got both'],
     [['--latency=-1'], 'Expected `--latency` to be a number from 0 and up, got `"-1"` (string)'],
   ])('names the flag and the value: %j', (argv, message) => {
     expect(() => parseCliOptions(argv)).toThrow(message);

@@ -1,94 +1,73 @@
 import { rm } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ToolCall } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAgentLoop } from '../src/agent-loop.js';
 import { demoRegistry } from '../src/demo-registry.js';
 import { OpenAIModel } from '../src/openai-model.js';
 import { prepareWorkspace } from '../src/sample-workspace.js';
+import { callPiece, chunk, fakeChatServer, type ScriptedReply } from './fake-chat-server.js';
 
-type ChatRequest = {
-  model: string;
-  messages: {
-    role: string;
-    content?: string | null;
-    tool_call_id?: string;
-    tool_calls?: unknown[];
-  }[];
-  tools?: { type: string; function: { name: string; parameters: Record<string, unknown> } }[];
-  parallel_tool_calls?: boolean;
-};
-
-/** A chat-completions server on loopback: first a turn of tool calls, then a final answer. */
-async function chatServer(): Promise<{ url: string; requests: ChatRequest[]; server: Server }> {
-  const requests: ChatRequest[] = [];
-  const server = createServer(async (req: IncomingMessage, res) => {
-    let body = '';
-    for await (const chunk of req) body += String(chunk);
-    const request = JSON.parse(body) as ChatRequest;
-    requests.push(request);
-    const message =
-      requests.length === 1
-        ? {
-            role: 'assistant',
-            content: null,
-            tool_calls: [
-              {
-                id: 'call_a',
-                type: 'function',
-                function: { name: 'read_file', arguments: '{"path":"README.md"}' },
-              },
-              {
-                id: 'call_b',
-                type: 'function',
-                function: { name: 'read_file', arguments: '{"path": "src/pr' },
-              },
-              {
-                id: 'call_c',
-                type: 'function',
-                function: { name: 'list_dir', arguments: '{"path":"src"}' },
-              },
-            ],
-          }
-        : { role: 'assistant', content: 'All done.' };
-    res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        id: `chatcmpl-${requests.length}`,
-        object: 'chat.completion',
-        created: 0,
-        model: request.model,
-        choices: [
-          { index: 0, message, finish_reason: requests.length === 1 ? 'tool_calls' : 'stop' },
-        ],
-      }),
-    );
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, requests, server };
-}
+/**
+ * A turn of three calls (the second with broken JSON), then a final answer. With `hold`, the
+ * server sends the text, call_a whole and the start of call_b, then holds the turn open.
+ */
+const replies = (hold: boolean): ScriptedReply[] => [
+  {
+    chunks: [
+      chunk({ role: 'assistant', content: 'Looking around.' }),
+      callPiece(0, { id: 'call_a', name: 'read_file', arguments: '{"path":' }),
+      callPiece(0, { arguments: '"README.md"}' }),
+      callPiece(1, { id: 'call_b', name: 'read_file', arguments: '{"path": "src/pr' }),
+      callPiece(2, { id: 'call_c', name: 'list_dir', arguments: '{"path":"src"}' }),
+      chunk({}, 'tool_calls'),
+    ],
+    ...(hold ? { holdAfter: 4 } : {}),
+  },
+  { chunks: [chunk({ role: 'assistant', content: 'All done.' }), chunk({}, 'stop')] },
+];
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const step of cleanup.splice(0)) await step();
 });
 
-describe('OpenAIModel against a local chat-completions server', () => {
-  it('sends the tools with parallel tool calls on, and answers every call in order', async () => {
-    const { url, requests, server } = await chatServer();
-    cleanup.push(() => new Promise((done) => server.close(() => done())));
-    const workspace = await prepareWorkspace({});
-    cleanup.push(() => rm(workspace.root, { recursive: true, force: true }));
-    const registry = demoRegistry({ root: workspace.root, latency: 0 });
-    const model = new OpenAIModel({
-      apiKey: 'test-key',
-      baseURL: url,
-      model: 'local-model',
-      registry,
-      task: 'Look around.',
-    });
+async function setUp(options: { hold: boolean }) {
+  const server = await fakeChatServer(replies(options.hold));
+  cleanup.push(() => server.close());
+  const workspace = await prepareWorkspace({});
+  cleanup.push(() => rm(workspace.root, { recursive: true, force: true }));
+  const registry = demoRegistry({ root: workspace.root, latency: 0 });
+  const model = new OpenAIModel({
+    apiKey: 'test-key',
+    baseURL: server.url,
+    model: 'local-model',
+    registry,
+    task: 'Look around.',
+  });
+  return { server, registry, model };
+}
+
+describe('OpenAIModel against a local streaming chat-completions server', () => {
+  it('hands on a call the moment it is complete, while the server still holds the turn', async () => {
+    const { server, model } = await setUp({ hold: true });
+    const turn = await model.next([]);
+    const reader = turn.calls[Symbol.asyncIterator]();
+    const first = await reader.next();
+    expect(first.value).toEqual({ id: 'call_a', name: 'read_file', input: { path: 'README.md' } });
+    expect(turn.writing.text).toBe('Looking around.');
+    expect(turn.writing.firstCallTokenAt).toBeDefined();
+    expect(turn.writing.endedAt).toBeUndefined();
+    server.release();
+    const rest: ToolCall[] = [];
+    for (let next = await reader.next(); next.done !== true; next = await reader.next())
+      rest.push(next.value);
+    expect(rest.map((call) => call.id)).toEqual(['call_b', 'call_c']);
+    expect(turn.writing.endedAt).toBeDefined();
+  });
+
+  it('streams with the tools and parallel tool calls on, and answers every call in order', async () => {
+    const { server, registry, model } = await setUp({ hold: false });
 
     const session = await runAgentLoop({
       model,
@@ -97,7 +76,8 @@ describe('OpenAIModel against a local chat-completions server', () => {
 
     expect(session.finalText).toBe('All done.');
     expect(session.turns).toHaveLength(1);
-    const first = requests[0];
+    const first = server.requests[0];
+    expect(first?.stream).toBe(true);
     expect(first?.parallel_tool_calls).toBe(true);
     expect(first?.model).toBe('local-model');
     const readFile = first?.tools?.find((t) => t.function.name === 'read_file');
@@ -105,7 +85,7 @@ describe('OpenAIModel against a local chat-completions server', () => {
     expect(readFile?.function.parameters).toMatchObject({ type: 'object', required: ['path'] });
     expect(first?.tools?.map((t) => t.function.name)).toContain('run_check');
 
-    const second = requests[1];
+    const second = server.requests[1];
     const toolMessages = second?.messages.filter((m) => m.role === 'tool') ?? [];
     expect(toolMessages.map((m) => m.tool_call_id)).toEqual(['call_a', 'call_b', 'call_c']);
     expect(toolMessages[0]?.content).toContain('# shop-kit');
@@ -114,6 +94,11 @@ describe('OpenAIModel against a local chat-completions server', () => {
     );
     expect(toolMessages[2]?.content).toContain('price.ts');
     const assistant = second?.messages.find((m) => m.role === 'assistant');
-    expect(assistant?.tool_calls).toHaveLength(3);
+    expect(assistant?.content).toBe('Looking around.');
+    expect(assistant?.tool_calls?.map((call) => call.function.arguments)).toEqual([
+      '{"path":"README.md"}',
+      '{"path": "src/pr',
+      '{"path":"src"}',
+    ]);
   });
 });

@@ -1,101 +1,67 @@
-export { BatchBuilder } from './batch-builder.js';
-export type { BenchBatch, BenchWorkload } from './bench-batch.js';
-export { benchContainer } from './bench-container.js';
+// What a user of the bench needs: run it, add strategies and workloads, render the report.
 export { BenchError, type BenchErrorCode } from './bench-error.js';
 export { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
-export { benchRegistry } from './bench-registry.js';
 export type {
   BatchFigures,
-  BatchResult,
   BenchMeta,
   BenchReport,
+  EstimateAccuracy,
   GanttBar,
   GanttFigures,
-  PlannerResult,
+  OverallFigures,
+  PlanningTime,
   RealRunFigures,
   ScalingPoint,
-  VersusReference,
+  Spread,
+  StrategyInfo,
+  StrategySummary,
+  TurnMode,
+  TurnResult,
   WorkloadFigures,
-} from './bench-report.js';
-export { callLabel } from './call-label.js';
-export { type GanttChartOptions, ganttChart } from './charts/gantt-chart.js';
-export {
-  type BarSeries,
-  type GroupedBarChartOptions,
-  groupedBarChart,
-} from './charts/grouped-bar-chart.js';
-export { type LineSeries, type LogLogChartOptions, logLogChart } from './charts/log-log-chart.js';
-export { chooseLatencyScale } from './choose-latency-scale.js';
-export { type ComparePlannersOptions, comparePlanners } from './compare-planners.js';
-export { type CreateWorkspaceOptions, createWorkspace } from './create-workspace.js';
-export { type EditInput, FileEdits } from './file-edits.js';
-export { formatDuration, formatPercent, formatRatio } from './format-figures.js';
-export { type GanttFiguresOptions, ganttFigures } from './gantt-figures.js';
-export { type GenerateBatchesOptions, generateBatches } from './generate-batches.js';
-export { type MeasureScalingOptions, measureScaling } from './measure-scaling.js';
-export { minimalWaveCount } from './minimal-wave-count.js';
-export { mulberry32 } from './mulberry32.js';
-export { BENCH_USAGE, type BenchArgs, parseBenchArgs } from './parse-bench-args.js';
-export {
-  type GanttChoice,
-  type PickGanttBatchOptions,
-  pickGanttBatch,
-} from './pick-gantt-batch.js';
-export { PLANNER } from './planner-token.js';
-export { type PlannersModuleOptions, plannersModule } from './planners-module.js';
-export {
-  type CreateProgressOptions,
-  createProgress,
-  formatProgress,
-  type Progress,
-  type ProgressState,
-  type ProgressStream,
-} from './progress.js';
-export { headlineFindings } from './report/headline-findings.js';
+} from './report/bench-report.js';
 export { headlineMarkdown } from './report/headline-markdown.js';
-export { type MarkdownTableOptions, markdownTable } from './report/markdown-table.js';
-export { markdownToHtml } from './report/markdown-to-html.js';
-export { type OverallResult, overallResults } from './report/overall-results.js';
 export { renderHtml } from './report/render-html.js';
 export { renderJson } from './report/render-json.js';
 export { renderMarkdown } from './report/render-markdown.js';
-export { HEADLINE_END, HEADLINE_START, replaceHeadline } from './report/replace-headline.js';
-export { resolvePlanners } from './resolve-planners.js';
 export { type RunBenchOptions, runBench } from './run-bench.js';
-export { type RunCheckInput, runCheckTool } from './run-check-tool.js';
-export { type RunRealOptions, runReal } from './run-real.js';
-export { type SampleLogNormalOptions, sampleLogNormal } from './sample-log-normal.js';
-export { type SeedForOptions, seedFor } from './seed-for.js';
-export { SeededRandom } from './seeded-random.js';
-export { type ScheduledCall, simulateSchedule } from './simulate-schedule.js';
-export { type SummarizeWorkloadOptions, summarizeWorkload } from './summarize-workload.js';
-export { type TimePlanningOptions, timePlanning } from './time-planning.js';
-export { TOOL_LATENCY, type ToolLatency } from './tool-latency.js';
-export { type WithLatencyOptions, withLatency } from './with-latency.js';
+export { allAtOnceStrategy } from './strategies/all-at-once-strategy.js';
+export { benchContainer } from './strategies/bench-container.js';
+export {
+  CLAUDE_CODE_MAX_CONCURRENCY,
+  consecutiveReadOnlyStrategy,
+} from './strategies/consecutive-read-only-strategy.js';
+export { eagerStrategy } from './strategies/eager-strategy.js';
+export {
+  type GlobalRwLockStrategyOptions,
+  globalRwLockStrategy,
+} from './strategies/global-rw-lock-strategy.js';
+export { type PlannerStrategyOptions, plannerStrategy } from './strategies/planner-strategy.js';
+export { PLANNER } from './strategies/planner-token.js';
+export {
+  DEFAULT_OPTIMAL_BUDGET_MS,
+  DEFAULT_OPTIMAL_EXPANSIONS,
+  type PlannersModuleOptions,
+  plannersModule,
+} from './strategies/planners-module.js';
+export { isReadOnly } from './strategies/read-only.js';
+export { strategiesModule } from './strategies/strategies-module.js';
+export type {
+  DependenciesExecution,
+  EagerExecution,
+  Execution,
+  Strategy,
+  TurnView,
+  WavesExecution,
+} from './strategies/strategy.js';
+export { STRATEGY } from './strategies/strategy-token.js';
+export { BatchBuilder } from './workloads/batch-builder.js';
+export { defaultWorkloads } from './workloads/default-workloads.js';
+export { TOOL_LATENCY, type ToolLatency } from './workloads/tool-latency.js';
 export type {
   BatchRequest,
   SeedModelWorkload,
   ToolWorkload,
   Workload,
   WorkloadBatch,
-} from './workload.js';
-export { barrierHeavyWorkload } from './workloads/barrier-heavy-workload.js';
-export { defaultWorkloads } from './workloads/default-workloads.js';
-export { exploreWorkload } from './workloads/explore-workload.js';
-export { hotFileWorkload } from './workloads/hot-file-workload.js';
-export { mixedTurnWorkload } from './workloads/mixed-turn-workload.js';
-export { refactorWorkload } from './workloads/refactor-workload.js';
-export { seedExampleWorkload } from './workloads/seed-example-workload.js';
-export { seedModelWorkload } from './workloads/seed-model-workload.js';
-export {
-  EDIT_MARKERS,
-  editMarker,
-  fileContent,
-  type WorkspaceLayout,
-  type WorkspaceLayoutOptions,
-  workspaceLayout,
-} from './workspace-layout.js';
-export {
-  type WriteFilesAtomicallyOptions,
-  writeFilesAtomically,
-} from './write-files-atomically.js';
+} from './workloads/workload.js';
+export type { WorkspaceLayout } from './workloads/workspace-layout.js';

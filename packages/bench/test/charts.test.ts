@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ganttChart, groupedBarChart, logLogChart } from '../src/index.js';
+import { ganttChart } from '../src/report/charts/gantt-chart.js';
+import { groupedBarChart } from '../src/report/charts/grouped-bar-chart.js';
+import { logLogChart } from '../src/report/charts/log-log-chart.js';
 import { reportFixture } from './report-fixture.js';
 
 const count = (text: string, pattern: RegExp): number => (text.match(pattern) ?? []).length;

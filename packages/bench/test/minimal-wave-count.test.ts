@@ -7,7 +7,7 @@ import {
 } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { minimalWaveCount } from '../src/index.js';
+import { minimalWaveCount } from '../src/simulate/minimal-wave-count.js';
 
 /** Seed-model batches: unsafe, keyed (flat keys from a small pool) or keyless calls. */
 const seedBatch = (maxLength: number) =>

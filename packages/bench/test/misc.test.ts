@@ -1,18 +1,13 @@
 import type { PlanNode } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
-import {
-  BenchError,
-  callLabel,
-  chooseLatencyScale,
-  createProgress,
-  formatDuration,
-  formatPercent,
-  formatProgress,
-  formatRatio,
-  markdownTable,
-  markdownToHtml,
-  parseBenchArgs,
-} from '../src/index.js';
+import { parseBenchArgs } from '../src/cli/parse-bench-args.js';
+import { createProgress, formatProgress } from '../src/cli/progress.js';
+import { BenchError } from '../src/index.js';
+import { chooseLatencyScale } from '../src/real/choose-latency-scale.js';
+import { blocksToHtml } from '../src/report/blocks-to-html.js';
+import { callLabel } from '../src/report/call-label.js';
+import { formatDuration, formatPercent, formatRatio } from '../src/report/format-figures.js';
+import { markdownTable } from '../src/report/markdown-table.js';
 
 describe('parseBenchArgs', () => {
   it('reads every flag', () => {
@@ -35,8 +30,11 @@ describe('parseBenchArgs', () => {
       quick: true,
       out: 'tmp/x',
       seed: 7,
+      seeds: undefined,
       maxConcurrency: 4,
       optimalBudgetMs: 20,
+      optimalExpansions: undefined,
+      tokenRate: undefined,
       real: false,
       scaling: false,
       updateReadme: true,
@@ -152,10 +150,13 @@ describe('markdown', () => {
     );
   });
 
-  it('turns the report markdown into HTML', () => {
-    const html = markdownToHtml(
-      '## Title\n\nText with `code` and **bold** <b>.\n\n- one\n- two\n\n| a | b |\n| :-- | --: |\n| x\\|y | 1 |',
-    );
+  it('turns report blocks into HTML, escaping text', () => {
+    const html = blocksToHtml([
+      { kind: 'heading', level: 2, text: 'Title' },
+      { kind: 'paragraph', text: 'Text with `code` and **bold** <b>.' },
+      { kind: 'list', items: ['one', 'two'] },
+      { kind: 'table', headers: ['a', 'b'], rows: [['x|y', '1']] },
+    ]);
     expect(html).toBe(
       [
         '<h2>Title</h2>',

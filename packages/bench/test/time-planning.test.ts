@@ -1,6 +1,7 @@
 import type { Plan, Planner } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
-import { measureScaling, timePlanning } from '../src/index.js';
+import { measureScaling } from '../src/simulate/measure-scaling.js';
+import { timePlanning } from '../src/simulate/time-planning.js';
 
 /** A planner that takes `costs[i]` ms of virtual time on its i-th call (the last cost repeats). */
 function slowPlanner(

@@ -37,6 +37,10 @@ export {
   toAnthropicTools,
 } from './providers/anthropic.js';
 export {
+  type AnthropicStreamEvent,
+  toolCallsFromAnthropicStream,
+} from './providers/anthropic-stream.js';
+export {
   fromOpenAIToolCalls,
   type OpenAIToolCall,
   type OpenAIToolDefinition,
@@ -44,6 +48,17 @@ export {
   toOpenAIToolMessages,
   toOpenAITools,
 } from './providers/openai.js';
+export {
+  type OpenAIChatStreamChunk,
+  type OpenAIChatStreamOptions,
+  type OpenAIToolCallDelta,
+  toolCallsFromOpenAIChatStream,
+} from './providers/openai-chat-stream.js';
+export {
+  type OpenAIResponsesStreamEvent,
+  toolCallsFromOpenAIResponsesStream,
+} from './providers/openai-responses-stream.js';
+export type { ToolCallStream } from './providers/tee-tool-calls.js';
 export { toolJsonSchema } from './providers/tool-json-schema.js';
 export type { Tool } from './tool.js';
 export type { ToolCall } from './tool-call.js';

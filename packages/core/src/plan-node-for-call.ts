@@ -9,6 +9,8 @@ export interface PlanNodeForCallOptions {
   /** The call's tool; `undefined` when no tool has the call's name. */
   readonly tool: Tool | undefined;
   readonly input: unknown;
+  /** `input` already passed `validateInput` for this tool (it is the parsed value): skip parsing it again. */
+  readonly inputValidated?: boolean | undefined;
   /** Expected duration, copied into the node. */
   readonly estimateMs?: number | undefined;
 }
@@ -20,15 +22,18 @@ export interface PlanNodeForCallOptions {
  * concurrency-safe. The key and access list are only asked for when the call is safe.
  */
 export function planNodeForCall(options: PlanNodeForCallOptions): PlanNode {
-  const { index, tool, input, estimateMs } = options;
+  const { index, tool, input, inputValidated, estimateMs } = options;
   // Built as a literal and grown field by field (no object spread): planners read every node
   // several times, and V8 reads spread-built objects many times slower.
   const node: { -readonly [K in keyof PlanNode]: PlanNode[K] } = { index, parallelizable: false };
   if (estimateMs !== undefined) node.estimateMs = estimateMs;
   if (tool === undefined) return node;
-  const validation = validateInput(tool, input);
-  if (!validation.ok) return node;
-  const value = validation.value;
+  let value = input;
+  if (inputValidated !== true) {
+    const validation = validateInput(tool, input);
+    if (!validation.ok) return node;
+    value = validation.value;
+  }
   try {
     if (tool.isConcurrencySafe?.(value) !== true) return node;
     const key = tool.resourceKey?.(value);

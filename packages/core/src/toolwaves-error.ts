@@ -1,13 +1,15 @@
 /**
  * What went wrong, for {@link ToolwavesError}:
  * - `duplicate_tool`: a registry already holds a tool of that name;
- * - `invalid_tool`: a tool (or its `@tool` / `fnTool` options) is malformed, named in the message.
+ * - `invalid_tool`: a tool (or its `@tool` / `fnTool` options) is malformed, named in the message;
+ * - `provider_error`: a provider's stream reported an error (an `error` or `response.failed` event).
  */
-export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool';
+export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool' | 'provider_error';
 
 /**
- * The one error class of `@toolwaves/core`: a programming or configuration mistake, never a
- * tool's failure (those are soft errors in the results).
+ * The one error class of `@toolwaves/core`: a programming or configuration mistake, or a
+ * provider's stream reporting an error; never a tool's failure (those are soft errors in the
+ * results).
  */
 export class ToolwavesError extends Error {
   override readonly name = 'ToolwavesError';

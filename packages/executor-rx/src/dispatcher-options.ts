@@ -1,15 +1,19 @@
-import type { ToolRegistry } from '@toolwaves/core';
-import type { Planner } from '@toolwaves/planner';
+import type { Coordinator, ToolRegistry } from '@toolwaves/core';
+import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
+import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
 import type { RecoveryOptions } from './recovery-strategy.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
  * How a batch runs: `sequential` (the default) runs one call after another in model order;
- * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`.
+ * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
+ * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
+ * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
+ * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
  */
-export type DispatchMode = 'sequential' | 'parallel';
+export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
 /** Options of the {@link Dispatcher} constructor. */
 export interface DispatcherOptions {
@@ -19,6 +23,12 @@ export interface DispatcherOptions {
   readonly mode?: DispatchMode | undefined;
   /** Calls running at once inside a wave: an integer ≥ 1, default 8, clamped to the batch size. */
   readonly maxConcurrency?: number | undefined;
+  /**
+   * Eager mode and streams: which ready call takes a free slot first, `'model-order'` (the
+   * default: the earliest) or `'longest-first'` (the largest estimate from the health record,
+   * ties in model order).
+   */
+  readonly priority?: EagerPriority | undefined;
   /** How parallel batches are planned. Default `greedyPlanner()`. */
   readonly planner?: Planner | undefined;
   /** Pre hooks (allow / block / abort) and post hooks (observe). */
@@ -34,6 +44,25 @@ export interface DispatcherOptions {
    * (which uses `setInterval` and `Date.now`, so fake timers drive it).
    */
   readonly scheduler?: SchedulerLike | undefined;
+  /**
+   * Fleet-wide coordination: every attempt, after its pre hooks and before its tool runs, holds
+   * a grant for the call's declared accesses (`access` / `resourceKey`, empty when none). The
+   * wait counts in `timeoutMs` and obeys cancellation; `call-start` reports it as
+   * `fleetWaitMs`; the grant's `fencingToken` reaches the tool as `ToolContext.fencingToken`; a
+   * grant that cannot be had, or is lost while the tool runs, is a soft error
+   * (`coordination_failed`, `lease_lost`) and the tool never runs unlocked. Default
+   * `noCoordination` (nothing to wait for).
+   */
+  readonly coordinator?: Coordinator | undefined;
+  /**
+   * How long, in ms (a number above 0, or `Infinity`), a call keeps its keys after its slot was
+   * answered without its tool settling (it timed out, lost its lease, or its batch was cancelled
+   * or failed, and the tool ignores its signal). Until the tool settles, or this long at most,
+   * a conflicting call of this dispatcher — in the same batch or a later one — waits; then the
+   * keys are given back anyway and the waiting call's batch gets a `settle-timeout` event.
+   * Nothing else waits. Default 30 000.
+   */
+  readonly settleTimeoutMs?: number | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -44,4 +73,12 @@ export interface DispatchOptions {
   readonly mode?: DispatchMode | undefined;
   /** This batch's cap; default the dispatcher's. */
   readonly maxConcurrency?: number | undefined;
+  /** This batch's priority in eager mode and streams; default the dispatcher's. */
+  readonly priority?: EagerPriority | undefined;
+  /**
+   * Called with every event of the batch, in order, as it happens (with `dispatch`, the
+   * results and the events without writing any RxJS). An `onEvent` that throws fails the
+   * batch with what it threw: the calls in flight are stopped as if unsubscribed from.
+   */
+  readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
 }

@@ -1,3 +1,4 @@
+export { callSource, type ToolCallSource } from './call-source.js';
 export { canonicalJson } from './canonical-json.js';
 export {
   DispatchError,
@@ -11,6 +12,7 @@ export type {
   CallOutcome,
   CallStartEvent,
   DispatchEvent,
+  SettleTimeoutEvent,
   WaveEndEvent,
   WaveStartEvent,
 } from './dispatch-event.js';
@@ -25,7 +27,14 @@ export type {
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
+export {
+  type LingeringCallOptions,
+  LingeringCalls,
+  type LingeringCallsOptions,
+  type LingeringHold,
+} from './lingering-calls.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
+export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
 export {
   MAX_RETRIES,
   type RecoveryDecision,
@@ -38,6 +47,12 @@ export {
   type Reflection,
   type Reflector,
 } from './reflector.js';
+export {
+  type EagerCall,
+  type EagerStart,
+  type ScheduleEagerOptions,
+  scheduleEager,
+} from './schedule-eager.js';
 export type { SoftErrorKind, SoftFailure } from './soft-failure.js';
 export {
   ToolHealth,

@@ -1,15 +1,15 @@
-import type { ToolCall } from '@toolwaves/core';
 import {
   type CallExplanation,
   explainPlan,
   type Plan,
   type PlanNode,
+  type Planner,
   verifyPlan,
 } from '@toolwaves/planner';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchMode } from './dispatcher-options.js';
 import { errorMessage } from './error-message.js';
-import type { DispatcherConfig } from './resolve-dispatcher-options.js';
+import type { PreparedCall } from './prepared-call.js';
 
 /** A batch's plan and, on demand, why each call sits where it does. */
 export interface PlannedBatch {
@@ -19,8 +19,10 @@ export interface PlannedBatch {
 
 /** Options of {@link planBatch}. */
 export interface PlanBatchOptions {
-  readonly config: DispatcherConfig;
-  readonly calls: readonly ToolCall[];
+  /** The planner of parallel batches. */
+  readonly planner: Planner;
+  /** The batch's calls, resolved once (their nodes carry the health record's estimates). */
+  readonly prepared: readonly PreparedCall[];
   readonly mode: DispatchMode;
   /** The cap in force (already clamped to the batch size). */
   readonly maxConcurrency: number;
@@ -29,36 +31,32 @@ export interface PlanBatchOptions {
 /**
  * Plans a batch. Sequential mode and batches of fewer than 2 calls skip planning: one call per
  * wave, in model order (the plan `sequentialPlanner` makes, without asking tools for their
- * declarations). Parallel mode asks the registry for plan nodes (with the health record's
- * latency estimates as `estimateMs`), runs the planner once and checks its plan with
- * `verifyPlan` (rule 5 too for `ordered` and `sequential` plans).
+ * declarations). Parallel mode takes the prepared calls' plan nodes (their input validated
+ * once, the health record's latency estimates as `estimateMs`), runs the planner once and
+ * checks its plan with `verifyPlan` (rule 5 too when the planner `keepsOrder`).
  *
  * @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules
  *   (the violations are listed in the message and in `violations`).
  */
 export function planBatch(options: PlanBatchOptions): PlannedBatch {
-  const { config, calls, mode, maxConcurrency } = options;
+  const { planner, prepared, mode, maxConcurrency } = options;
   let nodes: PlanNode[] | undefined;
   const nodesOf = (): PlanNode[] => {
-    nodes ??= config.registry.toPlanNodes(calls, {
-      estimateMs: (call) => config.health.estimateMs(String(call.name)),
-    });
+    nodes ??= prepared.map((call) => call.node);
     return nodes;
   };
-  if (mode === 'sequential' || calls.length < 2) {
+  if (mode === 'sequential' || prepared.length < 2) {
     const plan: Plan = {
       planner: 'sequential',
-      waves: calls.map((_, index) => ({ calls: [index], open: false })),
+      waves: prepared.map((_, index) => ({ calls: [index], open: false })),
     };
     return { plan, explain: () => explainPlan(nodesOf(), plan) };
   }
-  const planner = config.planner;
   let plan: Plan;
   let violations: string[];
   try {
     plan = planner.plan(nodesOf(), { maxConcurrency });
-    const ordered = plan?.planner === 'ordered' || plan?.planner === 'sequential';
-    violations = verifyPlan(nodesOf(), plan, { ordered });
+    violations = verifyPlan(nodesOf(), plan, { ordered: planner.keepsOrder === true });
   } catch (error) {
     throw new DispatchError({
       code: 'invalid_plan',

@@ -1,170 +1,153 @@
 import { describeValue } from '@toolwaves/core';
-import type { CallAttempt } from './call-attempt.js';
 import { DispatchError } from './dispatch-error.js';
 import { errorMessage } from './error-message.js';
-import { isPromiseLike } from './is-promise-like.js';
+import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { MAX_RETRIES, type RecoveryDecision, type RecoveryStrategy } from './recovery-strategy.js';
-import type { Reflection } from './reflector.js';
-import type { DispatcherConfig } from './resolve-dispatcher-options.js';
+import type { RecoveryCorrection, Reflection, Reflector } from './reflector.js';
 import type { SoftFailure } from './soft-failure.js';
 
 /**
+ * What recovery decided for an attempt that ended with a soft error: end the call with
+ * `content` in its slot, try again after `delayMs` (corrected), or fail the batch.
+ */
+export type RecoveryStep =
+  | { readonly action: 'finish'; readonly content: string }
+  | {
+      readonly action: 'retry';
+      readonly delayMs: number;
+      readonly correction: RecoveryCorrection | undefined;
+    }
+  | DispatchError;
+
+/** Options of {@link recoverAttempt}. */
+export interface RecoverAttemptOptions {
+  readonly reflector: Reflector;
+  readonly strategy: RecoveryStrategy;
+  readonly failure: SoftFailure;
+}
+
+/**
  * The recovery stage of an attempt that ended with a soft error: the reflector looks at the
- * failure, the strategy decides, and the decision is applied: `skip` ends the call with the
- * soft error (saying recovery gave up after retries), `retry` starts the next attempt after
- * its back-off, corrected, and `fail`, a retry past {@link MAX_RETRIES}, an invalid decision or
- * a reflector or strategy that throws fails the batch. Either of them may answer asynchronously.
+ * failure, the strategy decides, and the decision becomes a {@link RecoveryStep}. `skip` ends
+ * the call with the soft error (saying recovery gave up after retries); `retry` retries after its
+ * back-off; `fail`, a retry past {@link MAX_RETRIES}, an invalid decision, or a reflector or
+ * strategy that throws is a hard error. Either may answer asynchronously. Never rejects.
  *
  * @see RecoveryStrategy
  * @see Reflector
  */
-export function recoverAttempt(
-  run: CallAttempt,
-  recovery: NonNullable<DispatcherConfig['recovery']>,
-): void {
-  const failure: SoftFailure = {
-    kind: run.kind,
-    message: run.content,
-    call: run.call,
-    index: run.index,
-    toolName: run.toolName,
-    input: run.input,
-    attempt: run.attempt,
-    ...(run.error === undefined ? {} : { error: run.error }),
-  };
-  const { strategy } = recovery;
-  const token = run.token;
-  let reflection: Reflection | PromiseLike<Reflection>;
+export function recoverAttempt(options: RecoverAttemptOptions): MaybeAsync<RecoveryStep> {
+  const { reflector, strategy, failure } = options;
+  let reflection: MaybeAsync<Reflection>;
   try {
-    reflection = recovery.reflector.reflect(failure);
+    reflection = reflector.reflect(failure);
   } catch (error) {
-    recoveryThrew(run, 'reflector', error);
-    return;
+    return recoveryThrew(failure, 'reflector', error);
   }
-  if (isPromiseLike(reflection)) {
-    reflection.then(
-      (settled) => {
-        if (token === run.token) decide(run, strategy, settled);
-      },
-      (error: unknown) => {
-        if (token === run.token) recoveryThrew(run, 'reflector', error);
-      },
-    );
-  } else {
-    decide(run, strategy, reflection);
-  }
+  if (!isPromiseLike(reflection)) return decide(strategy, failure, reflection);
+  return reflection.then(
+    (settled) => decide(strategy, failure, settled),
+    (error: unknown) => recoveryThrew(failure, 'reflector', error),
+  );
 }
 
-function decide(run: CallAttempt, strategy: RecoveryStrategy, reflection: Reflection): void {
-  const token = run.token;
-  let decision: RecoveryDecision | PromiseLike<RecoveryDecision>;
+function decide(
+  strategy: RecoveryStrategy,
+  failure: SoftFailure,
+  reflection: Reflection,
+): MaybeAsync<RecoveryStep> {
+  const what = `strategy \`${strategy.name}\``;
+  let decision: MaybeAsync<RecoveryDecision>;
   try {
     decision = strategy.decide(reflection);
   } catch (error) {
-    recoveryThrew(run, `strategy \`${strategy.name}\``, error);
-    return;
+    return recoveryThrew(failure, what, error);
   }
-  if (isPromiseLike(decision)) {
-    decision.then(
-      (settled) => {
-        if (token === run.token) apply(run, strategy, settled);
-      },
-      (error: unknown) => {
-        if (token === run.token) recoveryThrew(run, `strategy \`${strategy.name}\``, error);
-      },
-    );
-  } else {
-    apply(run, strategy, decision);
-  }
+  if (!isPromiseLike(decision)) return stepOf(strategy, failure, decision);
+  return decision.then(
+    (settled) => stepOf(strategy, failure, settled),
+    (error: unknown) => recoveryThrew(failure, what, error),
+  );
 }
 
-function apply(run: CallAttempt, strategy: RecoveryStrategy, decision: RecoveryDecision): void {
-  const attempts = run.attempt;
+function stepOf(
+  strategy: RecoveryStrategy,
+  failure: SoftFailure,
+  decision: RecoveryDecision,
+): RecoveryStep {
+  const { attempt: attempts, toolName, call, message } = failure;
   switch (decision?.action) {
     case 'skip':
-      run.finish(
-        'error',
-        attempts > 1
-          ? `Recovery gave up on \`${run.toolName}\` after ${attempts} attempts: ${run.content}`
-          : run.content,
-      );
-      return;
+      return {
+        action: 'finish',
+        content:
+          attempts > 1
+            ? `Recovery gave up on \`${toolName}\` after ${attempts} attempts: ${message}`
+            : message,
+      };
     case 'fail':
-      run.hardFail(
-        recoveryError(
-          run,
-          `Recovery strategy \`${strategy.name}\` failed the batch at call \`${run.call.id}\` (\`${run.toolName}\`) after ${attempts} attempt${attempts === 1 ? '' : 's'}${decision.reason === undefined ? '' : `: ${decision.reason}`}; last error: ${run.content}`,
-        ),
+      return exhausted(
+        failure,
+        `Recovery strategy \`${strategy.name}\` failed the batch at call \`${call.id}\` (\`${toolName}\`) after ${attempts} attempt${attempts === 1 ? '' : 's'}${decision.reason === undefined ? '' : `: ${decision.reason}`}; last error: ${message}`,
       );
-      return;
     case 'retry':
-      retry(run, strategy, decision);
-      return;
+      return retryStep(strategy, failure, decision);
     default:
-      run.hardFail(
-        new DispatchError({
-          code: 'invalid_config',
-          message: `Expected recovery strategy \`${strategy.name}\` to decide { action: 'retry' | 'skip' | 'fail' }, got ${describeValue(decision)}`,
-          toolCallId: run.call.id,
-          toolName: run.toolName,
-          attempts,
-        }),
-      );
+      return new DispatchError({
+        code: 'invalid_config',
+        message: `Expected recovery strategy \`${strategy.name}\` to decide { action: 'retry' | 'skip' | 'fail' }, got ${describeValue(decision)}`,
+        toolCallId: call.id,
+        toolName,
+        attempts,
+      });
   }
 }
 
-function retry(
-  run: CallAttempt,
+function retryStep(
   strategy: RecoveryStrategy,
+  failure: SoftFailure,
   decision: Extract<RecoveryDecision, { action: 'retry' }>,
-): void {
-  const attempts = run.attempt;
+): RecoveryStep {
+  const { attempt: attempts, toolName, call } = failure;
   if (attempts > MAX_RETRIES) {
-    run.hardFail(
-      recoveryError(
-        run,
-        `Recovery exhausted: \`${run.toolName}\` (call \`${run.call.id}\`) failed ${attempts} attempts (at most ${MAX_RETRIES} retries); last error: ${run.content}`,
-      ),
+    return exhausted(
+      failure,
+      `Recovery exhausted: \`${toolName}\` (call \`${call.id}\`) failed ${attempts} attempts (at most ${MAX_RETRIES} retries); last error: ${failure.message}`,
     );
-    return;
   }
   const { delayMs, correction } = decision;
   if (typeof delayMs !== 'number' || !Number.isFinite(delayMs) || delayMs < 0) {
-    run.hardFail(
-      new DispatchError({
-        code: 'invalid_config',
-        message: `Expected \`delayMs\` of the retry decided by recovery strategy \`${strategy.name}\` to be a finite number from 0 and up, got ${describeValue(delayMs)}`,
-        toolCallId: run.call.id,
-        toolName: run.toolName,
-        attempts,
-      }),
-    );
-    return;
+    return new DispatchError({
+      code: 'invalid_config',
+      message: `Expected \`delayMs\` of the retry decided by recovery strategy \`${strategy.name}\` to be a finite number from 0 and up, got ${describeValue(delayMs)}`,
+      toolCallId: call.id,
+      toolName,
+      attempts,
+    });
   }
-  run.retry(delayMs, correction);
+  return { action: 'retry', delayMs, correction };
 }
 
 /** The hard error `recovery_exhausted` for this call, caused by what its attempt threw. */
-function recoveryError(run: CallAttempt, message: string): DispatchError {
+function exhausted(failure: SoftFailure, message: string): DispatchError {
   return new DispatchError({
     code: 'recovery_exhausted',
     message,
-    toolCallId: run.call.id,
-    toolName: run.toolName,
-    attempts: run.attempt,
-    ...(run.error === undefined ? {} : { cause: run.error }),
+    toolCallId: failure.call.id,
+    toolName: failure.toolName,
+    attempts: failure.attempt,
+    ...(failure.error === undefined ? {} : { cause: failure.error }),
   });
 }
 
-function recoveryThrew(run: CallAttempt, what: string, error: unknown): void {
-  run.hardFail(
-    new DispatchError({
-      code: 'recovery_exhausted',
-      message: `Recovery ${what} threw at call \`${run.call.id}\` (\`${run.toolName}\`) after ${run.attempt} attempt${run.attempt === 1 ? '' : 's'}: ${errorMessage(error)}`,
-      cause: error,
-      toolCallId: run.call.id,
-      toolName: run.toolName,
-      attempts: run.attempt,
-    }),
-  );
+function recoveryThrew(failure: SoftFailure, what: string, error: unknown): DispatchError {
+  const { call, toolName, attempt } = failure;
+  return new DispatchError({
+    code: 'recovery_exhausted',
+    message: `Recovery ${what} threw at call \`${call.id}\` (\`${toolName}\`) after ${attempt} attempt${attempt === 1 ? '' : 's'}: ${errorMessage(error)}`,
+    cause: error,
+    toolCallId: call.id,
+    toolName,
+    attempts: attempt,
+  });
 }

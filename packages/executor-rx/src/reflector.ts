@@ -36,11 +36,17 @@ export interface Reflector {
   reflect(failure: SoftFailure): Reflection | PromiseLike<Reflection>;
 }
 
-const RETRYABLE: ReadonlySet<SoftErrorKind> = new Set(['tool_error', 'tool_reported', 'timeout']);
+const RETRYABLE: ReadonlySet<SoftErrorKind> = new Set([
+  'tool_error',
+  'tool_reported',
+  'timeout',
+  'coordination_failed',
+  'lease_lost',
+]);
 
 /**
  * The default {@link Reflector}: a failure of the tool itself (`tool_error`, `tool_reported`,
- * `timeout`) is retryable; a call that cannot succeed as it stands (unknown tool, invalid input,
+ * `timeout`) and of the fleet coordinator (`coordination_failed`, `lease_lost`) is retryable; a call that cannot succeed as it stands (unknown tool, invalid input,
  * blocked, a hook that threw) is not. It never proposes a correction.
  *
  * @see exponentialBackoff which retries what this marks retryable.

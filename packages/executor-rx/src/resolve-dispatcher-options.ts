@@ -1,9 +1,21 @@
-import { describeValue, type ToolRegistry } from '@toolwaves/core';
-import { DEFAULT_MAX_CONCURRENCY, greedyPlanner, type Planner } from '@toolwaves/planner';
+import {
+  type Coordinator,
+  noCoordination,
+  optionMessage,
+  type ToolRegistry,
+} from '@toolwaves/core';
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  type EagerPriority,
+  greedyPlanner,
+  type Planner,
+} from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
+import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+import { LingeringCalls } from './lingering-calls.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
 import { ToolHealth } from './tool-health.js';
@@ -13,6 +25,7 @@ export interface DispatcherConfig {
   readonly registry: ToolRegistry;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly priority: EagerPriority;
   readonly planner: Planner;
   readonly preHooks: readonly PreHook[];
   readonly postHooks: readonly PostHook[];
@@ -22,27 +35,46 @@ export interface DispatcherConfig {
   readonly timeoutMs: number | undefined;
   readonly health: ToolHealth;
   readonly scheduler: SchedulerLike;
+  /** The fleet coordinator; `undefined` for `noCoordination` (nothing to ask). */
+  readonly coordinator: Coordinator | undefined;
+  readonly settleTimeoutMs: number;
+  /** Calls of this dispatcher whose tools outlived their attempts, holding their keys. */
+  readonly lingering: LingeringCalls;
 }
+
+/** Default of `settleTimeoutMs`. */
+export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions {
   readonly signal: AbortSignal | undefined;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly priority: EagerPriority;
+  readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
 const DISPATCHER_KEYS: readonly string[] = [
   'registry',
   'mode',
   'maxConcurrency',
+  'priority',
   'planner',
   'hooks',
   'recovery',
   'timeoutMs',
   'health',
   'scheduler',
+  'coordinator',
+  'settleTimeoutMs',
 ];
-const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency'];
+const DISPATCH_KEYS: readonly string[] = [
+  'signal',
+  'mode',
+  'maxConcurrency',
+  'priority',
+  'onEvent',
+];
 
 /**
  * Checks the {@link Dispatcher} options and fills in defaults.
@@ -51,7 +83,7 @@ const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency'];
  */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
-  const { registry, planner, hooks, recovery, health, scheduler } = options;
+  const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
   if (!hasMethods(registry, ['get', 'names', 'toPlanNodes'])) {
     fail('registry', 'a ToolRegistry', registry);
   }
@@ -89,10 +121,23 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
   if (scheduler !== undefined && !hasMethods(scheduler, ['now', 'schedule'])) {
     fail('scheduler', 'a SchedulerLike ({ now(), schedule(work, delay) })', scheduler);
   }
+  if (coordinator !== undefined && !hasMethods(coordinator, ['acquire'])) {
+    fail('coordinator', 'a Coordinator ({ acquire(request) })', coordinator);
+  }
+  const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
+  if (
+    typeof settleTimeoutMs !== 'number' ||
+    Number.isNaN(settleTimeoutMs) ||
+    settleTimeoutMs <= 0
+  ) {
+    fail('settleTimeoutMs', 'a number above 0 (or Infinity)', options.settleTimeoutMs);
+  }
+  const clock = scheduler ?? asyncScheduler;
   return {
     registry,
     mode: checkMode(options.mode) ?? 'sequential',
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? DEFAULT_MAX_CONCURRENCY,
+    priority: checkPriority(options.priority) ?? 'model-order',
     planner: planner ?? greedyPlanner(),
     preHooks: checkHooks('hooks.pre', hooks?.pre),
     postHooks: checkHooks('hooks.post', hooks?.post),
@@ -102,7 +147,10 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
         : { strategy: recovery.strategy, reflector: recovery.reflector ?? basicReflector() },
     timeoutMs,
     health: health ?? new ToolHealth(),
-    scheduler: scheduler ?? asyncScheduler,
+    scheduler: clock,
+    coordinator: coordinator === noCoordination ? undefined : coordinator,
+    settleTimeoutMs,
+    lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
   };
 }
 
@@ -116,14 +164,19 @@ export function resolveDispatchOptions(
   config: DispatcherConfig,
 ): ResolvedDispatchOptions {
   checkObject('the dispatch options', options, DISPATCH_KEYS);
-  const { signal } = options;
+  const { signal, onEvent } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     fail('signal', 'an AbortSignal', signal);
   }
+  if (onEvent !== undefined && typeof onEvent !== 'function') {
+    fail('onEvent', 'a function', onEvent);
+  }
   return {
     signal,
+    onEvent,
     mode: checkMode(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
+    priority: checkPriority(options.priority) ?? config.priority,
   };
 }
 
@@ -131,7 +184,7 @@ function checkObject(what: string, value: unknown, known: readonly string[]): vo
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new DispatchError({
       code: 'invalid_config',
-      message: `Expected ${what} to be an object, got ${describeValue(value)}`,
+      message: optionMessage({ name: what, subject: what, expected: 'an object', value }),
     });
   }
   for (const key of Object.keys(value)) {
@@ -145,8 +198,17 @@ function checkObject(what: string, value: unknown, known: readonly string[]): vo
 }
 
 function checkMode(mode: unknown): DispatchMode | undefined {
-  if (mode === undefined || mode === 'sequential' || mode === 'parallel') return mode;
-  return fail('mode', "'sequential' or 'parallel'", mode);
+  if (mode === undefined || mode === 'sequential' || mode === 'parallel' || mode === 'eager') {
+    return mode;
+  }
+  return fail('mode', "'sequential', 'parallel' or 'eager'", mode);
+}
+
+function checkPriority(priority: unknown): EagerPriority | undefined {
+  if (priority === undefined || priority === 'model-order' || priority === 'longest-first') {
+    return priority;
+  }
+  return fail('priority', "'model-order' or 'longest-first'", priority);
 }
 
 function checkMaxConcurrency(value: unknown): number | undefined {
@@ -179,6 +241,6 @@ function isName(value: unknown): boolean {
 function fail(option: string, expected: string, value: unknown): never {
   throw new DispatchError({
     code: 'invalid_config',
-    message: `Expected \`${option}\` to be ${expected}, got ${describeValue(value)}`,
+    message: optionMessage({ name: option, expected, value }),
   });
 }

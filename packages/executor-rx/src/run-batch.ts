@@ -11,7 +11,7 @@ import {
   type TeardownLogic,
   throwError,
 } from 'rxjs';
-import { BatchRun } from './batch-run.js';
+import { BatchState } from './batch-state.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { fillResultSlots } from './fill-result-slots.js';
@@ -46,14 +46,19 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     return undefined;
   }
   const cap = Math.max(1, Math.min(dispatch.maxConcurrency, calls.length));
+  const batch = new BatchState({ config, calls, progressEvents: options.progressEvents ?? true });
   let planned: ReturnType<typeof planBatch>;
   try {
-    planned = planBatch({ config, calls, mode, maxConcurrency: cap });
+    planned = planBatch({
+      planner: config.planner,
+      prepared: batch.prepared,
+      mode,
+      maxConcurrency: cap,
+    });
   } catch (error) {
     subscriber.error(error);
     return undefined;
   }
-  const batch = new BatchRun(config, calls, options.progressEvents ?? true);
   const onAbort = (): void => batch.fail(cancelled(signal!));
   signal?.addEventListener('abort', onAbort, { once: true });
   let explanation: CallExplanation[] | undefined;

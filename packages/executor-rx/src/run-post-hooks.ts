@@ -1,53 +1,47 @@
-import type { CallAttempt } from './call-attempt.js';
+import { type AttemptAnswer, softError } from './attempt-answer.js';
+import type { PostHook, PostHookContext } from './dispatch-hooks.js';
 import { errorMessage } from './error-message.js';
-import { isPromiseLike } from './is-promise-like.js';
+import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 
-/**
- * The post-hook stage of an attempt whose tool ran: runs the dispatcher's post hooks in order
- * from hook `from` (an async hook is awaited before the next one), then records the tool's
- * health. A hook that throws turns the answer into a `hook_failed` soft error and skips the
- * hooks after it; the health record still counts the tool's own answer (`toolOk`).
- *
- * @see executeAttempt for the stage before.
- */
-export function runPostHooks(run: CallAttempt, from: number, toolOk: boolean): void {
-  const hooks = run.batch.config.postHooks;
-  for (let i = from; i < hooks.length; i++) {
-    let done: void | PromiseLike<void>;
-    try {
-      done = hooks[i]!({
-        call: run.call,
-        index: run.index,
-        toolName: run.toolName,
-        input: run.value,
-        content: run.content,
-        isError: run.isError,
-        durationMs: run.durationMs,
-        attempt: run.attempt,
-      });
-    } catch (error) {
-      postHookThrew(run, i, error);
-      run.record(toolOk);
-      return;
-    }
-    if (isPromiseLike(done)) {
-      const token = run.token;
-      done.then(
-        () => {
-          if (token === run.token) runPostHooks(run, i + 1, toolOk);
-        },
-        (error: unknown) => {
-          if (token !== run.token) return;
-          postHookThrew(run, i, error);
-          run.record(toolOk);
-        },
-      );
-      return;
-    }
-  }
-  run.record(toolOk);
+/** Options of {@link runPostHooks}. */
+export interface RunPostHooksOptions {
+  readonly hooks: readonly PostHook[];
+  readonly context: PostHookContext;
+  /** Whether the attempt is still wanted; no hook runs once it is not. */
+  readonly isCurrent: () => boolean;
 }
 
-function postHookThrew(run: CallAttempt, hook: number, error: unknown): void {
-  run.overrule('hook_failed', `Post hook ${hook} threw: ${errorMessage(error)}`, error);
+/**
+ * The post-hook stage of an attempt whose tool ran: runs the hooks in order (an asynchronous
+ * hook is awaited before the next one). A hook that throws or rejects skips the hooks after it
+ * and overrules the attempt's answer with the soft error `hook_failed`, which this answers;
+ * otherwise `undefined` (the answer stands). Never rejects.
+ *
+ * @see CallPipeline which records the tool's health after it, whatever the hooks did.
+ */
+export function runPostHooks(
+  options: RunPostHooksOptions,
+  from = 0,
+): MaybeAsync<AttemptAnswer | undefined> {
+  const { hooks, context, isCurrent } = options;
+  for (let i = from; i < hooks.length; i++) {
+    if (!isCurrent()) return undefined;
+    let done: MaybeAsync<void>;
+    try {
+      done = hooks[i]!(context);
+    } catch (error) {
+      return threw(i, error);
+    }
+    if (isPromiseLike(done)) {
+      return done.then(
+        () => runPostHooks(options, i + 1),
+        (error: unknown) => threw(i, error),
+      );
+    }
+  }
+  return undefined;
+}
+
+function threw(hook: number, error: unknown): AttemptAnswer {
+  return softError('hook_failed', `Post hook ${hook} threw: ${errorMessage(error)}`, error);
 }

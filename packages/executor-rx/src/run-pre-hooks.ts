@@ -1,87 +1,83 @@
 import { describeValue } from '@toolwaves/core';
-import type { CallAttempt } from './call-attempt.js';
+import { type AttemptAnswer, softError } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
-import type { PreHookDecision } from './dispatch-hooks.js';
+import type { PreHook, PreHookContext, PreHookDecision } from './dispatch-hooks.js';
 import { errorMessage } from './error-message.js';
-import { executeAttempt } from './execute-attempt.js';
-import { isPromiseLike } from './is-promise-like.js';
+import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 
 /**
- * The pre-hook stage of an attempt: runs the dispatcher's pre hooks in order from hook `from`
- * (an async hook is awaited before the next one), then executes the tool. A `block`, a hook
- * that throws or answers something that is not a decision ends the attempt as a soft error; an
- * `abort` fails the batch.
- *
- * @see executeAttempt for the next stage.
+ * What the pre hooks decided for an attempt: `undefined` to go on and run the tool, a soft error
+ * (`blocked`, `hook_failed`) that ends the attempt, or the hard error of an `abort`.
  */
-export function runPreHooks(run: CallAttempt, from: number): void {
-  const hooks = run.batch.config.preHooks;
-  for (let i = from; i < hooks.length; i++) {
-    let decision: PreHookDecision | undefined | PromiseLike<PreHookDecision | undefined>;
-    try {
-      decision = hooks[i]!({
-        call: run.call,
-        index: run.index,
-        tool: run.tool!,
-        input: run.value,
-        attempt: run.attempt,
-        signal: run.signal(),
-      });
-    } catch (error) {
-      preHookThrew(run, i, error);
-      return;
-    }
-    if (isPromiseLike(decision)) {
-      const token = run.token;
-      decision.then(
-        (settled) => {
-          if (token === run.token && applyPreDecision(run, i, settled)) runPreHooks(run, i + 1);
-        },
-        (error: unknown) => {
-          if (token === run.token) preHookThrew(run, i, error);
-        },
-      );
-      return;
-    }
-    if (!applyPreDecision(run, i, decision)) return;
-  }
-  executeAttempt(run);
+export type PreHookVerdict = AttemptAnswer | DispatchError | undefined;
+
+/** Options of {@link runPreHooks}. */
+export interface RunPreHooksOptions {
+  readonly hooks: readonly PreHook[];
+  readonly context: PreHookContext;
+  /** Whether the attempt is still wanted; no hook runs once it is not (the answer is then moot). */
+  readonly isCurrent: () => boolean;
 }
 
-/** Applies a pre hook's decision; `true` when the call may go on. */
-function applyPreDecision(
-  run: CallAttempt,
+/**
+ * The pre-hook stage of an attempt: runs the hooks in order (an asynchronous hook is awaited
+ * before the next one) until one decides something other than `allow`. A `block`, a hook that
+ * throws or rejects, or an answer that is not a decision is a soft error; an `abort` is a hard
+ * error. Synchronous hooks give a synchronous verdict. Never rejects.
+ *
+ * @see CallPipeline which runs the tool only when the verdict is `undefined` and the attempt is
+ *   still current after it.
+ */
+export function runPreHooks(options: RunPreHooksOptions, from = 0): MaybeAsync<PreHookVerdict> {
+  const { hooks, context, isCurrent } = options;
+  for (let i = from; i < hooks.length; i++) {
+    if (!isCurrent()) return undefined;
+    let decision: MaybeAsync<PreHookDecision | undefined>;
+    try {
+      decision = hooks[i]!(context);
+    } catch (error) {
+      return threw(i, error);
+    }
+    if (isPromiseLike(decision)) {
+      return decision.then(
+        (settled) => verdictOf(context, i, settled) ?? runPreHooks(options, i + 1),
+        (error: unknown) => threw(i, error),
+      );
+    }
+    const verdict = verdictOf(context, i, decision);
+    if (verdict !== undefined) return verdict;
+  }
+  return undefined;
+}
+
+function verdictOf(
+  context: PreHookContext,
   hook: number,
   decision: PreHookDecision | undefined,
-): boolean {
-  if (decision === undefined || decision?.action === 'allow') return true;
-  if (decision?.action === 'block') {
-    run.softFail('blocked', `Blocked by a pre hook: ${decision.reason}`);
-    return false;
-  }
+): PreHookVerdict {
+  if (decision === undefined || decision?.action === 'allow') return undefined;
+  if (decision?.action === 'block')
+    return softError('blocked', `Blocked by a pre hook: ${decision.reason}`);
   if (decision?.action === 'abort') {
+    const { call, tool, attempt } = context;
     const code = decision.code === 'loop_detected' ? 'loop_detected' : 'aborted';
-    run.hardFail(
-      new DispatchError({
-        code,
-        message:
-          code === 'loop_detected'
-            ? decision.reason
-            : `A pre hook aborted the batch at call \`${run.call.id}\` (\`${run.toolName}\`): ${decision.reason}`,
-        toolCallId: run.call.id,
-        toolName: run.toolName,
-        attempts: run.attempt,
-      }),
-    );
-    return false;
+    return new DispatchError({
+      code,
+      message:
+        code === 'loop_detected'
+          ? decision.reason
+          : `A pre hook aborted the batch at call \`${call.id}\` (\`${tool.name}\`): ${decision.reason}`,
+      toolCallId: call.id,
+      toolName: tool.name,
+      attempts: attempt,
+    });
   }
-  run.softFail(
+  return softError(
     'hook_failed',
     `Pre hook ${hook} returned ${describeValue(decision)}, not { action: 'allow' | 'block' | 'abort' }`,
   );
-  return false;
 }
 
-function preHookThrew(run: CallAttempt, hook: number, error: unknown): void {
-  run.softFail('hook_failed', `Pre hook ${hook} threw: ${errorMessage(error)}`, error);
+function threw(hook: number, error: unknown): AttemptAnswer {
+  return softError('hook_failed', `Pre hook ${hook} threw: ${errorMessage(error)}`, error);
 }

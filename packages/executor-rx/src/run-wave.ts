@@ -1,6 +1,6 @@
 import type { Wave } from '@toolwaves/planner';
 import { concat, defer, EMPTY, from, mergeMap, Observable, of } from 'rxjs';
-import type { BatchRun } from './batch-run.js';
+import type { BatchState } from './batch-state.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
 import { startNested } from './start-nested.js';
@@ -13,7 +13,7 @@ import { startNested } from './start-nested.js';
  * Without progress events (`dispatch`) the wave and call events are not emitted.
  */
 export function runWave(
-  batch: BatchRun,
+  batch: BatchState,
   wave: Wave,
   position: number,
   cap: number,
@@ -33,16 +33,16 @@ export function runWave(
 }
 
 function waveEvents(
-  batch: BatchRun,
+  batch: BatchState,
   wave: Wave,
   position: number,
   cap: number,
 ): Observable<DispatchEvent> {
   const { calls } = wave;
-  const run =
-    calls.length === 1
-      ? runCall(batch, calls[0]!, position)
-      : from(calls).pipe(mergeMap((index) => runCall(batch, index, position), cap));
+  const readyAt = batch.waveStartedAt;
+  const callOf = (index: number): Observable<DispatchEvent> =>
+    runCall({ batch, prepared: batch.prepared[index]!, wave: position, readyAt });
+  const run = calls.length === 1 ? callOf(calls[0]!) : from(calls).pipe(mergeMap(callOf, cap));
   if (!batch.progressEvents) return run;
   return concat(
     of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),

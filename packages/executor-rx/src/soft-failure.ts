@@ -8,7 +8,11 @@ import type { ToolCall } from '@toolwaves/core';
  * - `hook_failed`: a pre or post hook threw;
  * - `tool_error`: the tool threw, or returned something that is not a string or `{ content }`;
  * - `tool_reported`: the tool answered with `isError: true`;
- * - `timeout`: the attempt ran past `timeoutMs` (its signal was aborted).
+ * - `timeout`: the attempt ran past `timeoutMs` (its signal was aborted);
+ * - `coordination_failed`: the fleet `coordinator` could not grant the call's accesses (the tool
+ *   never ran);
+ * - `lease_lost`: the fleet coordinator lost the call's grant while its tool ran (its signal
+ *   was aborted).
  */
 export type SoftErrorKind =
   | 'unknown_tool'
@@ -17,7 +21,9 @@ export type SoftErrorKind =
   | 'hook_failed'
   | 'tool_error'
   | 'tool_reported'
-  | 'timeout';
+  | 'timeout'
+  | 'coordination_failed'
+  | 'lease_lost';
 
 /**
  * One attempt that ended with a soft error: what recovery gets to look at.

@@ -1,5 +1,5 @@
 import type { Subscriber } from 'rxjs';
-import type { BatchRun } from './batch-run.js';
+import type { BatchState } from './batch-state.js';
 
 /** How many wave or call starts may nest in one synchronous stack before one waits a microtask. */
 export const MAX_SYNC_DEPTH = 64;
@@ -18,7 +18,7 @@ export interface Startable {
  * subscriber completes) or nobody listens any more.
  */
 export function startNested(
-  batch: BatchRun,
+  batch: BatchState,
   subscriber: Subscriber<unknown>,
   startable: Startable,
 ): void {

@@ -63,7 +63,9 @@ describe('modes and paths', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(seen).toHaveLength(1);
     const start = run.events[0];
-    expect(start?.type === 'batch-start' && start.plan.waves.map((w) => w.calls)).toEqual([[0, 1]]);
+    expect(start?.type === 'batch-start' && start.plan?.waves.map((w) => w.calls)).toEqual([
+      [0, 1],
+    ]);
     expect(tool.calls.map((c) => [c.startedAt, c.endedAt])).toEqual([
       [0, 100],
       [100, 200],
@@ -191,10 +193,11 @@ describe('the planner', () => {
     });
   });
 
-  it('checks rule 5 for plans that call themselves ordered', async () => {
+  it('checks rule 5 for planners that promise order (keepsOrder)', async () => {
     const registry = new ToolRegistry().add(safe()).add(new MockTool({ name: 'unsafe' }));
     const fake: Planner = {
       name: 'fake-ordered',
+      keepsOrder: true,
       plan: (nodes) => ({ ...greedyPlanner().plan(nodes), planner: 'ordered' }),
     };
     const dispatcher = new Dispatcher({ registry, mode: 'parallel', planner: fake });

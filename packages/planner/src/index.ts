@@ -1,21 +1,36 @@
 export { accessesOf } from './accesses-of.js';
 export { conflicts } from './conflicts.js';
-export { describeValue } from './describe-value.js';
+export { DependencyTracker, dependencies } from './dependencies.js';
 export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
 export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
 export { explainPlan } from './explain-plan.js';
 export { greedyPlanner } from './greedy-planner.js';
 export { keysOverlap } from './keys-overlap.js';
+export type { LowerBoundOptions } from './lower-bound.js';
 export { lowerBound } from './lower-bound.js';
 export { makespan } from './makespan.js';
 export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
 export { optimalPlanner } from './optimal-planner.js';
 export type { OptimalPlannerOptions } from './optimal-planner-options.js';
-export { DEFAULT_BUDGET_MS } from './optimal-planner-options.js';
+export { DEFAULT_BUDGET_MS, DEFAULT_MAX_EXPANSIONS } from './optimal-planner-options.js';
 export { orderedPlanner } from './ordered-planner.js';
 export type { PlannerErrorCode } from './planner-error.js';
 export { PlannerError } from './planner-error.js';
 export { sequentialPlanner } from './sequential-planner.js';
-export type { Access, AccessMode, Plan, PlanNode, Planner, PlanOptions, Wave } from './types.js';
+export type { SimulateEagerOptions } from './simulate-eager.js';
+export { simulateEager } from './simulate-eager.js';
+export type {
+  Access,
+  AccessMode,
+  EagerPriority,
+  Plan,
+  PlanNode,
+  Planner,
+  PlanOptions,
+  Schedule,
+  Wave,
+} from './types.js';
 export type { VerifyPlanOptions } from './verify-plan.js';
 export { verifyPlan } from './verify-plan.js';
+export type { VerifyScheduleOptions } from './verify-schedule.js';
+export { verifySchedule } from './verify-schedule.js';

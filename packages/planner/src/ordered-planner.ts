@@ -20,6 +20,7 @@ import type { Planner } from './types.js';
 export function orderedPlanner(): Planner {
   return {
     name: 'ordered',
+    keepsOrder: true,
     plan(nodes, options) {
       resolveMaxConcurrency(options);
       return firstFit(nodes, { planner: 'ordered', ordered: true });

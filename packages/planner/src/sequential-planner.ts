@@ -13,6 +13,7 @@ import type { Planner, Wave } from './types.js';
 export function sequentialPlanner(): Planner {
   return {
     name: 'sequential',
+    keepsOrder: true,
     plan(nodes, options) {
       resolveMaxConcurrency(options);
       assertNodes(nodes);

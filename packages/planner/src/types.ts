@@ -53,5 +53,28 @@ export interface PlanOptions {
 /** A planning strategy: nodes in, waves out; pure, no I/O. */
 export interface Planner {
   readonly name: string;
+  /**
+   * The planner promises rule 5 in every plan: every call before a call that is not
+   * concurrency-safe runs in an earlier wave, every call after it in a later one (nothing
+   * crosses it). `true` for {@link orderedPlanner} and {@link sequentialPlanner}; missing or
+   * `false` when calls may cross (greedy, optimal). An executor reads it instead of the name.
+   */
+  readonly keepsOrder?: boolean;
   plan(nodes: readonly PlanNode[], options?: PlanOptions): Plan;
 }
+
+/**
+ * When each call of a batch runs, in ms from the batch's start: call `i` runs from
+ * `startMs[i]` to `endMs[i]`. Made by {@link simulateEager}, checked by {@link verifySchedule}.
+ */
+export interface Schedule {
+  readonly startMs: readonly number[];
+  readonly endMs: readonly number[];
+}
+
+/**
+ * Which ready call takes a free slot first when calls start as soon as they may:
+ * `'model-order'` the earliest in model order; `'longest-first'` the one with the largest
+ * estimate, ties by model order.
+ */
+export type EagerPriority = 'model-order' | 'longest-first';

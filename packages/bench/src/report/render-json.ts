@@ -1,4 +1,4 @@
-import type { BenchReport } from '../bench-report.js';
+import type { BenchReport } from './bench-report.js';
 
 /**
  * `report.json` (pure): the report as indented JSON, numbers rounded to 4 decimals (durations

@@ -1,6 +1,6 @@
-import { BatchBuilder } from '../batch-builder.js';
-import { FileEdits } from '../file-edits.js';
-import type { ToolWorkload } from '../workload.js';
+import { BatchBuilder } from './batch-builder.js';
+import { FileEdits } from './file-edits.js';
+import type { ToolWorkload } from './workload.js';
 
 /**
  * A turn full of calls that are not concurrency-safe: 35 % `run_check` (a shell command, which

@@ -1,4 +1,3 @@
-import type { Workload } from '../workload.js';
 import { barrierHeavyWorkload } from './barrier-heavy-workload.js';
 import { exploreWorkload } from './explore-workload.js';
 import { hotFileWorkload } from './hot-file-workload.js';
@@ -6,6 +5,7 @@ import { mixedTurnWorkload } from './mixed-turn-workload.js';
 import { refactorWorkload } from './refactor-workload.js';
 import { seedExampleWorkload } from './seed-example-workload.js';
 import { seedModelWorkload } from './seed-model-workload.js';
+import type { Workload } from './workload.js';
 
 /**
  * Every built-in workload, in report order: explore, refactor, mixed, hot-file, barriers

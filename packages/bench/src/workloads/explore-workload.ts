@@ -1,5 +1,5 @@
-import { BatchBuilder } from '../batch-builder.js';
-import type { ToolWorkload } from '../workload.js';
+import { BatchBuilder } from './batch-builder.js';
+import type { ToolWorkload } from './workload.js';
 
 const PATTERNS = ['TODO', 'export function', 'import ', 'shared\\(', 'value1\\b'];
 

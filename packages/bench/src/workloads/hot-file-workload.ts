@@ -1,6 +1,6 @@
-import { BatchBuilder } from '../batch-builder.js';
-import { FileEdits } from '../file-edits.js';
-import type { ToolWorkload } from '../workload.js';
+import { BatchBuilder } from './batch-builder.js';
+import { FileEdits } from './file-edits.js';
+import type { ToolWorkload } from './workload.js';
 
 /**
  * Many calls on one file: 60 % `read_file` of it, 25 % `edit_file` of it, 10 % `grep` of its

@@ -1,6 +1,6 @@
-import { BatchBuilder } from '../batch-builder.js';
-import { FileEdits } from '../file-edits.js';
-import type { ToolWorkload } from '../workload.js';
+import { BatchBuilder } from './batch-builder.js';
+import { FileEdits } from './file-edits.js';
+import type { ToolWorkload } from './workload.js';
 
 /**
  * A turn that does a bit of everything, in random order: reads (35 %), edits (20 %), `grep`

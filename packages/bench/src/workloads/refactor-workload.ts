@@ -1,6 +1,6 @@
-import { BatchBuilder } from '../batch-builder.js';
-import { FileEdits } from '../file-edits.js';
-import type { ToolWorkload } from '../workload.js';
+import { BatchBuilder } from './batch-builder.js';
+import { FileEdits } from './file-edits.js';
+import type { ToolWorkload } from './workload.js';
 
 /**
  * An agent carrying out a change: a `grep` for the symbol (from 6 calls), reads of the files it

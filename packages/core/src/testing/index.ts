@@ -1,2 +1,4 @@
+export { type ControlledStream, controlledStream } from './controlled-stream.js';
 export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.js';
 export { type TrackedPromise, trackPromise } from './track-promise.js';
+export { type WithLatencyOptions, withLatency } from './with-latency.js';

@@ -1,0 +1,58 @@
+import type { ToolCall } from '@toolwaves/core';
+import type { PlanNode } from '@toolwaves/planner';
+import type { SeededRandom } from './seeded-random.js';
+import type { WorkspaceLayout } from './workspace-layout.js';
+
+/** What a workload is asked for: one batch of `size` calls. */
+export interface BatchRequest {
+  /** The batch's own seeded stream: the same request always gives the same batch. */
+  readonly random: SeededRandom;
+  /** How many calls (a workload with fixed `sizes` may ignore it). */
+  readonly size: number;
+  /** The workspace the calls refer to. */
+  readonly layout: WorkspaceLayout;
+}
+
+/** One turn of an agent: the calls the model asked for, and how long each will take. */
+export interface WorkloadBatch {
+  /** Calls of the real filesystem tools (plus `run_check`), paths relative to the workspace. */
+  readonly calls: readonly ToolCall[];
+  /** Sampled duration of each call, in ms (`durationsMs[i]` is call `i`'s). */
+  readonly durationsMs: readonly number[];
+}
+
+/** A workload of real tool calls: its plan nodes come from the registry's declarations. */
+export interface ToolWorkload {
+  readonly kind: 'tools';
+  readonly name: string;
+  /** One sentence for the report. */
+  readonly description: string;
+  /** Fixed batch sizes, when the workload does not scale (e.g. a worked example). */
+  readonly sizes?: readonly number[];
+  batch(request: BatchRequest): WorkloadBatch;
+}
+
+/** One seed-model batch: plain nodes, each call's abstract tool and sampled duration. */
+export interface SeedModelBatch {
+  /** Declarations only (`parallelizable`, one exclusive flat `resourceKey`), no `estimateMs`. */
+  readonly nodes: readonly PlanNode[];
+  /** The abstract tool of each call (`Read`, `Edit`, `Grep`, `Stat`, `Shell`). */
+  readonly tools: readonly string[];
+  /** Sampled duration of each call, in ms. */
+  readonly durationsMs: readonly number[];
+}
+
+/**
+ * A workload in the seed model: plain nodes (`parallelizable`, one exclusive flat
+ * `resourceKey`), where greedy's wave count is known to be minimal.
+ */
+export interface SeedModelWorkload {
+  readonly kind: 'seed-model';
+  readonly name: string;
+  readonly description: string;
+  readonly sizes?: readonly number[];
+  batch(request: BatchRequest): SeedModelBatch;
+}
+
+/** A generator of batches: tool calls ({@link ToolWorkload}) or seed-model nodes. */
+export type Workload = ToolWorkload | SeedModelWorkload;

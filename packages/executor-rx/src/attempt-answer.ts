@@ -1,0 +1,50 @@
+import { describeValue, type ToolOutput } from '@toolwaves/core';
+import { errorMessage } from './error-message.js';
+import type { SoftErrorKind } from './soft-failure.js';
+
+/**
+ * How one attempt ended, as the stages of the pipeline hand it on: the content the model would
+ * see, whether it is an error and of what kind, and what was thrown (for `tool_error` and
+ * `hook_failed`).
+ */
+export interface AttemptAnswer {
+  readonly content: string;
+  readonly isError: boolean;
+  readonly kind: SoftErrorKind;
+  readonly error?: unknown;
+}
+
+/** A soft error of an attempt. */
+export function softError(kind: SoftErrorKind, content: string, error?: unknown): AttemptAnswer {
+  return error === undefined
+    ? { content, isError: true, kind }
+    : { content, isError: true, kind, error };
+}
+
+/**
+ * What a tool's answer means: a string is the content; `{ content, isError? }` is taken as is;
+ * anything else is the soft error `tool_error` describing what came back.
+ */
+export function answerOf(toolName: string, output: unknown): AttemptAnswer {
+  if (typeof output === 'string') return { content: output, isError: false, kind: 'tool_reported' };
+  if (
+    typeof output === 'object' &&
+    output !== null &&
+    typeof (output as ToolOutput).content === 'string'
+  ) {
+    return {
+      content: (output as ToolOutput).content,
+      isError: (output as ToolOutput).isError === true,
+      kind: 'tool_reported',
+    };
+  }
+  return softError(
+    'tool_error',
+    `Tool \`${toolName}\` returned ${describeValue(output)}, not a string or { content }`,
+  );
+}
+
+/** The soft error of a tool that threw (or rejected). */
+export function thrownAnswer(toolName: string, error: unknown): AttemptAnswer {
+  return softError('tool_error', `Tool \`${toolName}\` failed: ${errorMessage(error)}`, error);
+}

@@ -1,0 +1,97 @@
+import type { ToolCall, ToolResult } from '@toolwaves/core';
+import { DispatchError } from './dispatch-error.js';
+import type { CallOutcome } from './dispatch-event.js';
+import { PreparedCall } from './prepared-call.js';
+import type { DispatcherConfig } from './resolve-dispatcher-options.js';
+
+/** A running call the batch can stop. */
+export interface StoppableCall {
+  /** Ends the call now: its open attempt gets a `call-end` with this outcome, its signal aborts. */
+  stop(outcome: Extract<CallOutcome, 'cancelled' | 'aborted'>): void;
+  /** Ends the call quietly (nobody listens any more): timers cleared, its tool told to stop. */
+  abandon(): void;
+}
+
+/** Options of {@link BatchState}. */
+export interface BatchStateOptions {
+  readonly config: DispatcherConfig;
+  readonly calls: readonly ToolCall[];
+  /** Whether waves and calls emit their events (not when nobody can see them: `dispatch`). */
+  readonly progressEvents: boolean;
+}
+
+/**
+ * The state of one dispatch, shared by whatever schedules its calls (waves, eager, streams):
+ * the prepared calls, the result slots, the calls in flight, and the hard error once there is
+ * one. A hard error stops every call in flight at once (each gets its `call-end` and its own
+ * signal aborts), and no call starts after it. Calls do not listen on any batch-wide signal:
+ * the batch reaches each running call through `inFlight`, and a call that has ended is out of
+ * reach.
+ */
+export class BatchState {
+  readonly config: DispatcherConfig;
+  readonly calls: readonly ToolCall[];
+  readonly progressEvents: boolean;
+  /** Call i, resolved once (tool, validated input, plan node). */
+  readonly prepared: readonly PreparedCall[];
+  /** Slot i answers call i. */
+  readonly results: (ToolResult | undefined)[];
+  readonly inFlight = new Set<StoppableCall>();
+  readonly startedAt: number;
+  failure: DispatchError | undefined;
+  finished = false;
+  /** Call starts nested in one synchronous stack (see `startNested`). */
+  syncDepth = 0;
+  /** When the current wave began: a first attempt's `waitMs` counts from here. */
+  waveStartedAt: number;
+
+  constructor(options: BatchStateOptions) {
+    const { config, calls } = options;
+    this.config = config;
+    this.calls = calls;
+    this.progressEvents = options.progressEvents;
+    const { registry, health } = config;
+    this.prepared = calls.map((call, index) => new PreparedCall({ registry, call, index, health }));
+    this.results = new Array<ToolResult | undefined>(calls.length);
+    this.startedAt = config.scheduler.now();
+    this.waveStartedAt = this.startedAt;
+  }
+
+  now(): number {
+    return this.config.scheduler.now();
+  }
+
+  /**
+   * A call of a stream arrives: it takes the next slot and is prepared like the others. Only
+   * for a batch made with a `calls` array of its own, which grows with the stream.
+   */
+  arrive(call: ToolCall): PreparedCall {
+    const index = this.calls.length;
+    const { registry, health } = this.config;
+    const prepared = new PreparedCall({ registry, call, index, health });
+    (this.calls as ToolCall[]).push(call);
+    (this.prepared as PreparedCall[]).push(prepared);
+    return prepared;
+  }
+
+  /** Fails the batch with a hard error (the first one wins) and stops the calls in flight. */
+  fail(error: DispatchError): void {
+    if (this.failure !== undefined || this.finished) return;
+    this.failure = error;
+    const outcome = error.code === 'cancelled' ? 'cancelled' : 'aborted';
+    for (const call of this.inFlight) call.stop(outcome);
+  }
+
+  /**
+   * The run was torn down: when it had not ended, the calls in flight are abandoned (their
+   * timers cleared) and their tools are told to stop through their signals.
+   */
+  dispose(): void {
+    if (this.failure !== undefined || this.finished) return;
+    this.failure = new DispatchError({
+      code: 'cancelled',
+      message: 'The dispatch was unsubscribed from before it ended',
+    });
+    for (const call of this.inFlight) call.abandon();
+  }
+}

@@ -1,0 +1,91 @@
+import { noCoordination, ToolRegistry } from '@toolwaves/core';
+import { MockTool } from '@toolwaves/core/testing';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { call, record, track } from './helpers.js';
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 0 });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const registry = () =>
+  new ToolRegistry().add(
+    new MockTool({ name: 'm', delayMs: 10, concurrencySafe: true, resourceKey: 'k' }),
+  );
+
+describe('dispatch with onEvent', () => {
+  it('hands over the events run() emits, and resolves with the results', async () => {
+    const dispatcher = new Dispatcher({ registry: registry(), mode: 'parallel' });
+    const calls = [call('a', 'm'), call('b', 'm')];
+    const seen: DispatchEvent[] = [];
+    const done = track(dispatcher.dispatch(calls, { onEvent: (event) => seen.push(event) }));
+    const run = record(dispatcher.run(calls));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(done.status).toBe('resolved');
+    expect(done.value?.map((r) => r.content)).toEqual(['m ok', 'm ok']);
+    expect(seen.map((e) => e.type)).toEqual([
+      'batch-start',
+      'wave-start',
+      'call-start',
+      'call-end',
+      'wave-end',
+      'wave-start',
+      'call-start',
+      'call-end',
+      'wave-end',
+      'batch-end',
+    ]);
+    expect(seen.map((e) => e.type)).toEqual(run.events.map((e) => e.type));
+  });
+
+  it('an onEvent that throws fails the dispatch with what it threw and stops the calls', async () => {
+    const tool = new MockTool({ name: 'm', delayMs: 100 });
+    const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool) });
+    const bug = new Error('observer bug');
+    const done = track(
+      dispatcher.dispatch([call('a', 'm'), call('b', 'm')], {
+        onEvent: (event) => {
+          if (event.type === 'call-start') throw bug;
+        },
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(done.status).toBe('rejected');
+    expect(done.error).toBe(bug);
+    expect(tool.calls.map((c) => c.outcome)).toEqual(['aborted']);
+  });
+
+  it('refuses an onEvent that is not a function, naming it', async () => {
+    const dispatcher = new Dispatcher({ registry: registry() });
+    const done = track(dispatcher.dispatch([call('a', 'm')], { onEvent: 'log' as never }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect((done.error as DispatchError).message).toBe(
+      'Expected `onEvent` to be a function, got `"log"` (string)',
+    );
+  });
+});
+
+describe('dispatcher options and getters', () => {
+  it('exposes the registry it runs', () => {
+    const tools = registry();
+    expect(new Dispatcher({ registry: tools }).registry).toBe(tools);
+  });
+
+  it('takes noCoordination, and refuses a coordinator without acquire and a bad settleTimeoutMs', () => {
+    expect(
+      () => new Dispatcher({ registry: registry(), coordinator: noCoordination }),
+    ).not.toThrow();
+    expect(() => new Dispatcher({ registry: registry(), coordinator: {} as never })).toThrow(
+      'Expected `coordinator` to be a Coordinator ({ acquire(request) }), got `{}` (object)',
+    );
+    expect(() => new Dispatcher({ registry: registry(), settleTimeoutMs: 0 })).toThrow(
+      'Expected `settleTimeoutMs` to be a number above 0 (or Infinity), got `0` (number)',
+    );
+    expect(
+      () => new Dispatcher({ registry: registry(), settleTimeoutMs: Number.POSITIVE_INFINITY }),
+    ).not.toThrow();
+  });
+});

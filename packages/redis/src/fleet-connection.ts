@@ -1,0 +1,174 @@
+import { createClient } from '@redis/client';
+import type { FleetScript } from './fleet-scripts.js';
+import type { RedisClientLike } from './redis-client-like.js';
+import { RedisCoordinatorError } from './redis-coordinator-error.js';
+
+/**
+ * The coordinator's link to Redis: one command connection (its own, made from `url`, or the
+ * caller's `client`) and one subscriber connection for the release channel. Commands are never
+ * queued while Redis is away: they fail at once with {@link RedisCoordinatorError}
+ * `unavailable`, and the client reconnects in the background.
+ */
+export class FleetConnection {
+  readonly #commands: RedisClientLike;
+  readonly #ownsCommands: boolean;
+  readonly #where: string;
+  #subscriber: RedisClientLike | undefined;
+  #connected: Promise<void> | undefined;
+  #subscribed: Promise<void> | undefined;
+  #lastError: unknown;
+  #closed = false;
+  readonly #background = new Set<Promise<unknown>>();
+  /** Commands sent so far (each script run or renewal is one round trip). */
+  roundTrips = 0;
+
+  constructor(options: { url: string; client: RedisClientLike | undefined }) {
+    this.#ownsCommands = options.client === undefined;
+    this.#where = options.client === undefined ? redactUrl(options.url) : 'the given client';
+    this.#commands =
+      options.client ??
+      (createClient({
+        url: options.url,
+        disableOfflineQueue: true,
+        socket: { reconnectStrategy: reconnectDelay },
+      }) as unknown as RedisClientLike);
+    this.#commands.on('error', this.#remember);
+  }
+
+  /**
+   * Connects on first use (waiting for the first success or failure; the client goes on
+   * reconnecting in the background) and, once Redis has been reached, subscribes `onReleased`
+   * to `channel`. Resolves while Redis is reachable, rejects with `unavailable` (naming the last
+   * error) while not.
+   */
+  async ready(channel: string, onReleased: (message: string) => void): Promise<void> {
+    if (this.#closed) throw closedError();
+    this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
+    await this.#connected;
+    if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
+    this.#subscribed ??= this.#subscribe(channel, onReleased);
+    await this.#subscribed;
+  }
+
+  /** Runs a script (EVALSHA, or EVAL once the server has forgotten it); one round trip. */
+  async run(
+    script: FleetScript,
+    keys: readonly string[],
+    args: readonly string[],
+  ): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.send(['EVALSHA', script.sha, ...tail]);
+    } catch (error) {
+      if (!(error instanceof RedisCoordinatorError && String(error.cause).includes('NOSCRIPT'))) {
+        throw error;
+      }
+      return await this.send(['EVAL', script.source, ...tail]);
+    }
+  }
+
+  /** Sends one command; a failure becomes `unavailable` with the client's error as cause. */
+  async send(args: readonly string[]): Promise<unknown> {
+    if (this.#closed) throw closedError();
+    this.roundTrips += 1;
+    try {
+      return await this.#commands.sendCommand(args);
+    } catch (error) {
+      throw this.unavailable(error);
+    }
+  }
+
+  /** Lets `promise` (a release) finish on its own; `close()` waits for it; failures are dropped. */
+  inBackground(promise: Promise<unknown>): void {
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#background.add(settled);
+    settled.then(() => this.#background.delete(settled));
+  }
+
+  /** The error for Redis being out of reach, naming where and why. */
+  unavailable(cause: unknown): RedisCoordinatorError {
+    const why = cause instanceof Error ? cause.message : String(cause ?? 'not connected');
+    return new RedisCoordinatorError({
+      code: 'unavailable',
+      message: `Redis at ${this.#where} is unavailable (${why}): the call did not run under fleet locks`,
+      cause,
+    });
+  }
+
+  /**
+   * Waits for the releases still in flight, then closes the subscriber, and the command
+   * connection when the coordinator made it.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await Promise.all([...this.#background]);
+    this.#closed = true;
+    const subscriber = this.#subscriber;
+    await Promise.allSettled([
+      subscriber === undefined ? undefined : closeQuietly(subscriber),
+      this.#ownsCommands ? closeQuietly(this.#commands) : undefined,
+    ]);
+    this.#commands.off('error', this.#remember);
+  }
+
+  readonly #remember = (error: unknown): void => {
+    this.#lastError = error;
+  };
+
+  /** Opens the subscriber; node-redis subscribes it again after a reconnect. */
+  async #subscribe(channel: string, onReleased: (message: string) => void): Promise<void> {
+    const subscriber = this.#commands.duplicate();
+    this.#subscriber = subscriber;
+    subscriber.on('error', this.#remember);
+    await firstReadyOrError(subscriber);
+    // If this fails, waiters still poll: slower wake-ups, never a missed grant.
+    if (subscriber.isReady) await subscriber.subscribe(channel, onReleased).catch(this.#remember);
+  }
+}
+
+/** Starts connecting and settles at the first `ready` or `error`, whichever comes first. */
+function firstReadyOrError(client: RedisClientLike): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      client.off('ready', done);
+      client.off('error', done);
+      resolve();
+    };
+    client.on('ready', done);
+    client.on('error', done);
+    client.connect().catch(() => undefined);
+  });
+}
+
+/** Reconnect quickly, then at most every second. */
+function reconnectDelay(retries: number): number {
+  return Math.min(50 * 2 ** retries, 1000);
+}
+
+async function closeQuietly(client: RedisClientLike): Promise<void> {
+  try {
+    await client.close();
+  } catch {
+    // never connected, or still reconnecting: drop the socket
+    try {
+      client.destroy();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+function closedError(): RedisCoordinatorError {
+  return new RedisCoordinatorError({
+    code: 'closed',
+    message: 'The Redis coordinator is closed: the call did not run under fleet locks',
+  });
+}
+
+/** `redis://user:secret@host:6379/0` → `redis://host:6379/0` (no credentials in messages). */
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//');
+}

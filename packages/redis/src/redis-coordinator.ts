@@ -1,0 +1,136 @@
+import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
+import { departureConcerns, parseDeparture } from './departure.js';
+import { FleetConnection } from './fleet-connection.js';
+import { type FleetKeys, fleetKeys } from './fleet-keys.js';
+import { RedisCoordinatorError } from './redis-coordinator-error.js';
+import {
+  checkCoordinatorOptions,
+  type RedisCoordinatorOptions,
+} from './redis-coordinator-options.js';
+import { type Waiter, waitForGrant } from './wait-for-grant.js';
+
+/** A {@link Coordinator} on Redis, from {@link redisCoordinator}. */
+export interface RedisCoordinator extends Coordinator {
+  /** Round trips to Redis so far (script runs and lease renewals), for measuring overhead. */
+  readonly roundTrips: number;
+  /**
+   * Stops the coordinator: waits for the releases in flight, then later `acquire`s reject with
+   * `closed`; closes the connections it opened (never a `client` it was given). Release your
+   * grants first.
+   */
+  close(): Promise<void>;
+}
+
+const NEVER_LOST = new AbortController().signal;
+const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promise.resolve() };
+
+/**
+ * Coordinates the calls of every process that shares one Redis and one `namespace`: before a
+ * call runs it holds its declared accesses fleet-wide, as read/write locks on the same
+ * `/`-hierarchical keys and with the same conflict rule as the planner's `conflicts` (a write of
+ * `fs:/repo/a` conflicts with a read of `fs:/repo` and of `fs:/repo/a/b`; reads share), and
+ * `limits` cap how many calls of a tool run at once across the fleet.
+ *
+ * - **All or nothing:** a call's keys are taken in one Lua script, never some of them.
+ * - **Fair:** requests queue in one FIFO per namespace; a request is granted only when no holder
+ *   and no earlier-queued waiter conflicts with it, so readers arriving after a waiting writer
+ *   wait behind it (a writer waits at most for what was queued before it).
+ * - **Leases:** a grant is renewed every `leaseMs / 3` while the call runs and released by
+ *   `release()` (which resolves at once: the release is sent in the background, ordered before
+ *   this coordinator's later requests); a process that dies frees its locks `leaseMs` after its last renewal. A lease
+ *   that cannot be renewed aborts the grant's `lost` signal.
+ * - **Fencing:** every grant takes the next value of one counter per namespace, so tokens
+ *   increase per key (and across overlapping keys); the token reaches the tool as
+ *   `ToolContext.fencingToken`.
+ * - **Waiting** is woken by a pub/sub message when a request it waits for leaves the queue (one
+ *   whose keys conflict with its own, or of its limited tool), with a fallback poll every
+ *   `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
+ *
+ * A call that declares no access and whose tool has no limit holds nothing and is granted at
+ * once without Redis. Redis unreachable: `acquire` rejects with {@link RedisCoordinatorError}
+ * `unavailable`, and the Dispatcher answers the call with a soft error; it never runs unlocked.
+ *
+ * @example
+ * ```ts
+ * const coordinator = redisCoordinator({ url: 'redis://localhost:6379', namespace: 'repo-42' });
+ * const dispatcher = new Dispatcher({ registry, mode: 'parallel', coordinator });
+ * // ... every process of the fleet does the same; at exit:
+ * await coordinator.close();
+ * ```
+ * @see RedisCoordinatorError
+ */
+export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordinator {
+  const checked = checkCoordinatorOptions(options);
+  return new FleetCoordinator({
+    connection: new FleetConnection({ url: checked.url, client: checked.client }),
+    keys: fleetKeys(checked.namespace),
+    leaseMs: checked.leaseMs,
+    limits: checked.limits,
+  });
+}
+
+class FleetCoordinator implements RedisCoordinator {
+  readonly #connection: FleetConnection;
+  readonly #keys: FleetKeys;
+  readonly #leaseMs: number;
+  readonly #pollMs: number;
+  readonly #limits: ReadonlyMap<string, number>;
+  readonly #waiters = new Set<Waiter>();
+
+  constructor(options: {
+    connection: FleetConnection;
+    keys: FleetKeys;
+    leaseMs: number;
+    limits: ReadonlyMap<string, number>;
+  }) {
+    this.#connection = options.connection;
+    this.#keys = options.keys;
+    this.#leaseMs = options.leaseMs;
+    this.#pollMs = Math.min(Math.floor(options.leaseMs / 4), 1000);
+    this.#limits = options.limits;
+  }
+
+  get roundTrips(): number {
+    return this.#connection.roundTrips;
+  }
+
+  acquire(request: CoordinationRequest): Promise<CoordinationGrant> {
+    const limit = this.#limits.get(request.toolName) ?? 0;
+    if (request.access.length === 0 && limit === 0) return Promise.resolve(NOTHING_HELD);
+    for (const access of request.access) {
+      if (typeof access.key !== 'string' || (access.mode !== 'read' && access.mode !== 'write')) {
+        return Promise.reject(
+          new RedisCoordinatorError({
+            code: 'invalid_request',
+            message: `Cannot lock ${JSON.stringify(access)} of call ${request.toolCallId}: an access is a string \`key\` and a \`mode\` of 'read' or 'write'`,
+          }),
+        );
+      }
+    }
+    return this.#connection.ready(this.#keys.released, this.#onDeparture).then(() =>
+      waitForGrant(
+        {
+          connection: this.#connection,
+          keys: this.#keys,
+          leaseMs: this.#leaseMs,
+          pollMs: this.#pollMs,
+          limit,
+          waiters: this.#waiters,
+        },
+        request,
+      ),
+    );
+  }
+
+  close(): Promise<void> {
+    this.#waiters.clear();
+    return this.#connection.close();
+  }
+
+  readonly #onDeparture = (message: string): void => {
+    const departure = parseDeparture(message);
+    for (const waiter of [...this.#waiters]) {
+      if (departureConcerns(departure, waiter)) waiter.wake();
+    }
+  };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Access, CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
+import { afterEach, describe, inject } from 'vitest';
+import {
+  type RedisCoordinator,
+  type RedisCoordinatorOptions,
+  redisCoordinator,
+} from '../src/index.js';
+
+/** The URL of the project's shared test server, `''` when `redis-server` is missing. */
+export const redisUrl = inject('redisUrl');
+
+/** `describe`, skipped when there is no `redis-server` (global setup printed how to install it). */
+export function describeWithRedis(name: string, body: () => void): void {
+  describe.skipIf(redisUrl === '')(name, body);
+}
+
+const open: RedisCoordinator[] = [];
+
+afterEach(async () => {
+  for (const coordinator of open.splice(0)) await coordinator.close();
+});
+
+/** A fresh namespace: tests sharing the server never see each other's locks. */
+export function freshNamespace(): string {
+  return `test-${randomUUID()}`;
+}
+
+/** A coordinator on the shared server, closed after the test. */
+export function coordinatorFor(
+  options: Partial<RedisCoordinatorOptions> & { namespace: string },
+): RedisCoordinator {
+  const coordinator = redisCoordinator(
+    options.client === undefined ? { url: redisUrl, ...options } : options,
+  );
+  open.push(coordinator);
+  return coordinator;
+}
+
+let calls = 0;
+
+/** A request for `access` (`'w fs:/a'`, `'r fs:/b'`), as the Dispatcher would make it. */
+export function lockRequest(
+  access: readonly string[],
+  options: { toolName?: string; signal?: AbortSignal } = {},
+): CoordinationRequest {
+  calls += 1;
+  return {
+    toolCallId: `call-${calls}`,
+    toolName: options.toolName ?? 'tool',
+    access: access.map(parseAccess),
+    signal: options.signal ?? new AbortController().signal,
+  };
+}
+
+function parseAccess(text: string): Access {
+  const [mode, key] = [text.slice(0, 1), text.slice(2)];
+  return { key, mode: mode === 'r' ? 'read' : 'write' };
+}
+
+/** A promise's state, readable synchronously. */
+export interface Tracked<T> {
+  readonly promise: Promise<T>;
+  readonly state: () => 'pending' | 'fulfilled' | 'rejected';
+  readonly value: () => T | undefined;
+}
+
+/** Tracks `promise` so a test can read whether it settled yet. */
+export function tracked<T>(promise: Promise<T>): Tracked<T> {
+  let state: 'pending' | 'fulfilled' | 'rejected' = 'pending';
+  let value: T | undefined;
+  promise.then(
+    (v) => {
+      state = 'fulfilled';
+      value = v;
+    },
+    () => {
+      state = 'rejected';
+    },
+  );
+  return { promise, state: () => state, value: () => value };
+}
+
+/**
+ * Waits until every request `coordinator` sent before now has been answered: it acquires an
+ * unrelated key through the same connection (Redis answers one connection in order), then lets
+ * the answers' callbacks run. After it, a request still pending is really waiting in Redis.
+ */
+export async function settleEarlierRequests(coordinator: RedisCoordinator): Promise<void> {
+  const probe = await coordinator.acquire(lockRequest([`w probe:/${randomUUID()}`]));
+  await probe.release();
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Releases every grant given. */
+export async function releaseAll(grants: readonly CoordinationGrant[]): Promise<void> {
+  await Promise.all(grants.map((grant) => grant.release()));
+}

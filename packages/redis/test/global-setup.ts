@@ -1,0 +1,31 @@
+import type { TestProject } from 'vitest/node';
+import {
+  hasRedisServer,
+  REDIS_MISSING,
+  type RedisServer,
+  startRedisServer,
+} from './redis-server.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The shared test server, or `''` when `redis-server` is not installed. */
+    redisUrl: string;
+  }
+}
+
+let server: RedisServer | undefined;
+
+/** Starts one `redis-server` for the project's tests (each test uses its own namespace). */
+export async function setup(project: TestProject): Promise<void> {
+  if (!hasRedisServer()) {
+    console.warn(REDIS_MISSING);
+    project.provide('redisUrl', '');
+    return;
+  }
+  server = await startRedisServer();
+  project.provide('redisUrl', server.url);
+}
+
+export async function teardown(): Promise<void> {
+  await server?.stop();
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { type RedisCoordinator, RedisCoordinatorError, redisCoordinator } from '../src/index.js';
+import { describeWithRedis, lockRequest, settleEarlierRequests, tracked } from './fleet-fixture.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+
+describeWithRedis('Redis restarted mid-run', () => {
+  let server: RedisServer;
+  let coordinator: RedisCoordinator;
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+    coordinator = redisCoordinator({ url: server.url, namespace: 'restart', leaseMs: 300 });
+  });
+  afterAll(async () => {
+    await coordinator.close();
+    await server.stop();
+  });
+
+  it('in-flight grants are lost and waiters rejected, naming the cause; later calls succeed once Redis is back', async () => {
+    const running = await coordinator.acquire(lockRequest(['w fs:/a']));
+    const waiting = tracked(coordinator.acquire(lockRequest(['w fs:/a'])));
+    const lost = new Promise<unknown>((resolve) =>
+      running.lost.addEventListener('abort', () => resolve(running.lost.reason)),
+    );
+
+    await server.stop();
+
+    const reason = await lost;
+    expect(reason).toBeInstanceOf(RedisCoordinatorError);
+    expect((reason as RedisCoordinatorError).code).toBe('lease_lost');
+    expect((reason as RedisCoordinatorError).message).toContain('Lost the fleet lease of call');
+    const waitError: unknown = await waiting.promise.catch((e: unknown) => e);
+    expect(waitError).toBeInstanceOf(RedisCoordinatorError);
+    expect((waitError as RedisCoordinatorError).code).toBe('unavailable');
+    await expect(coordinator.acquire(lockRequest(['w fs:/b']))).rejects.toMatchObject({
+      code: 'unavailable',
+    });
+    await running.release(); // Redis is away: never throws
+
+    await server.start();
+    const later = await vi.waitFor(() => coordinator.acquire(lockRequest(['w fs:/a'])), {
+      timeout: 10_000,
+      interval: 50,
+    });
+    expect(later.fencingToken).toBeGreaterThan(0);
+    expect(later.lost.aborted).toBe(false);
+    await later.release();
+  });
+
+  it('Redis down when the coordinator starts: calls are refused until it is up, then locks and wake-ups work', async () => {
+    await server.stop();
+    const late = redisCoordinator({ url: server.url, namespace: 'late-start', leaseMs: 300 });
+    try {
+      await expect(late.acquire(lockRequest(['w fs:/x']))).rejects.toMatchObject({
+        code: 'unavailable',
+      });
+      await server.start();
+      const holder = await vi.waitFor(() => late.acquire(lockRequest(['w fs:/x'])), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const waiter = tracked(late.acquire(lockRequest(['w fs:/x'])));
+      await settleEarlierRequests(late);
+      expect(waiter.state()).toBe('pending');
+      await holder.release();
+      await (await waiter.promise).release();
+    } finally {
+      await late.close();
+    }
+  });
+});

@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Whether Debian's `redis-server` (or any) is on PATH. */
+export function hasRedisServer(): boolean {
+  return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** The one line printed when the Redis tests are skipped. */
+export const REDIS_MISSING =
+  'redis: skipping the Redis tests, `redis-server` is not on PATH (install it: apt-get install redis-server)';
+
+/** A `redis-server` of our own on a free port, persistence off; `restart` keeps the port. */
+export interface RedisServer {
+  readonly port: number;
+  readonly url: string;
+  /** Stops the server (SIGKILL: in-memory data is gone, as after a crash). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, empty. */
+  start(): Promise<void>;
+}
+
+/** Starts `redis-server --port N --save '' --appendonly no` on a free port. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const server: RedisServer = {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      child = await launch(port);
+    },
+    async stop() {
+      const running = child;
+      child = undefined;
+      if (running === undefined || running.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        running.once('exit', () => resolve());
+        running.kill('SIGKILL');
+      });
+    },
+  };
+  await server.start();
+  return server;
+}
+
+function launch(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
