@@ -31,6 +31,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const workspace = await prepareWorkspace({ workspace: options.workspace });
   const temporary = options.workspace === undefined && !options.keepWorkspace;
   try {
+    if (options.fleet !== undefined) {
+      // loaded only for --fleet: the default demo needs no Redis
+      const { runFleetDemo } = await import('./fleet-demo.js');
+      return await runFleetDemo({
+        url: options.fleet,
+        latency: options.latency,
+        workspace,
+        say,
+        style,
+      });
+    }
     return await runDemo({ options, say, style, workspace });
   } finally {
     if (temporary) await rm(workspace.root, { recursive: true, force: true });

@@ -92,7 +92,12 @@ describe('headlineFindings', () => {
     const overlaps = findings.find((line) => line.startsWith('**all-at-once** (batch) ran'));
     expect(overlaps).toMatch(/^\*\*all-at-once\*\* \(batch\) ran \d+ conflicting pairs/);
     expect(overlaps).toContain('The other 5 strategies: none.');
-    expect(findings).toContain('Plans breaking rules 1–4 (`verifyPlan`): none.');
+    // All-at-once breaks the rules on every whole batch (the shell command overlaps the others;
+    // two calls on key a overlap) — 3 batches × 2 seeds —, and on no streamed one: there each
+    // call ends before the next is written.
+    expect(findings).toContain(
+      'Turns breaking the rules (wave plans: `verifyPlan`, rules 1–4; other schedules: `verifySchedule`, rules 1–5, the cap, arrivals), batch and streamed: all-at-once 6.',
+    );
     expect(findings).toContain(
       'Seed model, wave count above the minimum (unsafe calls + most safe calls on one key, or 1) on 4 batches: greedy 0, ordered 0, sequential 2, proving 0.',
     );

@@ -3,8 +3,8 @@
 // proven optimal within the budget, the greedy plan's time on the same batches for scale, and
 // how much shorter the optimal plans are than greedy's (summed makespans).
 //
-// Run from the repository root:
-//   ./node_modules/.bin/tsx packages/planner/bench/optimal-planning-time.ts [batches] [seed] [budgetMs] [maxExpansions]
+// Run:
+//   npx -y pnpm@10 --filter @toolwaves/planner exec tsx bench/optimal-planning-time.ts [batches] [seed] [budgetMs] [maxExpansions]
 import {
   type Access,
   DEFAULT_BUDGET_MS,

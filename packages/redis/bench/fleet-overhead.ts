@@ -120,7 +120,7 @@ async function main(): Promise<void> {
             micros(base),
             micros(floor),
             micros(fleet),
-            `+${micros(fleet - base)}`,
+            `${fleet >= base ? '+' : '-'}${micros(Math.abs(fleet - base))}`,
             `${(fleet / base).toFixed(2)}x`,
             `${(fleet / floor).toFixed(2)}x`,
             median(trips).toFixed(2),

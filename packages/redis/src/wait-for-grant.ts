@@ -57,6 +57,7 @@ export function waitForGrant(
 
   return new Promise<CoordinationGrant>((resolve, reject) => {
     let settled = false;
+    let queued = false;
     let busy = false;
     let again = false;
     let timer: ReturnType<typeof setInterval> | undefined;
@@ -70,14 +71,14 @@ export function waitForGrant(
     const leave = (): void => {
       // If Redis is away, the entry expires with its lease.
       connection.inBackground(
-        connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]),
+        connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
       );
     };
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
       stopWaiting();
-      leave();
+      if (queued) leave();
       reject(error);
     };
     const onAbort = (): void => {
@@ -112,6 +113,7 @@ export function waitForGrant(
       }
     };
     const attempt = (script: FleetScript, [keyList, args]: [string[], string[]]): void => {
+      queued = true;
       busy = true;
       again = false;
       const sentAt = performance.now();
@@ -127,7 +129,7 @@ export function waitForGrant(
       );
     };
     const enqueueArgs = (): [string[], string[]] => [
-      [keys.seq, keys.queue, requestKey, keys.fence],
+      [keys.seq, keys.queue, requestKey, keys.fence, keys.waiting],
       [
         id,
         request.toolName,
@@ -145,7 +147,7 @@ export function waitForGrant(
         return;
       }
       attempt(RETRY, [
-        [keys.queue, requestKey, keys.fence],
+        [keys.queue, requestKey, keys.fence, keys.waiting],
         [id, String(leaseMs), String(limit), keys.requestPrefix, keys.released],
       ]);
     };
@@ -192,7 +194,7 @@ function grant(options: {
         // Not awaited: the call goes on at once. This connection's later commands are ordered
         // after it, and `close()` waits for it; if Redis is away, the lease expires on its own.
         connection.inBackground(
-          connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]),
+          connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
         );
       }
       return Promise.resolve();

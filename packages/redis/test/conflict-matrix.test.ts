@@ -56,7 +56,7 @@ describeWithRedis('fleet locks: the conflict rule of the planner', () => {
       fc.asyncProperty(access, access, async (held, asked) => {
         expect(await waitsFor(held, asked, freshNamespace())).toBe(shouldConflict(held, asked));
       }),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
   });
 

@@ -1,8 +1,9 @@
+import { createClient } from '@redis/client';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
-import { coordinatorFor, describeWithRedis, freshNamespace } from './fleet-fixture.js';
+import { coordinatorFor, describeWithRedis, freshNamespace, redisUrl } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('the Dispatcher with a Redis coordinator', () => {
@@ -34,6 +35,73 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
     expect(most).toBe(1);
     expect(new Set(tokens).size).toBe(4);
     for (const token of tokens) expect(token).toBeGreaterThan(0);
+  });
+
+  it('a tool that outlives its lease is refused by a store that checks fencing tokens', async () => {
+    const namespace = freshNamespace();
+    const stalled = createClient({ url: redisUrl, disableOfflineQueue: true });
+    stalled.on('error', () => undefined);
+    await stalled.connect();
+    const store = { value: 'initial', highest: 0 };
+    const attempts: string[] = [];
+    /** What a fencing-aware resource does: refuse any token older than one it has seen. */
+    const save = (value: string, token: number | undefined): boolean => {
+      if (token === undefined || token < store.highest) {
+        attempts.push(`${value}: refused (token ${token})`);
+        return false;
+      }
+      store.highest = token;
+      store.value = value;
+      attempts.push(`${value}: saved`);
+      return true;
+    };
+    let toolStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => {
+      toolStarted = resolve;
+    });
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const saveTool = (slow: boolean) =>
+      new ToolRegistry().add(
+        fnTool<{ value: string }>({
+          name: 'save',
+          description: 'saves an order',
+          concurrencySafe: true,
+          access: [{ key: 'db:/orders', mode: 'write' }],
+          execute: async ({ value }, context) => {
+            if (slow) {
+              toolStarted();
+              await gate; // a tool that ignores its signal, like a process paused mid-call
+            }
+            return save(value, context.fencingToken) ? 'saved' : 'refused';
+          },
+        }),
+      );
+    const first = new Dispatcher({
+      registry: saveTool(true),
+      coordinator: coordinatorFor({ namespace, client: stalled, leaseMs: 300 }),
+    });
+    const second = new Dispatcher({
+      registry: saveTool(false),
+      coordinator: coordinatorFor({ namespace, leaseMs: 300 }),
+    });
+
+    const firstCall = first.dispatch([{ id: 'old', name: 'save', input: { value: 'old' } }]);
+    await started;
+    stalled.destroy(); // its lease can no longer be renewed
+    const [lost] = await firstCall;
+    expect(lost?.isError).toBe(true);
+    expect(lost?.content).toContain('lost its fleet lease');
+
+    const [saved] = await second.dispatch([{ id: 'new', name: 'save', input: { value: 'new' } }]);
+    expect(saved?.content).toBe('saved');
+    openGate(); // the stale tool wakes up and tries to write
+    await vi.waitFor(() => expect(attempts).toHaveLength(2));
+    expect(attempts[0]).toBe('new: saved');
+    expect(attempts[1]).toMatch(/^old: refused \(token \d+\)$/);
+    expect(store.value).toBe('new');
   });
 
   describeWithRedis('Redis restarted mid-run', () => {

@@ -19,7 +19,10 @@ export interface TurnResult {
   readonly waves: number | null;
   /** The plan's `proven` flag; `null` when the strategy does not say. */
   readonly proven: boolean | null;
-  /** Wave plans: rules 1–4 broken (`verifyPlan`); 0 for other executions. */
+  /**
+   * Rules broken: by a wave plan (`verifyPlan`, rules 1–4), or by the schedule of any other
+   * execution (`verifySchedule`: rules 1–5, its cap, arrivals).
+   */
   readonly violations: number;
 }
 
@@ -63,7 +66,7 @@ export interface StrategySummary {
   readonly conflictingOverlaps: number;
   /** Lost updates, summed over batches and seeds. */
   readonly lostUpdates: number;
-  /** Plans breaking rules 1–4, over batches and seeds. */
+  /** Plans or schedules breaking the rules (see {@link TurnResult.violations}), over batches and seeds. */
   readonly invalidPlans: number;
   /** Seed-model batches with more waves than the minimum; `null` for other workloads or executions. */
   readonly aboveMinimalWaves: number | null;

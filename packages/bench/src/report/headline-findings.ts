@@ -72,11 +72,16 @@ export function headlineFindings(report: BenchReport): string[] {
   if (unsafe.length === 0) {
     lines.push('No strategy ran two conflicting calls at the same time.');
   }
-  const invalid = overall.batch.filter((summary) => summary.invalidPlans > 0);
+  const invalid = meta.strategies.flatMap(({ name }) => {
+    const count = (['batch', 'stream'] as const).reduce(
+      (sum, mode) =>
+        sum + (overall[mode].find((summary) => summary.strategy === name)?.invalidPlans ?? 0),
+      0,
+    );
+    return count === 0 ? [] : [`${name} ${count}`];
+  });
   lines.push(
-    invalid.length === 0
-      ? 'Plans breaking rules 1–4 (`verifyPlan`): none.'
-      : `Plans breaking rules 1–4 (\`verifyPlan\`): ${invalid.map((summary) => `${summary.strategy} ${summary.invalidPlans}`).join(', ')}.`,
+    `Turns breaking the rules (wave plans: \`verifyPlan\`, rules 1–4; other schedules: \`verifySchedule\`, rules 1–5, the cap, arrivals), batch and streamed: ${invalid.length === 0 ? 'none' : invalid.join(', ')}.`,
   );
   const seedModel = workloads.filter((workload) => workload.kind === 'seed-model');
   if (seedModel.length > 0) {

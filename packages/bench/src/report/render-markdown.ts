@@ -43,7 +43,7 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
     { kind: 'heading', level: 2, text: 'Workloads' },
     {
       kind: 'paragraph',
-      text: `Per strategy, over the workload's batches and the ${meta.seeds.length} seed(s) (median [range]): summed turn time ÷ ${meta.reference ?? 'the reference'} and ÷ the lower bound, batch and streamed; mean streamed turn and tool time after the stream; conflicting pairs that overlapped (lost updates); plans breaking rules 1–4; share of plans proven optimal; seed-model batches above the minimal wave count. And how far the health record's estimates were from the sampled durations.`,
+      text: `Per strategy, over the workload's batches and the ${meta.seeds.length} seed(s) (median [range]): summed turn time ÷ ${meta.reference ?? 'the reference'} and ÷ the lower bound, batch and streamed; mean streamed turn and tool time after the stream; conflicting pairs that overlapped (lost updates); turns breaking the rules (wave plans: \`verifyPlan\`; other schedules: \`verifySchedule\`); share of plans proven optimal; seed-model batches above the minimal wave count. And how far the health record's estimates were from the sampled durations.`,
     },
   ];
   for (const workload of report.workloads) sections.push(...workloadSection(workload));

@@ -67,8 +67,8 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
   );
   const planningMs = new Map(strategies.map((strategy) => [strategy.name, [] as number[]]));
   let done = 0;
-  const names = options.seeds[0]?.map((workload) => workload.name) ?? [];
-  const perWorkload = names.map((name) => ({
+  const workloadNames = options.seeds[0]?.map((workload) => workload.name) ?? [];
+  const perWorkload = workloadNames.map((name) => ({
     workload: options.seeds[0]!.find((candidate) => candidate.name === name)!,
     batches: [] as BatchFigures[],
     estimates: [] as { estimateMs: number | undefined; durationMs: number }[],
@@ -113,6 +113,7 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
               execution,
               actual,
               streamEndMs: mode === 'stream' ? streamEndMs : 0,
+              ...(mode === 'stream' ? { arrivalMs } : {}),
             }).result;
           });
         entry.batches.push({
@@ -130,12 +131,12 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
     }
   });
   const seeds = options.seeds.map((workloads) => workloads[0]?.seed ?? 0);
-  const names_ = strategies.map((strategy) => strategy.name);
+  const strategyNames = strategies.map((strategy) => strategy.name);
   const summarize = (batches: readonly BatchFigures[], seedModel: boolean) => ({
     batch: summarizeStrategies({
       batches,
       mode: 'batch',
-      strategies: names_,
+      strategies: strategyNames,
       seeds,
       seedModel,
       ...(reference === undefined ? {} : { reference }),
@@ -143,7 +144,7 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
     stream: summarizeStrategies({
       batches,
       mode: 'stream',
-      strategies: names_,
+      strategies: strategyNames,
       seeds,
       seedModel,
       ...(reference === undefined ? {} : { reference }),

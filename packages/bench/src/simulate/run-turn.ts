@@ -1,4 +1,4 @@
-import { type PlanNode, verifyPlan } from '@toolwaves/planner';
+import { type PlanNode, verifyPlan, verifySchedule } from '@toolwaves/planner';
 import type { TurnResult } from '../report/bench-report.js';
 import type { Execution } from '../strategies/strategy.js';
 import { countConflictingOverlaps } from './count-conflicting-overlaps.js';
@@ -13,12 +13,16 @@ export interface RunTurnOptions {
   readonly actual: readonly PlanNode[];
   /** When the model stopped writing (0 for a whole batch). */
   readonly streamEndMs: number;
+  /** Streamed turns: when each call arrived. */
+  readonly arrivalMs?: readonly number[];
 }
 
 /**
  * Simulates one strategy's execution of one turn on the sampled durations and takes its
- * figures: turn time, time after the stream's end, conflicting overlaps and lost updates, and
- * for wave plans the waves, the `proven` flag and the rules broken (`verifyPlan`).
+ * figures: turn time, time after the stream's end, conflicting overlaps and lost updates, the
+ * rules broken — by the plan (`verifyPlan`, rules 1–4) for wave plans, by the schedule
+ * (`verifySchedule`: rules 1–5, the strategy's cap, arrivals) for the others — and
+ * for wave plans the waves and the `proven` flag.
  *
  * @example runTurn({ strategy: 'greedy', execution, actual, streamEndMs: 0 }).result.turnMs;
  */
@@ -40,7 +44,15 @@ export function runTurn(options: RunTurnOptions): { result: TurnResult; schedule
       lostUpdates: overlaps.lostUpdates,
       waves: plan === undefined ? null : plan.waves.length,
       proven: typeof plan?.proven === 'boolean' ? plan.proven : null,
-      violations: plan === undefined ? 0 : verifyPlan(actual, plan).length,
+      violations:
+        plan === undefined
+          ? verifySchedule(actual, schedule, {
+              maxConcurrency: Number.isFinite(execution.maxConcurrency)
+                ? execution.maxConcurrency
+                : Math.max(1, actual.length),
+              ...(options.arrivalMs === undefined ? {} : { arrivalMs: options.arrivalMs }),
+            }).length
+          : verifyPlan(actual, plan).length,
     },
   };
 }
