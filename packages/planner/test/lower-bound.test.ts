@@ -53,6 +53,14 @@ describe('lowerBound with arrivals — pinned', () => {
     expect(end(simulateEager(nodes).endMs)).toBe(12);
   });
 
+  it('is not pushed above a plan that meets it by rounding: an 8 ms unsafe call, then three 1 ms calls on 3 slots', () => {
+    const nodes = [timed(0, 8, { parallelizable: false }), timed(1, 1), timed(2, 1), timed(3, 1)];
+    // 8 ms alone, then the three calls side by side: 9 ms, and nothing does better.
+    expect(makespan(nodes, greedyPlanner().plan(nodes), { maxConcurrency: 3 })).toBe(9);
+    expect(lowerBound(nodes, { maxConcurrency: 3 })).toBe(9);
+    expect(lowerBound(nodes, { maxConcurrency: 3, keepsOrder: true })).toBe(9);
+  });
+
   it('names a bad arrivalMs entry', () => {
     expect(() => lowerBound([timed(0, 1)], { arrivalMs: [Number.NaN] })).toThrow(
       'Expected `arrivalMs[0]` to be a finite number from 0 and up, got `NaN` (number)',

@@ -7,7 +7,7 @@ import {
 } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
+import { batch, cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
 
 // The planner reads `performance.now()`; here it is a virtual clock that the test drives.
 let now = 0;
@@ -64,6 +64,34 @@ describe('optimalPlanner — the work budget decides, the time budget only caps'
       { numRuns: 100 },
     );
     expect(unproven).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('never loses to greedy (makespan, then waves) whichever deadline the clock passes first', () => {
+    // 60 ms per reading stops the conflict graph at its first row, 5 and 13 ms stop the graph
+    // or the heuristics part way, 0.5 and 0.01 ms the heuristics or the exact search.
+    const msPerReading = fc.constantFrom(0.01, 0.5, 5, 13, 60);
+    fc.assert(
+      fc.property(
+        fc.oneof(batch(0, 64), safeBatch(12, 40)),
+        fc.integer({ min: 1, max: 8 }),
+        msPerReading,
+        (nodes, maxConcurrency, tick) => {
+          virtualClock(tick);
+          const plan = optimalPlanner({ maxExpansions: Number.POSITIVE_INFINITY }).plan(nodes, {
+            maxConcurrency,
+          });
+          vi.restoreAllMocks();
+          const greedy = greedyPlanner().plan(nodes);
+          const time = makespan(nodes, plan, { maxConcurrency });
+          const greedyTime = makespan(nodes, greedy, { maxConcurrency });
+          expect(verifyPlan(nodes, plan)).toEqual([]);
+          expect(time).toBeLessThanOrEqual(greedyTime);
+          if (time === greedyTime)
+            expect(plan.waves.length).toBeLessThanOrEqual(greedy.waves.length);
+        },
+      ),
+      { numRuns: 400 },
+    );
   }, 60_000);
 
   it('has a finite default work budget', () => {

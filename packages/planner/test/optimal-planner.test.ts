@@ -126,6 +126,17 @@ describe('optimalPlanner — budget', () => {
     expect(makespan(easy, plan, { maxConcurrency: 2 })).toBe(4);
   });
 
+  it('proves a plan above ceil(lowerBound) when whole estimates leave no plan in between', () => {
+    // 31 calls of 1 ms on 3 slots take 11 ms (10 ms run at most 30 of them), then a 0.25 ms
+    // unsafe call alone: 11.25 ms, with no search (31 safe calls are past the exact one).
+    // The lower bound is 0.25 + 31 / 3 ≈ 10.58, whose ceiling 11 no plan reaches.
+    const batch = [...Array.from({ length: 31 }, (_, index) => safe(index, 1)), unsafe(31, 0.25)];
+    const plan = workBudgeted(0).plan(batch, { maxConcurrency: 3 });
+    expect(makespan(batch, plan, { maxConcurrency: 3 })).toBe(11.25);
+    expect(plan.proven).toBe(true);
+    expect(calls(plan)).toHaveLength(2);
+  });
+
   it('defaults to a 50 ms budget', () => {
     expect(DEFAULT_BUDGET_MS).toBe(50);
   });
