@@ -3,7 +3,13 @@ import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
-import { coordinatorFor, describeWithRedis, freshNamespace, redisUrl } from './fleet-fixture.js';
+import {
+  coordinatorFor,
+  describeWithRedis,
+  freshNamespace,
+  redisUrl,
+  TEST_LEASE_MS,
+} from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('the Dispatcher with a Redis coordinator', () => {
@@ -81,11 +87,11 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
       );
     const first = new Dispatcher({
       registry: saveTool(true),
-      coordinator: coordinatorFor({ namespace, client: stalled, leaseMs: 300 }),
+      coordinator: coordinatorFor({ namespace, client: stalled, leaseMs: TEST_LEASE_MS }),
     });
     const second = new Dispatcher({
       registry: saveTool(false),
-      coordinator: coordinatorFor({ namespace, leaseMs: 300 }),
+      coordinator: coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS }),
     });
 
     const firstCall = first.dispatch([{ id: 'old', name: 'save', input: { value: 'old' } }]);
@@ -109,7 +115,11 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
     let coordinator: RedisCoordinator;
     beforeAll(async () => {
       server = await startRedisServer();
-      coordinator = redisCoordinator({ url: server.url, namespace: 'dispatch', leaseMs: 300 });
+      coordinator = redisCoordinator({
+        url: server.url,
+        namespace: 'dispatch',
+        leaseMs: TEST_LEASE_MS,
+      });
     });
     afterAll(async () => {
       await coordinator.close();

@@ -21,6 +21,13 @@ afterEach(async () => {
   for (const coordinator of open.splice(0)) await coordinator.close();
 });
 
+/**
+ * The lease of the tests that need one to run out: short enough to wait for, long enough that a
+ * loaded machine still renews it in time. Renewed every 500 ms, it is lost only when the event
+ * loop stalls for over 600 ms (a 150 ms lease was lost to a 60 ms stall).
+ */
+export const TEST_LEASE_MS = 1500;
+
 /** A fresh namespace: tests sharing the server never see each other's locks. */
 export function freshNamespace(): string {
   return `test-${randomUUID()}`;

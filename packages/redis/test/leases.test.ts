@@ -1,6 +1,6 @@
 import { createClient } from '@redis/client';
 import { expect, it } from 'vitest';
-import { RedisCoordinatorError } from '../src/index.js';
+import { type RedisCoordinator, RedisCoordinatorError } from '../src/index.js';
 import {
   coordinatorFor,
   describeWithRedis,
@@ -8,6 +8,7 @@ import {
   lockRequest,
   redisUrl,
   settleEarlierRequests,
+  TEST_LEASE_MS,
   tracked,
 } from './fleet-fixture.js';
 
@@ -22,6 +23,29 @@ class FencedRecord {
     this.value = value;
     return true;
   }
+}
+
+/**
+ * Waits until `coordinator` has sent `renewals` more commands (its lease renewals, while it
+ * holds one grant and asks nothing else), or until `lost` aborts: a lost lease stops the
+ * renewals, and the test then fails on its assertions instead of waiting for ever.
+ */
+function renewalsOrLoss(
+  coordinator: RedisCoordinator,
+  options: { renewals: number; lost: AbortSignal },
+): Promise<void> {
+  const target = coordinator.roundTrips + options.renewals;
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearInterval(check);
+      options.lost.removeEventListener('abort', done);
+      resolve();
+    };
+    const check = setInterval(() => {
+      if (coordinator.roundTrips >= target) done();
+    }, 20);
+    options.lost.addEventListener('abort', done);
+  });
 }
 
 describeWithRedis('fleet locks: leases and fencing', () => {
@@ -43,8 +67,8 @@ describeWithRedis('fleet locks: leases and fencing', () => {
     const stalled = createClient({ url: redisUrl, disableOfflineQueue: true });
     stalled.on('error', () => undefined);
     await stalled.connect();
-    const holder = coordinatorFor({ namespace, client: stalled, leaseMs: 300 });
-    const waiter = coordinatorFor({ namespace, leaseMs: 300 });
+    const holder = coordinatorFor({ namespace, client: stalled, leaseMs: TEST_LEASE_MS });
+    const waiter = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS });
     const events: string[] = [];
 
     const first = await holder.acquire(lockRequest(['w db:/orders']));
@@ -78,20 +102,14 @@ describeWithRedis('fleet locks: leases and fencing', () => {
 
   it('keeps renewing a lease while the call runs longer than the lease', async () => {
     const namespace = freshNamespace();
-    const holder = coordinatorFor({ namespace, leaseMs: 150 });
-    const waiter = coordinatorFor({ namespace, leaseMs: 150 });
+    const holder = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS });
+    const waiter = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS });
     const grant = await holder.acquire(lockRequest(['w q']));
     const second = tracked(waiter.acquire(lockRequest(['w q'])));
-    // several lease lengths pass, measured by renewals rather than by a clock
-    const renewalsBefore = holder.roundTrips;
-    await new Promise<void>((resolve) => {
-      const check = setInterval(() => {
-        if (holder.roundTrips >= renewalsBefore + 6) {
-          clearInterval(check);
-          resolve();
-        }
-      }, 20);
-    });
+    // Renewals come a third of a lease apart at the soonest: after five, more than a lease and
+    // a half has passed since the grant — measured by renewals rather than by a clock.
+    await renewalsOrLoss(holder, { renewals: 5, lost: grant.lost });
+    expect(grant.lost.reason).toBeUndefined();
     expect(grant.lost.aborted).toBe(false);
     expect(second.state()).toBe('pending');
     await grant.release();

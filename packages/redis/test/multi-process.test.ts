@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { overlappingConflicts, readRuns, runsConflict } from './fleet/marker-log.js';
 import { spawnAgent } from './fleet/spawn-agent.js';
-import { describeWithRedis, freshNamespace, redisUrl } from './fleet-fixture.js';
+import { describeWithRedis, freshNamespace, redisUrl, TEST_LEASE_MS } from './fleet-fixture.js';
 
 const made: string[] = [];
 afterEach(async () => {
@@ -55,7 +55,8 @@ describeWithRedis('many processes, one workspace, one Redis', () => {
         agent,
         redisUrl,
         namespace,
-        leaseMs: 2000,
+        // nothing here waits for a lease to run out: the default, so no stall loses one
+        leaseMs: 10_000,
         root,
         log,
         holdMs: 2,
@@ -106,7 +107,9 @@ describeWithRedis('many processes, one workspace, one Redis', () => {
     const common: Omit<AgentConfig, 'agent' | 'batches'> = {
       redisUrl,
       namespace,
-      leaseMs: 1500,
+      // waited for once the victim is killed; twice the in-process tests' lease, as the
+      // victim's renewals compete with the survivor's process starting up
+      leaseMs: 2 * TEST_LEASE_MS,
       root,
       log,
       holdMs: 0,

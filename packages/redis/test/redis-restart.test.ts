@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type RedisCoordinator, RedisCoordinatorError, redisCoordinator } from '../src/index.js';
-import { describeWithRedis, lockRequest, settleEarlierRequests, tracked } from './fleet-fixture.js';
+import {
+  describeWithRedis,
+  lockRequest,
+  settleEarlierRequests,
+  TEST_LEASE_MS,
+  tracked,
+} from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('Redis restarted mid-run', () => {
@@ -9,7 +15,11 @@ describeWithRedis('Redis restarted mid-run', () => {
 
   beforeAll(async () => {
     server = await startRedisServer();
-    coordinator = redisCoordinator({ url: server.url, namespace: 'restart', leaseMs: 300 });
+    coordinator = redisCoordinator({
+      url: server.url,
+      namespace: 'restart',
+      leaseMs: TEST_LEASE_MS,
+    });
   });
   afterAll(async () => {
     await coordinator.close();
@@ -49,7 +59,11 @@ describeWithRedis('Redis restarted mid-run', () => {
 
   it('Redis down when the coordinator starts: calls are refused until it is up, then locks and wake-ups work', async () => {
     await server.stop();
-    const late = redisCoordinator({ url: server.url, namespace: 'late-start', leaseMs: 300 });
+    const late = redisCoordinator({
+      url: server.url,
+      namespace: 'late-start',
+      leaseMs: TEST_LEASE_MS,
+    });
     try {
       await expect(late.acquire(lockRequest(['w fs:/x']))).rejects.toMatchObject({
         code: 'unavailable',
