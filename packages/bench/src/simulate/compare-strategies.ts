@@ -2,8 +2,8 @@ import { DEFAULT_ESTIMATE_MS, lowerBound, type PlanNode } from '@toolwaves/plann
 import { BenchError } from '../bench-error.js';
 import type {
   BatchFigures,
+  MeanPlanningTime,
   OverallFigures,
-  PlanningTime,
   TurnResult,
   WorkloadFigures,
 } from '../report/bench-report.js';
@@ -38,7 +38,7 @@ export interface StrategyComparison {
   readonly workloads: WorkloadFigures[];
   readonly overall: OverallFigures;
   /** Mean planning time per batch (first seed, batch mode); empty without a clock. */
-  readonly planning: PlanningTime[];
+  readonly planning: MeanPlanningTime[];
 }
 
 /**
