@@ -188,12 +188,14 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             },
           });
 
+    // The simulated figures of the batches run for real: tool batches of the first seed.
     const realSizes = new Set(profile.realSizes);
-    const plannerNames = new Set(planners.map((planner) => planner.name));
-    const simulatedMs = figures
+    const realBatches = figures
       .filter((workload) => workload.kind === 'tools')
       .flatMap((workload) => workload.perBatch)
-      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size));
+    const plannerNames = new Set(planners.map((planner) => planner.name));
+    const simulatedMs = realBatches
       .flatMap((batch) => batch.batch)
       .filter((result) => plannerNames.has(result.strategy))
       .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
@@ -219,10 +221,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
           });
 
     const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
-    const streamedMs = figures
-      .filter((workload) => workload.kind === 'tools')
-      .flatMap((workload) => workload.perBatch)
-      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+    const streamedMs = realBatches
       .flatMap((batch) => batch.stream)
       .filter((result) => result.strategy === wavePlanner?.name || result.strategy === 'eager')
       .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
