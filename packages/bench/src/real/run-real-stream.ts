@@ -1,10 +1,11 @@
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import type { PlanNode, Planner } from '@toolwaves/planner';
+import type { Planner } from '@toolwaves/planner';
 import type { RealStreamFigures, WorkloadFigures } from '../report/bench-report.js';
 import { arrivalTimes } from '../simulate/arrival-times.js';
 import { healthEstimates } from '../simulate/health-estimates.js';
 import { spreadOf } from '../simulate/spread-of.js';
+import { withEstimates } from '../simulate/with-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { onDelayedWorkspace } from './on-delayed-workspace.js';
@@ -129,10 +130,7 @@ async function runOnce(
     argumentChars: batch.argumentChars,
     tokensPerSecond: options.tokensPerSecond,
   }).map((ms) => ms * scale);
-  const nodes = batch.nodes.map((node, call): PlanNode => {
-    const estimateMs = entry.estimates[call];
-    return estimateMs === undefined ? node : { ...node, estimateMs };
-  });
+  const nodes = withEstimates(batch.nodes, entry.estimates);
   const plan = options.planner.plan(nodes, { maxConcurrency: options.maxConcurrency });
   return onDelayedWorkspace({
     batch,

@@ -4,6 +4,7 @@ import type { PlanNode, Planner } from '@toolwaves/planner';
 import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
 import { healthEstimates } from '../simulate/health-estimates.js';
 import { spreadOf } from '../simulate/spread-of.js';
+import { withEstimates } from '../simulate/with-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { onDelayedWorkspace } from './on-delayed-workspace.js';
@@ -63,10 +64,7 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
                   batch,
                   calls: batch.calls,
                   position,
-                  nodes: batch.nodes.map((node, call): PlanNode => {
-                    const estimateMs = estimates[position]![call];
-                    return estimateMs === undefined ? node : { ...node, estimateMs };
-                  }),
+                  nodes: withEstimates(batch.nodes, estimates[position]!),
                 },
               ],
         );
