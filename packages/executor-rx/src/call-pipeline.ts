@@ -1,7 +1,7 @@
 import type { CoordinationGrant, Tool } from '@toolwaves/core';
 import type { Subscriber, Subscription } from 'rxjs';
 import { type AttemptAnswer, answerOf, softError, thrownAnswer } from './attempt-answer.js';
-import { AttemptSignal, AttemptToolContext } from './attempt-signal.js';
+import { AttemptContext } from './attempt-context.js';
 import type { BatchState, StoppableCall } from './batch-state.js';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
@@ -11,29 +11,16 @@ import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
 import type { RecoveryCorrection } from './reflector.js';
+import type { CallContext } from './run-call.js';
 import { runPostHooks } from './run-post-hooks.js';
 import { runPreHooks } from './run-pre-hooks.js';
 
-/** Options of {@link CallPipeline}. */
-export interface CallPipelineOptions {
-  readonly batch: BatchState;
-  readonly prepared: PreparedCall;
-  /** Position of the call's wave, on its events. */
-  readonly wave: number;
-  /** When the call became ready to start: its first attempt's `waitMs` counts from here. */
-  readonly readyAt: number;
-  /** Where the call's events go; completed when the call is done. */
-  readonly subscriber: Subscriber<DispatchEvent>;
-}
-
-/** A tool that was called by an attempt and has not settled yet. */
-interface Execution {
-  /** The fleet grant it holds; released once, when the tool settles (or its keys are given up). */
-  grant: CoordinationGrant | undefined;
-  /** Its keys, held after its attempt was answered without it (timeout, lost lease, stop). */
+/** A tool whose attempt was answered without it (timeout, lost lease, stop): it lingers. */
+interface LateTool {
+  /** Its keys, held until it settles (or the settle timeout). */
   hold: LingeringHold | undefined;
-  settled: boolean;
-  onLost: (() => void) | undefined;
+  /** Its fleet grant, released once, when its keys are given back. */
+  grant: CoordinationGrant | undefined;
 }
 
 const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_reported' };
@@ -82,20 +69,29 @@ export class CallPipeline implements StoppableCall {
   #fleetWaitFrom: number | undefined;
   #durationMs = 0;
   #answer: AttemptAnswer = NO_ANSWER;
-  #signal = new AttemptSignal();
+  /** The current attempt's context (its signal); none during a back-off. */
+  #context: AttemptContext | undefined;
   /** The attempt's time-out, or the back-off before the next attempt. */
   #timer: Subscription | undefined;
   /** Waiting for lingering calls to give back conflicting keys. */
   #keysWait: Subscription | undefined;
-  /** The current attempt's tool while it runs. */
-  #execution: Execution | undefined;
+  /** Counts the tools this call ran; the running one is `#tool` while `#running`. */
+  #tools = 0;
+  #tool = 0;
+  #running = false;
+  /** The fleet grant of the running tool, and its lost-lease listener. */
+  #grant: CoordinationGrant | undefined;
+  #onLost: (() => void) | undefined;
+  /** Tools that outlived their attempt, by number, until they settle. */
+  #late: Map<number, LateTool> | undefined;
 
-  constructor(options: CallPipelineOptions) {
-    this.#batch = options.batch;
-    this.#prepared = options.prepared;
-    this.#wave = options.wave;
-    this.#readyAt = options.readyAt;
-    this.#subscriber = options.subscriber;
+  /** `subscriber`: where the call's events go; completed when the call is done. */
+  constructor(prepared: PreparedCall, context: CallContext, subscriber: Subscriber<DispatchEvent>) {
+    this.#batch = context.batch;
+    this.#prepared = prepared;
+    this.#wave = context.wave;
+    this.#readyAt = context.readyAt ?? context.batch.now();
+    this.#subscriber = subscriber;
   }
 
   /** Called when the call's turn comes: joins the batch's calls in flight, first attempt. */
@@ -110,6 +106,7 @@ export class CallPipeline implements StoppableCall {
     this.#beganAt = this.#batch.now();
     this.#fleetWaitMs = 0;
     this.#fleetWaitFrom = undefined;
+    this.#context = new AttemptContext(this.#prepared.call.id, this.#attempt);
     const { tool, validation, toolName } = this.#prepared;
     if (tool === undefined) {
       this.#endEarly(softError('unknown_tool', this.#unknownTool(toolName)));
@@ -128,7 +125,7 @@ export class CallPipeline implements StoppableCall {
       return;
     }
     const token = this.#token;
-    const signal = this.#signal;
+    const context = this.#context!;
     const { call, index } = this.#prepared;
     const verdict = runPreHooks({
       hooks,
@@ -139,7 +136,7 @@ export class CallPipeline implements StoppableCall {
         input: value,
         attempt: this.#attempt,
         get signal() {
-          return signal.signal;
+          return context.signal;
         },
       },
       isCurrent: () => this.#isCurrent(token),
@@ -195,7 +192,7 @@ export class CallPipeline implements StoppableCall {
         toolCallId: call.id,
         toolName,
         access: this.#prepared.accesses,
-        signal: this.#signal.signal,
+        signal: this.#context!.signal,
       });
     } catch (error) {
       grant = Promise.reject(error);
@@ -222,7 +219,7 @@ export class CallPipeline implements StoppableCall {
 
   /** 5. The tool runs, racing the timeout and a lost lease (and the batch's stop). */
   #execute(tool: Tool, value: unknown, grant: CoordinationGrant | undefined): void {
-    const { call, toolName } = this.#prepared;
+    const { toolName } = this.#prepared;
     if (grant?.lost.aborted) {
       releaseGrant(grant);
       this.#endEarly(
@@ -235,43 +232,55 @@ export class CallPipeline implements StoppableCall {
       if (grant !== undefined) releaseGrant(grant);
       return;
     }
-    const execution: Execution = { grant, hold: undefined, settled: false, onLost: undefined };
-    this.#execution = execution;
+    const run = ++this.#tools;
+    this.#tool = run;
+    this.#running = true;
+    this.#grant = grant;
     if (grant !== undefined) {
-      execution.onLost = () => this.#lostLease(execution, grant.lost.reason);
-      grant.lost.addEventListener('abort', execution.onLost, { once: true });
+      this.#onLost = () => this.#lostLease(grant.lost.reason);
+      grant.lost.addEventListener('abort', this.#onLost, { once: true });
     }
-    const context = new AttemptToolContext({
-      toolCallId: call.id,
-      attempt: this.#attempt,
-      signal: this.#signal,
-      fencingToken: grant?.fencingToken,
-    });
+    const context = this.#context!;
+    AttemptContext.fence(context, grant?.fencingToken);
     let output: MaybeAsync<unknown>;
     try {
       output = tool.execute(value, context);
     } catch (error) {
-      this.#settled(execution, thrownAnswer(toolName, error));
+      this.#settled(run, thrownAnswer(toolName, error));
       return;
     }
     if (isPromiseLike(output)) {
       output.then(
-        (answer) => this.#settled(execution, answerOf(toolName, answer)),
-        (error: unknown) => this.#settled(execution, thrownAnswer(toolName, error)),
+        (answer) => this.#settled(run, answerOf(toolName, answer)),
+        (error: unknown) => this.#settled(run, thrownAnswer(toolName, error)),
       );
     } else {
-      this.#settled(execution, answerOf(toolName, output));
+      this.#settled(run, answerOf(toolName, output));
     }
   }
 
-  /** The tool settled: its keys and grant are free; on time, its answer is the attempt's. */
-  #settled(execution: Execution, answer: AttemptAnswer): void {
-    execution.settled = true;
-    execution.hold?.release();
-    giveBack(execution);
-    if (execution !== this.#execution) return;
-    this.#execution = undefined;
-    this.#executed(answer);
+  /** Tool number `run` settled: on time, its answer is the attempt's; late, its keys are free. */
+  #settled(run: number, answer: AttemptAnswer): void {
+    if (this.#running && run === this.#tool) {
+      this.#running = false;
+      this.#releaseGrant();
+      this.#executed(answer);
+      return;
+    }
+    const late = this.#late?.get(run);
+    if (late === undefined) return;
+    this.#late?.delete(run);
+    late.hold?.release();
+  }
+
+  /** Gives back the running tool's fleet grant and stops listening for its loss. */
+  #releaseGrant(): void {
+    const grant = this.#grant;
+    if (grant === undefined) return;
+    this.#grant = undefined;
+    if (this.#onLost !== undefined) grant.lost.removeEventListener('abort', this.#onLost);
+    this.#onLost = undefined;
+    releaseGrant(grant);
   }
 
   /** The attempt's answer after its tool ran (or timed out, or lost its lease). */
@@ -368,16 +377,16 @@ export class CallPipeline implements StoppableCall {
     const message = `Tool \`${this.#prepared.toolName}\` timed out after ${timeoutMs} ms`;
     const reason = new Error(message);
     reason.name = 'TimeoutError';
-    const execution = this.#execution;
+    const ran = this.#running;
     this.#fleetWaited();
     this.#interrupt(reason);
-    if (execution === undefined) this.#endEarly(softError('timeout', message));
+    if (!ran) this.#endEarly(softError('timeout', message));
     else this.#executed(softError('timeout', message));
   }
 
   /** The fleet grant was lost while the tool ran: the tool is told to stop; a soft error. */
-  #lostLease(execution: Execution, reason: unknown): void {
-    if (execution !== this.#execution) return;
+  #lostLease(reason: unknown): void {
+    if (!this.#running) return;
     this.#interrupt(reason ?? new Error('lease lost'));
     this.#executed(softError('lease_lost', this.#leaseLost(reason), reason));
   }
@@ -388,23 +397,31 @@ export class CallPipeline implements StoppableCall {
    */
   #interrupt(reason: unknown): void {
     this.#token += 1;
-    this.#signal.abort(reason);
+    if (this.#context !== undefined) AttemptContext.abort(this.#context, reason);
     this.#clearTimer();
     this.#keysWait?.unsubscribe();
     this.#keysWait = undefined;
-    const execution = this.#execution;
-    if (execution === undefined) return;
-    this.#execution = undefined;
-    if (execution.onLost !== undefined) {
-      execution.grant?.lost.removeEventListener('abort', execution.onLost);
+    if (!this.#running) return;
+    this.#running = false;
+    const grant = this.#grant;
+    if (grant !== undefined && this.#onLost !== undefined) {
+      grant.lost.removeEventListener('abort', this.#onLost);
     }
-    if (execution.settled) return;
+    this.#grant = undefined;
+    this.#onLost = undefined;
     const { call, toolName } = this.#prepared;
-    execution.hold = this.#batch.config.lingering.hold({
+    const late: LateTool = { hold: undefined, grant };
+    this.#late ??= new Map();
+    this.#late.set(this.#tool, late);
+    late.hold = this.#batch.config.lingering.hold({
       node: this.#prepared.node,
       toolCallId: call.id,
       toolName,
-      onRelease: () => giveBack(execution),
+      onRelease: () => {
+        const held = late.grant;
+        late.grant = undefined;
+        if (held !== undefined) releaseGrant(held);
+      },
     });
   }
 
@@ -428,21 +445,13 @@ export class CallPipeline implements StoppableCall {
   #retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
     this.#end('retry', this.#answer.content, this.#durationMs);
     if (this.#closed) return;
-    // The next attempt's own signal: a cancel during the back-off does not reach this one's.
-    this.#signal = new AttemptSignal();
+    // A cancel during the back-off does not reach the attempt that has ended.
+    this.#context = undefined;
     if (correction !== undefined) {
       const previous = this.#prepared;
-      const { registry, health } = this.#batch.config;
-      this.#prepared = new PreparedCall({
-        registry,
-        call: previous.call,
-        index: previous.index,
-        health,
-        correction: {
-          toolName:
-            typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
-          input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
-        },
+      this.#prepared = new PreparedCall(this.#batch.prepared, previous.index, {
+        toolName: typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
+        input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
       });
     }
     this.#readyAt = this.#batch.now();
@@ -593,15 +602,6 @@ export class CallPipeline implements StoppableCall {
   #leaseLost(reason: unknown): string {
     return `Tool \`${this.#prepared.toolName}\` lost its fleet lease${reason === undefined ? '' : `: ${errorMessage(reason)}`}`;
   }
-}
-
-/** Releases an execution's fleet grant, once. */
-function giveBack(execution: Execution): void {
-  const grant = execution.grant;
-  if (grant === undefined) return;
-  execution.grant = undefined;
-  if (execution.onLost !== undefined) grant.lost.removeEventListener('abort', execution.onLost);
-  releaseGrant(grant);
 }
 
 /** `release()` never throws by contract; a rejection is swallowed all the same. */
