@@ -1,5 +1,10 @@
 import type { ToolContext } from '@toolwaves/core';
 
+/** Why an attempt's signal was aborted before anyone read it. */
+interface Aborted {
+  readonly reason: unknown;
+}
+
 /**
  * The {@link ToolContext} of one attempt of one call, with the attempt's own `AbortSignal`,
  * created on first read: a tool or hook that never looks at its signal costs no
@@ -16,30 +21,31 @@ export class AttemptContext implements ToolContext {
   readonly toolCallId: string;
   readonly attempt: number;
   declare readonly fencingToken?: number;
-  // TS-private, not `#`: this object is made for every attempt, and `#` fields cost more here.
-  private controller: AbortController | undefined;
-  private aborted = false;
-  private reason: unknown;
+  // One TS-private field, not `#` fields: this object is made for every attempt of every call,
+  // and its size and kind of fields show in the dispatcher's per-call overhead.
+  /** The signal's controller once read, or why it was aborted before. */
+  private state: AbortController | Aborted | undefined;
 
   constructor(toolCallId: string, attempt: number) {
     this.toolCallId = toolCallId;
     this.attempt = attempt;
+    this.state = undefined;
   }
 
   get signal(): AbortSignal {
-    if (this.controller === undefined) {
-      this.controller = new AbortController();
-      if (this.aborted) this.controller.abort(this.reason);
-    }
-    return this.controller.signal;
+    const state = this.state;
+    if (state instanceof AbortController) return state.signal;
+    const controller = new AbortController();
+    if (state !== undefined) controller.abort(state.reason);
+    this.state = controller;
+    return controller.signal;
   }
 
   /** Aborts the attempt's signal (once; later calls do nothing). */
   static abort(context: AttemptContext, reason: unknown): void {
-    if (context.aborted) return;
-    context.aborted = true;
-    context.reason = reason;
-    context.controller?.abort(reason);
+    const state = context.state;
+    if (state === undefined) context.state = { reason };
+    else if (state instanceof AbortController) state.abort(reason);
   }
 
   /** The fencing token of the attempt's fleet grant, before its tool runs. */
