@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -29,6 +30,13 @@ export default defineConfig({
   test: {
     // Property tests run thousands of generated cases; on a loaded 2-core runner 5 s is too tight.
     testTimeout: 30_000,
+    // Where the time went: every test file re-imported the shared graph (zod, rxjs, inversify,
+    // the AI SDK, the packages' barrels) in a fresh process, one file after another (vitest's
+    // default on 2 cores is a single worker). Worker threads, one module cache per worker (tests
+    // leave no global state behind; module mocks load their subject afresh), and a worker per core.
+    pool: 'threads',
+    isolate: false,
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       project('planner', './packages/planner'),
       project('core', './packages/core'),

@@ -46,6 +46,12 @@ export interface CallWritten {
 export interface AgentLoopOptions {
   readonly model: Model;
   readonly dispatcher: Dispatcher;
+  /**
+   * Hand each call to the dispatcher the moment the model has written it (`dispatchStream`:
+   * eager, while later calls are still being written). Default false: wait for the whole turn,
+   * then run it in the dispatcher's mode (waves in parallel mode).
+   */
+  readonly stream?: boolean;
   /** Sees every dispatch event as it happens, with the turn it belongs to. */
   readonly onEvent?: (event: DispatchEvent, turn: number) => void;
   /**
@@ -72,9 +78,9 @@ interface TurnOutcome {
 }
 
 /**
- * The agent loop: ask the model, wait for its whole turn, run the turn's calls through the
- * dispatcher (planned waves, results in the model's order), hand the results back, until the
- * model makes no call.
+ * The agent loop: ask the model, run the turn's calls through the dispatcher — streamed, each
+ * starting as soon as it is written and unblocked, or once the whole turn is written, in planned
+ * waves —, hand the results back in the model's order, until the model makes no call.
  *
  * @example
  * ```ts
@@ -92,7 +98,8 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<SessionRe
     const { writing } = answer;
     const written = (index: number, call: ToolCall) =>
       options.onCallWritten?.({ turn, index, call, atMs: now() - writing.startedAt, writing });
-    const outcome = await runWholeTurn({ ...options, turn, writing, calls: answer.calls, written });
+    const run = options.stream === true ? runStreamedTurn : runWholeTurn;
+    const outcome = await run({ ...options, turn, writing, calls: answer.calls, written });
     if (outcome.calls.length === 0 || turn > maxTurns) {
       return { turns, finalText: writing.text, wallMs: now() - started };
     }
@@ -114,15 +121,35 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<SessionRe
   }
 }
 
+/** What running one turn needs. */
+type TurnRun = AgentLoopOptions & {
+  readonly turn: number;
+  readonly writing: TurnWriting;
+  readonly calls: AsyncIterable<ToolCall>;
+  readonly written: (index: number, call: ToolCall) => void;
+};
+
+/** Hands each call to the dispatcher's stream as the model writes it. */
+async function runStreamedTurn(options: TurnRun): Promise<TurnOutcome> {
+  const calls: ToolCall[] = [];
+  async function* asWritten(): AsyncGenerator<ToolCall> {
+    for await (const call of options.calls) {
+      options.written(calls.length, call);
+      calls.push(call);
+      yield call;
+    }
+    if (calls.length > 0) options.onTurnWritten?.(options.turn, options.writing, calls);
+  }
+  const onEvent = options.onEvent;
+  const results = await options.dispatcher.dispatchStream(asWritten(), {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(onEvent === undefined ? {} : { onEvent: (event) => onEvent(event, options.turn) }),
+  });
+  return { calls, plan: undefined, explanation: [], results };
+}
+
 /** Waits for the whole turn, then runs its calls in the dispatcher's waves. */
-async function runWholeTurn(
-  options: AgentLoopOptions & {
-    turn: number;
-    writing: TurnWriting;
-    calls: AsyncIterable<ToolCall>;
-    written: (index: number, call: ToolCall) => void;
-  },
-): Promise<TurnOutcome> {
+async function runWholeTurn(options: TurnRun): Promise<TurnOutcome> {
   const calls: ToolCall[] = [];
   for await (const call of options.calls) {
     options.written(calls.length, call);
@@ -132,28 +159,23 @@ async function runWholeTurn(
   return runBatch({ ...options, calls });
 }
 
-function runBatch(
+/** Runs a whole turn's calls, keeping the plan its `batch-start` event announced. */
+async function runBatch(
   options: AgentLoopOptions & { calls: readonly ToolCall[]; turn: number },
 ): Promise<TurnOutcome> {
-  if (options.calls.length === 0) {
-    return Promise.resolve({ calls: [], plan: undefined, explanation: [], results: [] });
-  }
-  return new Promise((resolve, reject) => {
-    let plan: Plan | undefined;
-    let explanation: readonly CallExplanation[] = [];
-    options.dispatcher
-      .run(options.calls, options.signal === undefined ? {} : { signal: options.signal })
-      .subscribe({
-        next: (event) => {
-          options.onEvent?.(event, options.turn);
-          if (event.type === 'batch-start') {
-            plan = event.plan;
-            explanation = event.explanation;
-          } else if (event.type === 'batch-end') {
-            resolve({ calls: options.calls, plan, explanation, results: event.results });
-          }
-        },
-        error: reject,
-      });
+  if (options.calls.length === 0)
+    return { calls: [], plan: undefined, explanation: [], results: [] };
+  let plan: Plan | undefined;
+  let explanation: readonly CallExplanation[] = [];
+  const results = await options.dispatcher.dispatch(options.calls, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onEvent: (event) => {
+      options.onEvent?.(event, options.turn);
+      if (event.type === 'batch-start') {
+        plan = event.plan;
+        explanation = event.explanation;
+      }
+    },
   });
+  return { calls: options.calls, plan, explanation, results };
 }

@@ -29,6 +29,8 @@ export interface CliOptions {
   readonly compare: boolean;
   /** Keep the temp copy of the sample workspace instead of removing it at the end. */
   readonly keepWorkspace: boolean;
+  /** A Redis URL: run two scripted agents on one workspace with fleet locks instead. */
+  readonly fleet: string | undefined;
   readonly help: boolean;
 }
 
@@ -54,6 +56,9 @@ Options:
                           streamed + eager, and the planners)
   --keep-workspace        keep the temp workspace (removed at the end otherwise) to look at it
   --json                  print one machine-readable JSON report instead of the live view
+  --fleet URL             run two scripted agents at once on one workspace, coordinated by
+                          the Redis at URL (redis://...): their edits of the same files wait
+                          for each other and all land
   --help                  this text
 
 With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
@@ -113,6 +118,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     json: values.json ?? false,
     compare: !(values['no-compare'] ?? false),
     keepWorkspace: values['keep-workspace'] ?? false,
+    fleet: fleetUrl(values.fleet),
     help: values.help ?? false,
   };
 }
@@ -134,9 +140,17 @@ function parse(argv: readonly string[]) {
       'no-compare': { type: 'boolean' },
       'keep-workspace': { type: 'boolean' },
       json: { type: 'boolean' },
+      fleet: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+function fleetUrl(value: string | undefined): string | undefined {
+  if (value !== undefined && !/^rediss?:\/\//.test(value)) {
+    throw invalid('--fleet', 'a redis:// or rediss:// URL', value);
+  }
+  return value;
 }
 
 function invalid(flag: string, expected: string, value: unknown): DemoError {

@@ -1,13 +1,5 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Dispatcher } from '@toolwaves/executor-rx';
-import { runAgentLoop } from './agent-loop.js';
 import type { PlannerName } from './cli-options.js';
-import { demoRegistry } from './demo-registry.js';
-import { plannerByName } from './planner-by-name.js';
-import { SAMPLE_WORKSPACE } from './sample-workspace.js';
-import { ScriptedModel } from './scripted-model.js';
+import { replaySession } from './replay-session.js';
 import type { ScriptedTurn } from './scripted-session.js';
 
 /** One planner's run of the whole session. */
@@ -40,46 +32,33 @@ export interface ComparePlannersOptions {
 
 /**
  * Replays one session under each planner, one after another in this process, each on a fresh
- * copy of the sample workspace with the same injected latencies: the wall-clock figures are
- * measured side by side.
+ * copy of the sample workspace with the same injected latencies, whole turns at once (the
+ * planners plan whole turns): the wall-clock figures are measured side by side.
  */
 export async function comparePlanners(options: ComparePlannersOptions): Promise<ComparisonRow[]> {
   const measured: Omit<ComparisonRow, 'speedup'>[] = [];
   for (const [done, planner] of options.planners.entries()) {
     options.onProgress?.(planner, done, options.planners.length);
-    const root = await mkdtemp(join(tmpdir(), 'toolwaves-compare-'));
-    try {
-      await cp(SAMPLE_WORKSPACE, options.dir === '.' ? root : join(root, options.dir), {
-        recursive: true,
-      });
-      const dispatcher = new Dispatcher({
-        registry: demoRegistry({ root, latency: options.latency }),
-        mode: 'parallel',
-        maxConcurrency: options.maxConcurrency,
-        planner: plannerByName(planner),
-      });
-      const session = await runAgentLoop({
-        // Planners are compared on whole turns: the model writes each one at once.
-        model: new ScriptedModel({
-          turns: options.turns,
-          tokensPerSecond: Number.POSITIVE_INFINITY,
-        }),
-        dispatcher,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
-      measured.push({
-        planner,
-        waves: session.turns.reduce((sum, turn) => sum + (turn.plan?.waves.length ?? 0), 0),
-        calls: session.turns.reduce((sum, turn) => sum + turn.calls.length, 0),
-        wallMs: session.wallMs,
-        errors: session.turns.reduce(
-          (sum, turn) => sum + turn.results.filter((r) => r.isError).length,
-          0,
-        ),
-      });
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    const session = await replaySession({
+      turns: options.turns,
+      dir: options.dir,
+      planner,
+      maxConcurrency: options.maxConcurrency,
+      latency: options.latency,
+      tokensPerSecond: Number.POSITIVE_INFINITY,
+      stream: false,
+      signal: options.signal,
+    });
+    measured.push({
+      planner,
+      waves: session.turns.reduce((sum, turn) => sum + (turn.plan?.waves.length ?? 0), 0),
+      calls: session.turns.reduce((sum, turn) => sum + turn.calls.length, 0),
+      wallMs: session.wallMs,
+      errors: session.turns.reduce(
+        (sum, turn) => sum + turn.results.filter((r) => r.isError).length,
+        0,
+      ),
+    });
   }
   const baseline = measured.find((row) => row.planner === 'sequential')?.wallMs;
   return measured.map((row) => ({

@@ -62,12 +62,15 @@ export class LiveView {
     const s = this.#style;
     switch (event.type) {
       case 'batch-start': {
-        this.#waveCount = event.plan.waves.length;
+        const plan = event.plan;
+        // A streamed turn has no plan: each call shows when it is written and when it starts.
+        if (plan === undefined) break;
+        this.#waveCount = plan.waves.length;
         this.#write(
-          s.dim(`  plan: ${event.plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
-            s.bold(`${event.plan.waves.length} wave(s)`),
+          s.dim(`  plan: ${plan.planner}, ${event.mode}, cap ${event.maxConcurrency}, `) +
+            s.bold(`${plan.waves.length} wave(s)`),
         );
-        event.plan.waves.forEach((wave, position) => {
+        plan.waves.forEach((wave, position) => {
           const members = wave.calls.map((index) => `#${index} ${this.#label(index)}`).join(', ');
           this.#write(`    ${s.magenta(`wave ${position + 1}`)}: ${members}`);
         });
@@ -93,12 +96,15 @@ export class LiveView {
           ),
         );
         break;
-      case 'call-start':
+      case 'call-start': {
+        const waited = event.waitedFor ?? [];
         this.#write(
           `    ${s.yellow('▶')} #${event.index} ${this.#label(event.index)}` +
-            (event.attempt > 1 ? s.dim(` (attempt ${event.attempt})`) : ''),
+            (event.attempt > 1 ? s.dim(` (attempt ${event.attempt})`) : '') +
+            (waited.length > 0 ? s.dim(` after ${waited.map((i) => `#${i}`).join(', ')}`) : ''),
         );
         break;
+      }
       case 'call-end': {
         const mark = event.outcome === 'ok' ? s.green('✓') : s.red('✗');
         const first = (event.content ?? event.outcome).split('\n')[0] ?? '';
@@ -112,7 +118,9 @@ export class LiveView {
       case 'wave-end':
         break;
       case 'batch-end':
-        this.#write(s.dim(`  turn done in ${Math.round(event.durationMs)} ms`));
+        if (event.results.length > 0) {
+          this.#write(s.dim(`  turn done in ${Math.round(event.durationMs)} ms`));
+        }
         break;
     }
   }

@@ -3,6 +3,7 @@ import { DispatchError, Dispatcher } from '@toolwaves/executor-rx';
 import { runAgentLoop, type SessionRecord } from './agent-loop.js';
 import { type CliOptions, HELP_TEXT, PLANNER_NAMES, parseCliOptions } from './cli-options.js';
 import { type ComparisonRow, comparePlanners } from './compare-planners.js';
+import { compareStreaming, type StreamingRow } from './compare-streaming.js';
 import { DemoError } from './demo-error.js';
 import { demoRegistry } from './demo-registry.js';
 import { formatTable } from './format-table.js';
@@ -12,7 +13,7 @@ import { OpenAIModel } from './openai-model.js';
 import { plannerByName } from './planner-by-name.js';
 import { prepareWorkspace, type SessionWorkspace } from './sample-workspace.js';
 import { ScriptedModel } from './scripted-model.js';
-import { scriptedSession } from './scripted-session.js';
+import { type ScriptedTurn, scriptedSession } from './scripted-session.js';
 import { sessionReport } from './session-report.js';
 import { type TerminalStyle, terminalStyle } from './terminal-style.js';
 
@@ -30,6 +31,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const workspace = await prepareWorkspace({ workspace: options.workspace });
   const temporary = options.workspace === undefined && !options.keepWorkspace;
   try {
+    if (options.fleet !== undefined) {
+      // loaded only for --fleet: the default demo needs no Redis
+      const { runFleetDemo } = await import('./fleet-demo.js');
+      return await runFleetDemo({
+        url: options.fleet,
+        latency: options.latency,
+        workspace,
+        say,
+        style,
+      });
+    }
     return await runDemo({ options, say, style, workspace });
   } finally {
     if (temporary) await rm(workspace.root, { recursive: true, force: true });
@@ -66,13 +78,14 @@ async function runDemo(context: {
   say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
   say(
     style.dim(
-      `${options.stream ? 'streamed turns, eager' : `whole turns, planner: ${options.planner}`} · mode: ${options.mode} · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
+      `${options.stream ? 'streamed turns: each call starts once written and clear of the calls it conflicts with' : `whole turns in waves, planner: ${options.planner}`} · mode: ${options.mode} · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
     ),
   );
   const view = new LiveView({ write: say, style, root: await realpath(workspace.root) });
   const session = await runAgentLoop({
     model,
     dispatcher,
+    stream: options.stream,
     signal: stop.signal,
     onCallWritten: (written) => view.callWritten(written),
     onTurnWritten: (_turn, writing, calls) => view.turnWritten(writing, calls),
@@ -82,14 +95,46 @@ async function runDemo(context: {
   say(style.bold('Model: ') + (session.finalText ?? '(no final words)'));
   say(style.dim(`session: ${session.turns.length} turn(s) in ${Math.round(session.wallMs)} ms`));
 
-  const comparison = await compare(options, session, workspace.dir, stop.signal, (line) => {
+  const progress = (line: string) => {
     if (!options.json) process.stderr.write(`${line}\n`);
-  });
+  };
+  const streaming = await compareTurns(options, session, workspace.dir, stop.signal, progress);
+  if (streaming.length > 0) {
+    say('');
+    say(
+      style.bold('Whole turns against streamed turns') +
+        style.dim(
+          ` (the model writing at ${options.tokensPerSecond} tokens/s, measured side by side)`,
+        ),
+    );
+    const whole = streaming[0];
+    say(
+      formatTable({
+        header: ['strategy', 'turn latency', 'vs whole turn', 'tool time after writing'],
+        rows: streaming.map((row) => [
+          row.strategy,
+          `${Math.round(row.latencyMs)} ms`,
+          whole === undefined || row.latencyMs === 0
+            ? '-'
+            : `${(whole.latencyMs / row.latencyMs).toFixed(2)}×`,
+          `${Math.round(row.afterWritingMs)} ms`,
+        ]),
+        alignRight: [1, 2, 3],
+      }),
+    );
+    say(
+      style.dim(
+        '  turn latency: first tool-call token → last result, summed over the turns; the model wrote for ' +
+          `${Math.round(whole?.writingMs ?? 0)} ms in all`,
+      ),
+    );
+  }
+  const comparison = await compare(options, session, workspace.dir, stop.signal, progress);
   if (comparison.length > 0) {
     say('');
     say(
       style.bold('The same session under each planner') +
-        style.dim(' (parallel mode, measured side by side)'),
+        style.dim(' (whole turns at once, parallel mode, measured side by side)'),
     );
     say(
       formatTable({
@@ -107,7 +152,7 @@ async function runDemo(context: {
   }
   if (options.json) {
     process.stdout.write(
-      `${JSON.stringify(sessionReport({ options, model: model.label, workspace, session, comparison }), null, 2)}\n`,
+      `${JSON.stringify(sessionReport({ options, model: model.label, workspace, session, comparison, streaming }), null, 2)}\n`,
     );
   }
   return 0;
@@ -138,6 +183,34 @@ function chooseModel(context: {
   });
 }
 
+async function compareTurns(
+  options: CliOptions,
+  session: SessionRecord,
+  dir: string,
+  signal: AbortSignal,
+  progress: (line: string) => void,
+): Promise<StreamingRow[]> {
+  if (!options.compare) return [];
+  return compareStreaming({
+    turns: replayable(session),
+    dir,
+    maxConcurrency: options.maxConcurrency,
+    latency: options.latency,
+    tokensPerSecond: options.tokensPerSecond,
+    signal,
+    onProgress: (strategy, done, total) =>
+      progress(`comparing whole and streamed turns: ${done + 1}/${total} (${strategy})...`),
+  });
+}
+
+/** The session's turns as a script to replay. */
+function replayable(session: SessionRecord): ScriptedTurn[] {
+  return session.turns.map((turn) => ({
+    text: turn.text ?? '',
+    calls: turn.calls.map(({ name, input }) => ({ name, input })),
+  }));
+}
+
 async function compare(
   options: CliOptions,
   session: SessionRecord,
@@ -146,12 +219,8 @@ async function compare(
   progress: (line: string) => void,
 ): Promise<ComparisonRow[]> {
   if (!options.compare) return [];
-  const turns = session.turns.map((turn) => ({
-    text: turn.text ?? '',
-    calls: turn.calls.map(({ name, input }) => ({ name, input })),
-  }));
   return comparePlanners({
-    turns,
+    turns: replayable(session),
     dir,
     planners: ['sequential', ...PLANNER_NAMES.filter((name) => name !== 'sequential')],
     maxConcurrency: options.maxConcurrency,

@@ -1,6 +1,7 @@
 import type { SessionRecord } from './agent-loop.js';
 import type { CliOptions } from './cli-options.js';
 import type { ComparisonRow } from './compare-planners.js';
+import type { StreamingRow } from './compare-streaming.js';
 import type { SessionWorkspace } from './sample-workspace.js';
 
 /** The demo's machine-readable report (`--json`). */
@@ -37,6 +38,8 @@ export interface SessionReport {
   readonly finalText: string | undefined;
   readonly wallMs: number;
   readonly comparison: readonly ComparisonRow[];
+  /** Whole turn + greedy waves against streamed + eager, measured side by side. */
+  readonly streaming: readonly StreamingRow[];
 }
 
 /** Builds the `--json` report from a finished session: pure, nothing printed. */
@@ -46,6 +49,7 @@ export function sessionReport(options: {
   workspace: SessionWorkspace;
   session: SessionRecord;
   comparison: readonly ComparisonRow[];
+  streaming: readonly StreamingRow[];
 }): SessionReport {
   const { session, workspace } = options;
   return {
@@ -86,5 +90,6 @@ export function sessionReport(options: {
     finalText: session.finalText,
     wallMs: session.wallMs,
     comparison: options.comparison,
+    streaming: options.streaming,
   };
 }

@@ -15,6 +15,7 @@ describe('parseCliOptions', () => {
       json: false,
       compare: true,
       keepWorkspace: false,
+      fleet: undefined,
       help: false,
     });
   });
@@ -37,6 +38,8 @@ describe('parseCliOptions', () => {
         '--json',
         '--no-compare',
         '--keep-workspace',
+        '--fleet',
+        'redis://localhost:6379',
         '--help',
       ]),
     ).toEqual({
@@ -50,6 +53,7 @@ describe('parseCliOptions', () => {
       json: true,
       compare: false,
       keepWorkspace: true,
+      fleet: 'redis://localhost:6379',
       help: true,
     });
   });
@@ -82,6 +86,10 @@ describe('parseCliOptions', () => {
     ],
     [['--stream', '--no-stream'], 'Expected one of `--stream` and `--no-stream`, got both'],
     [['--latency=-1'], 'Expected `--latency` to be a number from 0 and up, got `"-1"` (string)'],
+    [
+      ['--fleet', 'localhost:6379'],
+      'Expected `--fleet` to be a redis:// or rediss:// URL, got `"localhost:6379"` (string)',
+    ],
   ])('names the flag and the value: %j', (argv, message) => {
     expect(() => parseCliOptions(argv)).toThrow(message);
   });

@@ -12,18 +12,25 @@ const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const env = { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1' };
 
 describe('the demo command', () => {
-  it('runs end to end and prints a JSON report with the comparison', async () => {
-    const { stdout } = await run(tsx, ['src/main.ts', '--latency', '0', '--json'], {
-      cwd: demoDir,
-      env,
-    });
+  it('runs end to end, streamed by default, and prints a JSON report with both comparisons', async () => {
+    const { stdout } = await run(
+      tsx,
+      ['src/main.ts', '--latency', '0', '--tokens-per-second', '100000', '--json'],
+      { cwd: demoDir, env },
+    );
     const report = JSON.parse(stdout) as SessionReport;
     expect(existsSync(report.workspace)).toBe(false); // the temp workspace is removed at the end
     try {
       expect(report.model).toMatch(/^scripted/);
       expect(report.turns).toHaveLength(5);
       expect(report.turns.flatMap((turn) => turn.calls).every((call) => !call.isError)).toBe(true);
-      expect(report.turns[1]?.waves).toEqual([[0, 1, 3, 4, 5], [2]]);
+      expect(report.stream).toBe(true);
+      expect(report.tokensPerSecond).toBe(100_000);
+      expect(report.turns[1]?.waves).toEqual([]); // streamed: no waves
+      expect(report.streaming.map((row) => [row.strategy, row.turns, row.errors])).toEqual([
+        ['whole turn + greedy waves', 5, 0],
+        ['streamed + eager', 5, 0],
+      ]);
       expect(report.comparison.map((row) => row.planner)).toEqual([
         'sequential',
         'greedy',
@@ -33,6 +40,28 @@ describe('the demo command', () => {
     } finally {
       await rm(report.workspace, { recursive: true, force: true });
     }
+  }, 60_000);
+
+  it('with --no-stream, runs whole turns in waves', async () => {
+    const { stdout } = await run(
+      tsx,
+      [
+        'src/main.ts',
+        '--no-stream',
+        '--latency',
+        '0',
+        '--tokens-per-second',
+        '100000',
+        '--no-compare',
+        '--json',
+      ],
+      { cwd: demoDir, env },
+    );
+    const report = JSON.parse(stdout) as SessionReport;
+    expect(report.stream).toBe(false);
+    expect(report.turns[1]?.waves).toEqual([[0, 1, 3, 4, 5], [2]]);
+    expect(report.turns.flatMap((turn) => turn.calls).every((call) => !call.isError)).toBe(true);
+    expect(report.streaming).toEqual([]);
   }, 60_000);
 
   it('refuses a bad flag with exit code 2, naming it', async () => {

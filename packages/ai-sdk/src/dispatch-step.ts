@@ -2,7 +2,7 @@ import type { ToolCall, ToolResult } from '@toolwaves/core';
 import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import type { ModelMessage } from 'ai';
 import { type AiSdkToolCallLike, fromAiSdkToolCalls } from './from-ai-sdk-tool-calls.js';
-import { toAiSdkToolMessage } from './to-ai-sdk-tool-message.js';
+import { stepMessages } from './step-messages.js';
 
 /**
  * One model step as the AI SDK reports it: a `generateText` result (one step, the default
@@ -56,23 +56,19 @@ export interface DispatchedStep {
  * const { messages: added } = await dispatchStep({ dispatcher, step, signal });
  * messages.push(...added);
  * ```
- * @see runToolLoop for the whole loop with `generateText`.
+ * @see dispatchStreamedStep to start each call as `streamText` writes it.
+ * @see runToolLoop for the whole loop.
  */
 export async function dispatchStep(options: DispatchStepOptions): Promise<DispatchedStep> {
   const { dispatcher, step, signal, onEvent } = options;
   const calls = fromAiSdkToolCalls(step.toolCalls);
   if (calls.length === 0) return { calls, results: [], messages: [...step.response.messages] };
   const results = await run(dispatcher, calls, signal, onEvent);
-  const answered = new Set(calls.map((call) => call.id));
-  const messages = step.response.messages.flatMap((message): ModelMessage[] => {
-    if (message.role !== 'tool') return [message];
-    const content = message.content.filter(
-      (part) => !(part.type === 'tool-result' && answered.has(part.toolCallId)),
-    );
-    if (content.length === message.content.length) return [message];
-    return content.length === 0 ? [] : [{ ...message, content }];
-  });
-  return { calls, results, messages: [...messages, toAiSdkToolMessage(results)] };
+  return {
+    calls,
+    results,
+    messages: stepMessages({ responseMessages: step.response.messages, calls, results }),
+  };
 }
 
 function run(

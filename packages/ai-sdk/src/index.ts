@@ -4,6 +4,11 @@ export {
   type DispatchStepOptions,
   dispatchStep,
 } from './dispatch-step.js';
+export {
+  type AiSdkStreamedStepLike,
+  type DispatchStreamedStepOptions,
+  dispatchStreamedStep,
+} from './dispatch-streamed-step.js';
 export { type AiSdkToolCallLike, fromAiSdkToolCalls } from './from-ai-sdk-tool-calls.js';
 export { type RunToolLoopOptions, runToolLoop, type ToolLoopSettings } from './run-tool-loop.js';
 export { toAiSdkToolMessage } from './to-ai-sdk-tool-message.js';

@@ -1,28 +1,50 @@
-import { checkOption, describeValue, optionRules, type ToolRegistry } from '@toolwaves/core';
-import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
-import { generateText, type LanguageModel, type ModelMessage } from 'ai';
-import { dispatchStep } from './dispatch-step.js';
+import { checkOption, describeValue, optionRules } from '@toolwaves/core';
+import { DispatchError, type DispatchEvent, type Dispatcher } from '@toolwaves/executor-rx';
+import {
+  type FinishReason,
+  generateText,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  streamText,
+  type ToolSet,
+} from 'ai';
+import { type DispatchedStep, dispatchStep } from './dispatch-step.js';
+import { dispatchStreamedStep } from './dispatch-streamed-step.js';
 import { toAiSdkTools } from './to-ai-sdk-tools.js';
 import { ToolLoopError } from './tool-loop-error.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-step.js';
 
+type SetByTheLoop = 'model' | 'tools' | 'prompt' | 'messages' | 'abortSignal' | 'stopWhen';
+type GenerateSettings = Omit<Parameters<typeof generateText>[0], SetByTheLoop>;
+type StreamSettings = Omit<Parameters<typeof streamText>[0], SetByTheLoop>;
+
 /**
- * Further `generateText` options for every step (`system`, `temperature`, `providerOptions`,
- * `maxRetries`, `headers`, ...). The loop sets the model, the tools, the messages, the abort
- * signal and the stop condition itself.
+ * Further options for every step's `generateText` (or `streamText`, with `stream: true`):
+ * `system`, `temperature`, `providerOptions`, `maxRetries`, `headers`, ... — those both take.
+ * The loop sets the model, the tools, the messages, the abort signal and the stop condition
+ * itself.
  */
-export type ToolLoopSettings = Omit<
-  Parameters<typeof generateText>[0],
-  'model' | 'tools' | 'prompt' | 'messages' | 'abortSignal' | 'stopWhen'
->;
+export type ToolLoopSettings = Pick<
+  GenerateSettings,
+  keyof GenerateSettings & keyof StreamSettings
+> &
+  Pick<StreamSettings, keyof GenerateSettings & keyof StreamSettings>;
 
 /** Options of {@link runToolLoop}. Give `prompt` or `messages`, not both. */
 export interface RunToolLoopOptions {
   readonly model: LanguageModel;
-  /** The tools the model may call (shown to it through {@link toAiSdkTools}). */
-  readonly registry: ToolRegistry;
-  /** Runs each step's calls: its mode, planner, cap, hooks and recovery apply. */
+  /**
+   * Runs each step's calls: its mode, planner, cap, hooks and recovery apply. The model is shown
+   * the tools of its registry (through {@link toAiSdkTools}).
+   */
   readonly dispatcher: Dispatcher;
+  /**
+   * Stream each step (`streamText`) and start each call the moment the model has written it,
+   * while it writes the rest (`dispatchStream`: eager, conflicting calls in order). Default
+   * false: wait for the whole step (`generateText`) and run it in the dispatcher's mode.
+   */
+  readonly stream?: boolean | undefined;
   /** A user message to start from. */
   readonly prompt?: string | undefined;
   /** A conversation to continue. */
@@ -35,7 +57,7 @@ export interface RunToolLoopOptions {
   readonly onStep?: ((step: ToolLoopStep) => void | PromiseLike<void>) | undefined;
   /** Sees every dispatch event of every step; if it throws, the loop stops with its error. */
   readonly onEvent?: ((event: DispatchEvent, stepNumber: number) => void) | undefined;
-  /** Further `generateText` options for every step. */
+  /** Further `generateText` / `streamText` options for every step. */
   readonly settings?: ToolLoopSettings | undefined;
 }
 
@@ -45,33 +67,35 @@ const DEFAULT_MAX_STEPS = 20;
 const oneStep = (): boolean => true;
 
 /**
- * The agent loop in one call: ask the model (`generateText`, the registry's tools without
+ * The agent loop in one call: ask the model (`generateText`, the dispatcher's tools without
  * `execute`), run the calls of its step through the dispatcher — planned into waves, in
  * parallel under the cap when the dispatcher is parallel —, answer them in call order, and ask
  * again, until the model answers without calling a tool or `maxSteps` model calls were made.
- * Every call the model made is answered in the messages, also at `maxSteps`.
+ * Every call the model made is answered in the messages, also at `maxSteps`. With
+ * `stream: true` each step streams (`streamText`) and each call starts as soon as the model has
+ * written it and the earlier calls it conflicts with have ended.
  *
  * @throws ToolLoopError `invalid_options` naming a bad option, before any model call.
  * @throws DispatchError (as a rejection) for a hard error of a dispatch, and the AI SDK's errors
- *   for a failed model call.
+ *   for a failed model call (streamed or not).
  * @example
  * ```ts
  * const registry = new ToolRegistry().add(readFile).add(writeFile);
  * const dispatcher = new Dispatcher({ registry, mode: 'parallel', maxConcurrency: 4 });
  * const { text, steps } = await runToolLoop({
  *   model: openai('gpt-5'),
- *   registry,
  *   dispatcher,
+ *   stream: true,
  *   prompt: 'Rename the `user` field to `account` in every file under src/',
  *   maxSteps: 10,
  * });
  * ```
- * @see dispatchStep for one step, e.g. with `streamText`.
+ * @see dispatchStep for one finished step; dispatchStreamedStep for one streamed step.
  */
 export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
-  const { model, registry, dispatcher, signal, onStep, onEvent, settings } = options;
+  const { model, dispatcher, signal, onStep, onEvent, settings } = options;
   const maxSteps = checked(options);
-  const tools = toAiSdkTools(registry);
+  const tools = toAiSdkTools(dispatcher.registry);
   const start: ModelMessage[] =
     options.messages === undefined
       ? [{ role: 'user', content: options.prompt ?? '' }]
@@ -79,26 +103,24 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   const added: ModelMessage[] = [];
   const steps: ToolLoopStep[] = [];
   for (let stepNumber = 0; stepNumber < maxSteps; stepNumber += 1) {
-    const result = await generateText({
-      ...settings,
+    const request: StepRequest = {
+      settings,
       model,
       tools,
       messages: [...start, ...added],
-      stopWhen: oneStep,
-      ...(signal === undefined ? {} : { abortSignal: signal }),
-    });
-    const dispatched = await dispatchStep({
       dispatcher,
-      step: result,
       signal,
       onEvent: onEvent === undefined ? undefined : (event) => onEvent(event, stepNumber),
-    });
+    };
+    const { dispatched, text, finishReason, usage } = await (options.stream === true
+      ? streamedStep(request)
+      : wholeStep(request));
     added.push(...dispatched.messages);
     const step: ToolLoopStep = {
       stepNumber,
-      text: result.text,
-      finishReason: result.finishReason,
-      usage: result.usage,
+      text,
+      finishReason,
+      usage,
       calls: dispatched.calls,
       results: dispatched.results,
       messages: dispatched.messages,
@@ -117,6 +139,69 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
   };
 }
 
+/** What one step of the loop needs. */
+interface StepRequest {
+  readonly settings: ToolLoopSettings | undefined;
+  readonly model: LanguageModel;
+  readonly tools: ToolSet;
+  readonly messages: ModelMessage[];
+  readonly dispatcher: Dispatcher;
+  readonly signal: AbortSignal | undefined;
+  readonly onEvent: ((event: DispatchEvent) => void) | undefined;
+}
+
+/** What one step of the loop gave. */
+interface StepOutcome {
+  readonly dispatched: DispatchedStep;
+  readonly text: string;
+  readonly finishReason: FinishReason;
+  readonly usage: LanguageModelUsage;
+}
+
+/** `generateText`, then the step's calls in the dispatcher's mode. */
+async function wholeStep(request: StepRequest): Promise<StepOutcome> {
+  const { settings, model, tools, messages, dispatcher, signal, onEvent } = request;
+  const result = await generateText({
+    ...settings,
+    model,
+    tools,
+    messages,
+    stopWhen: oneStep,
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+  });
+  const dispatched = await dispatchStep({ dispatcher, step: result, signal, onEvent });
+  return { dispatched, text: result.text, finishReason: result.finishReason, usage: result.usage };
+}
+
+/** `streamText`, each call dispatched as the model writes it. */
+async function streamedStep(request: StepRequest): Promise<StepOutcome> {
+  const { settings, model, tools, messages, dispatcher, signal, onEvent } = request;
+  const result = streamText({
+    ...settings,
+    model,
+    tools,
+    messages,
+    stopWhen: oneStep,
+    // A failed stream rejects the step below (with the AI SDK's error): nothing to log here.
+    onError: () => {},
+    ...(signal === undefined ? {} : { abortSignal: signal }),
+  });
+  let dispatched: DispatchedStep;
+  try {
+    dispatched = await dispatchStreamedStep({ dispatcher, step: result, signal, onEvent });
+  } catch (error) {
+    // The model's own failure passes through unchanged, as with `generateText`.
+    if (error instanceof DispatchError && error.code === 'source_failed') throw error.cause;
+    throw error;
+  }
+  return {
+    dispatched,
+    text: await result.text,
+    finishReason: await result.finishReason,
+    usage: await result.usage,
+  };
+}
+
 function invalid(message: string): ToolLoopError {
   return new ToolLoopError({ code: 'invalid_options', message });
 }
@@ -129,15 +214,19 @@ function checked(options: RunToolLoopOptions): number {
     rule: optionRules.object,
     error: invalid,
   });
-  const { model, registry, dispatcher, prompt, messages, maxSteps } = options;
+  const { model, dispatcher, prompt, messages, stream, maxSteps } = options;
   if (model === undefined || model === null) {
     throw invalid(`Expected \`model\` to be a language model, got ${describeValue(model)}`);
   }
-  if (typeof registry?.names !== 'function' || typeof registry.get !== 'function') {
-    throw invalid(`Expected \`registry\` to be a ToolRegistry, got ${describeValue(registry)}`);
-  }
-  if (typeof dispatcher?.dispatch !== 'function' || typeof dispatcher.run !== 'function') {
+  if (
+    typeof dispatcher?.dispatch !== 'function' ||
+    typeof dispatcher.dispatchStream !== 'function' ||
+    typeof dispatcher.registry?.names !== 'function'
+  ) {
     throw invalid(`Expected \`dispatcher\` to be a Dispatcher, got ${describeValue(dispatcher)}`);
+  }
+  if (stream !== undefined) {
+    checkOption({ name: 'stream', value: stream, rule: optionRules.boolean, error: invalid });
   }
   if ((prompt === undefined) === (messages === undefined)) {
     throw invalid(

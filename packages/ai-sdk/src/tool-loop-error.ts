@@ -19,7 +19,7 @@ export interface ToolLoopErrorOptions {
  * @example
  * ```ts
  * try {
- *   await runToolLoop({ model, registry, dispatcher, prompt, maxSteps: 0 });
+ *   await runToolLoop({ model, dispatcher, prompt, maxSteps: 0 });
  * } catch (error) {
  *   if (error instanceof ToolLoopError) console.error(error.message);
  *   // "Expected `maxSteps` to be an integer from 1 and up, got `0` (number)"

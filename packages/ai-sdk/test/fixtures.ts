@@ -1,5 +1,6 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
+import { simulateReadableStream } from 'ai';
 import type { MockLanguageModelV3 } from 'ai/test';
 import { z } from 'zod';
 
@@ -50,9 +51,9 @@ export function textStep(text: string): GenerateResult {
   };
 }
 
-/** The same as a stream: optional text, then the tool calls, then `finish`. */
-export function streamedStep(calls: readonly ScriptedCall[], text: string): StreamResult {
-  const parts = [
+/** The parts of a streamed step: stream start, the text, then the tool calls, then `finish`. */
+function stepParts(calls: readonly ScriptedCall[], text: string) {
+  return [
     { type: 'stream-start' as const, warnings: [] },
     { type: 'text-start' as const, id: 't' },
     { type: 'text-delta' as const, id: 't', delta: text },
@@ -72,10 +73,47 @@ export function streamedStep(calls: readonly ScriptedCall[], text: string): Stre
       usage,
     },
   ];
+}
+
+/** The same as a stream: optional text, then the tool calls, then `finish`, all at once. */
+export function streamedStep(calls: readonly ScriptedCall[], text: string): StreamResult {
+  const parts = stepParts(calls, text);
   return {
     stream: new ReadableStream({
       start(controller) {
         for (const part of parts) controller.enqueue(part);
+        controller.close();
+      },
+    }),
+  };
+}
+
+/**
+ * The same step written at a pace: its 4 + calls + 1 parts (stream start, text start, delta,
+ * text end, each call, finish) arrive one every `chunkDelayMs` from 0 (`simulateReadableStream`,
+ * `setTimeout`-driven, so fake timers drive it): the k-th part at k × `chunkDelayMs`.
+ */
+export function pacedStep(
+  calls: readonly ScriptedCall[],
+  text: string,
+  options: { chunkDelayMs: number },
+): StreamResult {
+  return {
+    stream: simulateReadableStream({
+      chunks: stepParts(calls, text),
+      initialDelayInMs: 0,
+      chunkDelayInMs: options.chunkDelayMs,
+    }),
+  };
+}
+
+/** A stream that reports a provider error after its first part. */
+export function failingStep(error: Error): StreamResult {
+  return {
+    stream: new ReadableStream({
+      start(controller) {
+        controller.enqueue({ type: 'stream-start', warnings: [] });
+        controller.enqueue({ type: 'error', error });
         controller.close();
       },
     }),

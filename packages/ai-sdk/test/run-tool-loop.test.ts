@@ -53,7 +53,6 @@ describe('runToolLoop with the AI SDK mock model', () => {
     const result = await settle(
       runToolLoop({
         model,
-        registry,
         dispatcher,
         prompt: 'Rename user in a.ts',
         onStep: (step) => {
@@ -102,7 +101,7 @@ describe('runToolLoop with the AI SDK mock model', () => {
 
     // our planner's waves: c1, c2, c4 together; c3 after c1; c5 after c3
     const [, start] = events.find(([n, e]) => n === 0 && e.type === 'batch-start')!;
-    expect(start.type === 'batch-start' && start.plan.waves.map((w) => w.calls)).toEqual([
+    expect(start.type === 'batch-start' && start.plan?.waves.map((w) => w.calls)).toEqual([
       [0, 1, 3],
       [2],
       [4],
@@ -152,7 +151,7 @@ describe('runToolLoop with the AI SDK mock model', () => {
       ],
     });
 
-    const result = await settle(runToolLoop({ model, registry, dispatcher, prompt: 'go' }));
+    const result = await settle(runToolLoop({ model, dispatcher, prompt: 'go' }));
 
     const answers = toolResultsIn(model.doGenerateCalls[1]!.prompt);
     expect(answers).toHaveLength(1);
@@ -185,7 +184,6 @@ describe('runToolLoop with the AI SDK mock model', () => {
     const result = await settle(
       runToolLoop({
         model,
-        registry,
         dispatcher,
         messages: [{ role: 'user', content: 'loop' }],
         maxSteps: 2,
@@ -217,7 +215,6 @@ describe('runToolLoop with the AI SDK mock model', () => {
     await settle(
       runToolLoop({
         model,
-        registry,
         dispatcher,
         prompt: 'go',
         settings: { system: 'Be brief.', temperature: 0.25 },
@@ -242,9 +239,7 @@ describe('runToolLoop with the AI SDK mock model', () => {
       ],
     });
     const controller = new AbortController();
-    const done = track(
-      runToolLoop({ model, registry, dispatcher, prompt: 'go', signal: controller.signal }),
-    );
+    const done = track(runToolLoop({ model, dispatcher, prompt: 'go', signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(40);
     expect(readFile.live).toBe(2);
     controller.abort();
@@ -272,7 +267,6 @@ describe('runToolLoop with the AI SDK mock model', () => {
     const done = track(
       runToolLoop({
         model,
-        registry,
         dispatcher,
         prompt: 'go',
         onEvent: (event) => {
@@ -303,14 +297,15 @@ describe('runToolLoop options', () => {
     [{ prompt: 3 }, 'Expected `prompt` to be a string, got `3` (number)'],
     [{ maxSteps: 0 }, 'Expected `maxSteps` to be an integer from 1 and up, got `0` (number)'],
     [{ maxSteps: 1.5 }, 'Expected `maxSteps` to be an integer from 1 and up, got `1.5` (number)'],
-    [{ registry: {} }, 'Expected `registry` to be a ToolRegistry, got `{}` (object)'],
+    [{ dispatcher: {} }, 'Expected `dispatcher` to be a Dispatcher, got `{}` (object)'],
+    [{ stream: 'yes' }, 'Expected `stream` to be a boolean, got `"yes"` (string)'],
     [
       { dispatcher: undefined },
       'Expected `dispatcher` to be a Dispatcher, got `undefined` (undefined)',
     ],
     [{ model: undefined }, 'Expected `model` to be a language model, got `undefined` (undefined)'],
   ])('refuses %j before calling the model', async (bad, message) => {
-    const options = { model, registry, dispatcher, prompt: 'hi', ...bad } as Parameters<
+    const options = { model, dispatcher, prompt: 'hi', ...bad } as Parameters<
       typeof runToolLoop
     >[0];
     await expect(runToolLoop(options)).rejects.toMatchObject({
@@ -323,7 +318,7 @@ describe('runToolLoop options', () => {
 
   it('answers without tools in one step', async () => {
     const answering = new MockLanguageModelV3({ doGenerate: textStep('hi') });
-    const result = await runToolLoop({ model: answering, registry, dispatcher, prompt: 'hi' });
+    const result = await runToolLoop({ model: answering, dispatcher, prompt: 'hi' });
     expect([result.text, result.steps.length, result.messages.map((m) => m.role)]).toEqual([
       'hi',
       1,

@@ -1,14 +1,16 @@
 /**
  * What went wrong, for {@link BenchError}:
  * - `invalid_options`: an option or command-line flag is out of range or unknown;
- * - `invalid_planners`: the container binds no planner under `PLANNER`, or two with one name;
- * - `planner_failed`: a planner threw while planning a batch;
- * - `write_failed`: the report files could not be written (nothing was left half-written).
+ * - `invalid_planners`: the container binds no planner under `PLANNER`, a binding that is no
+ *   planner or strategy, or two with one name;
+ * - `strategy_failed`: a strategy (or the planner behind it) threw while deciding a batch;
+ * - `write_failed`: a report file could not be written (it was not left half-written);
+ * - `interrupted`: the run was stopped (Ctrl-C).
  */
 export type BenchErrorCode =
   | 'invalid_options'
   | 'invalid_planners'
-  | 'planner_failed'
+  | 'strategy_failed'
   | 'write_failed'
   | 'interrupted';
 

@@ -3,6 +3,10 @@ export interface BenchProfile {
   /** Batch sizes of the workloads (each workload makes `repeats` batches per size). */
   readonly sizes: readonly number[];
   readonly repeats: number;
+  /** Seeds, from the run's first seed up: every figure is given with its spread across them. */
+  readonly seeds: number;
+  /** Turns of each workload whose durations warm the health record up before the measured ones. */
+  readonly warmupTurns: number;
   /** Batch sizes of the planning-time scaling (empty: skip it). */
   readonly scalingSizes: readonly number[];
   /** A planner slower than this on one scaling batch is skipped at larger sizes, ms. */
@@ -15,34 +19,43 @@ export interface BenchProfile {
   readonly realSizes: readonly number[];
   /** Dispatches per real batch and planner; the median counts. */
   readonly realRepeats: number;
+  /** Time the real streamed turns should take, about, ms (0: skip them); sets their scale. */
+  readonly streamBudgetMs: number;
 }
 
 /**
- * `pnpm bench --quick`: one batch per size (2 to 64 calls), scaling up to 100 000 calls, about
- * 16 s of real runs (the 32-call batches, 3 times each) — well within a minute on two cores.
+ * `pnpm bench --quick`: three seeds, one batch per size (2 to 64 calls), scaling up to 1000 calls, about
+ * 10 s of real runs and 8 s of real streamed turns (the 32-call batches, 3 times each) — about a
+ * minute on two busy cores.
  */
 export const QUICK_PROFILE: BenchProfile = {
   sizes: [2, 4, 8, 16, 32, 64],
   repeats: 1,
-  scalingSizes: [10, 100, 1000, 10_000, 100_000],
+  seeds: 3,
+  warmupTurns: 3,
+  scalingSizes: [10, 100, 1000],
   scalingCapMs: 1000,
   minTimingMs: 0.5,
-  realBudgetMs: 16_000,
+  realBudgetMs: 10_000,
   realSizes: [32],
   realRepeats: 3,
+  streamBudgetMs: 8_000,
 };
 
 /**
- * `pnpm bench`: three batches per size (2 to 64 calls), finer scaling, about 2.5 min of real
- * runs (the batches of 8 to 64 calls, 3 times each).
+ * `pnpm bench`: five seeds, three batches per size (2 to 64 calls), finer scaling, about 2.5 min of real
+ * runs and 1 min of real streamed turns (the batches of 8 to 64 calls, 3 times each).
  */
 export const FULL_PROFILE: BenchProfile = {
   sizes: [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64],
   repeats: 3,
+  seeds: 5,
+  warmupTurns: 3,
   scalingSizes: [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000],
   scalingCapMs: 5000,
   minTimingMs: 2,
   realBudgetMs: 150_000,
   realSizes: [8, 16, 32, 64],
   realRepeats: 3,
+  streamBudgetMs: 60_000,
 };

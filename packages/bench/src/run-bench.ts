@@ -1,19 +1,25 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
-import type { ToolRegistry } from '@toolwaves/core';
+import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
+import type { PlanNode } from '@toolwaves/planner';
 import type { Container } from 'inversify';
+import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
 import { chooseLatencyScale } from './real/choose-latency-scale.js';
 import { createWorkspace } from './real/create-workspace.js';
 import { runReal } from './real/run-real.js';
+import { runRealStream } from './real/run-real-stream.js';
 import type { BenchReport } from './report/bench-report.js';
 import { ganttFigures } from './report/gantt-figures.js';
 import { pickGanttBatch } from './report/pick-gantt-batch.js';
-import { comparePlanners } from './simulate/compare-planners.js';
+import { DEFAULT_TOKENS_PER_SECOND } from './simulate/arrival-times.js';
+import { compareStrategies } from './simulate/compare-strategies.js';
 import { measureScaling } from './simulate/measure-scaling.js';
 import { benchContainer } from './strategies/bench-container.js';
 import { resolvePlanners } from './strategies/resolve-planners.js';
+import { resolveStrategies } from './strategies/resolve-strategies.js';
+import type { BenchBatch } from './workloads/bench-batch.js';
 import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads } from './workloads/default-workloads.js';
 import { generateBatches } from './workloads/generate-batches.js';
@@ -23,15 +29,20 @@ import { workspaceLayout } from './workloads/workspace-layout.js';
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
-  /** Where the planners come from: everything bound under `PLANNER` (default {@link benchContainer}). */
+  /**
+   * Where the strategies come from: every planner bound under `PLANNER` and every strategy
+   * under `STRATEGY` (default {@link benchContainer}).
+   */
   readonly container?: Container;
   /** The quick profile (default: the full one). */
   readonly quick?: boolean;
   /** Overrides of the profile's settings (e.g. tiny sizes in tests). */
   readonly profile?: Partial<BenchProfile>;
-  /** Seed of the batches (default 1). */
+  /** First seed of the batches (default 1). */
   readonly seed?: number;
-  /** Cap inside a wave (default 8). */
+  /** Streamed turns: tokens per second of the token model (default 80). */
+  readonly tokensPerSecond?: number;
+  /** Cap of the capped strategies (default 8). */
   readonly maxConcurrency?: number;
   /** The workloads (default {@link defaultWorkloads}). */
   readonly workloads?: readonly Workload[];
@@ -54,14 +65,19 @@ export interface RunBenchOptions {
 /**
  * Runs the whole benchmark and returns its figures (files are the caller's business: render
  * them with `renderMarkdown`, `renderJson`, `renderHtml`):
- * 1. the planners bound under `PLANNER` in the container;
- * 2. every workload's batches, seeded, nodes from the real registry on a generated workspace;
- * 3. every planner on every batch, simulated ({@link comparePlanners}), and one batch's
- *    schedules for the Gantt chart;
+ * 1. the strategies: planners bound under `PLANNER`, strategies under `STRATEGY`;
+ * 2. every workload's batches for each seed, nodes from the real registry on a generated
+ *    workspace, with warm-up turns for the health record;
+ * 3. every strategy on every batch, as a whole batch and streamed, simulated
+ *    ({@link compareStrategies}), and one batch's schedules for the Gantt chart;
  * 4. planning time from 10 to 100 000 calls ({@link measureScaling});
  * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
- *    the profile's time budget.
+ *    the profile's time budget;
+ * 6. real streamed turns of the same batches: `dispatchStream` fed by a timed source against
+ *    wait-then-waves ({@link runRealStream}).
  *
+ * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
+ * `maxConcurrency` of 0), `invalid_planners`, `strategy_failed`, or the signal's reason.
  * @example
  * const report = await runBench({ quick: true });
  * console.log(headlineMarkdown(report));
@@ -71,42 +87,79 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
     ...options.profile,
   };
-  const seed = options.seed ?? 1;
-  const maxConcurrency = options.maxConcurrency ?? 8;
+  const error = (message: string) => new BenchError({ code: 'invalid_options', message });
+  const firstSeed = checkOption({
+    name: 'seed',
+    value: options.seed,
+    rule: optionRules.integerFrom(Number.MIN_SAFE_INTEGER),
+    default: 1,
+    error,
+  });
+  const seedCount = checkOption({
+    name: 'profile.seeds',
+    value: profile.seeds,
+    rule: optionRules.integerFrom(1),
+    error,
+  });
+  const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
+  const maxConcurrency = checkOption({
+    name: 'maxConcurrency',
+    value: options.maxConcurrency,
+    rule: optionRules.integerFrom(1),
+    default: 8,
+    error,
+  });
+  const tokensPerSecond = checkOption({
+    name: 'tokensPerSecond',
+    value: options.tokensPerSecond,
+    rule: optionRules.numberAbove(0),
+    default: DEFAULT_TOKENS_PER_SECOND,
+    error,
+  });
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
-  const planners = resolvePlanners(options.container ?? benchContainer());
-  const reference = planners.some((planner) => planner.name === 'greedy') ? 'greedy' : null;
+  const container = options.container ?? benchContainer();
+  const planners = resolvePlanners(container);
+  const strategies = resolveStrategies(container);
+  const reference = strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : null;
   const layout = workspaceLayout();
   const root = await createWorkspace({ layout });
   try {
     const registry = registryFor(root);
-    const workloads = generateBatches({
-      workloads: options.workloads ?? defaultWorkloads(),
-      registry,
-      layout,
-      seed,
-      sizes: profile.sizes,
-      repeats: profile.repeats,
-    });
-    const figures = comparePlanners({
-      workloads,
-      planners,
+    const bySeed = seeds.map((seed) =>
+      generateBatches({
+        workloads: options.workloads ?? defaultWorkloads(),
+        registry,
+        layout,
+        seed,
+        sizes: profile.sizes,
+        repeats: profile.repeats,
+        warmupTurns: profile.warmupTurns,
+      }),
+    );
+    const workloads = bySeed[0]!;
+    const comparison = compareStrategies({
+      seeds: bySeed,
+      strategies,
       maxConcurrency,
       clock,
-      minTimingMs: profile.minTimingMs,
+      tokensPerSecond,
       ...(reference === null ? {} : { reference }),
       onBatch: (done, total) => {
         options.signal?.throwIfAborted();
-        options.progress?.update({ phase: 'planning', done, total });
+        options.progress?.update({ phase: 'simulating', done, total });
       },
     });
+    const figures = comparison.workloads;
     const choice = pickGanttBatch({
-      workloads: figures,
+      workloads: figures.map((workload) => ({
+        ...workload,
+        perBatch: workload.perBatch.filter((batch) => batch.seed === firstSeed),
+      })),
       ...(reference === null ? {} : { reference }),
     });
     const gantt =
-      choice === undefined ? null : ganttFigures({ workloads, choice, planners, maxConcurrency });
+      choice === undefined ? null : ganttFigures({ workloads, choice, strategies, maxConcurrency });
 
     const mixed = mixedTurnWorkload();
     const scaling =
@@ -120,8 +173,15 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             capMs: profile.scalingCapMs,
             minTimingMs: profile.minTimingMs,
             nodesFor: (size) =>
-              generateBatches({ workloads: [mixed], registry, layout, seed, sizes: [size] })[0]!
-                .batches[0]!.nodes,
+              withDurations(
+                generateBatches({
+                  workloads: [mixed],
+                  registry,
+                  layout,
+                  seed: firstSeed,
+                  sizes: [size],
+                })[0]!.batches[0]!,
+              ),
             onSize: (size, done, total) => {
               options.signal?.throwIfAborted();
               options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` });
@@ -129,12 +189,14 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
           });
 
     const realSizes = new Set(profile.realSizes);
+    const plannerNames = new Set(planners.map((planner) => planner.name));
     const simulatedMs = figures
       .filter((workload) => workload.kind === 'tools')
       .flatMap((workload) => workload.perBatch)
-      .filter((batch) => realSizes.has(batch.size))
-      .flatMap((batch) => batch.results)
-      .reduce((sum, result) => sum + result.makespanMs * profile.realRepeats, 0);
+      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+      .flatMap((batch) => batch.batch)
+      .filter((result) => plannerNames.has(result.strategy))
+      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
     const latencyScale = chooseLatencyScale({ simulatedMs, budgetMs: profile.realBudgetMs });
     const realRuns =
       profile.realBudgetMs <= 0
@@ -156,29 +218,78 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             },
           });
 
+    const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
+    const streamedMs = figures
+      .filter((workload) => workload.kind === 'tools')
+      .flatMap((workload) => workload.perBatch)
+      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+      .flatMap((batch) => batch.stream)
+      .filter((result) => result.strategy === wavePlanner?.name || result.strategy === 'eager')
+      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
+    const streamLatencyScale = chooseLatencyScale({
+      simulatedMs: streamedMs,
+      budgetMs: profile.streamBudgetMs,
+    });
+    const realStreams =
+      profile.streamBudgetMs <= 0 || wavePlanner === undefined
+        ? []
+        : await runRealStream({
+            workloads,
+            figures,
+            planner: wavePlanner,
+            layout,
+            registryFor,
+            latencyScale: streamLatencyScale,
+            sizes: profile.realSizes,
+            repeats: profile.realRepeats,
+            maxConcurrency,
+            tokensPerSecond,
+            clock,
+            onRun: (done, total, workload) => {
+              options.signal?.throwIfAborted();
+              options.progress?.update({ phase: 'real streams', done, total, detail: workload });
+            },
+          });
+
     const cpu = cpus();
     return {
       meta: {
-        seed,
+        seeds,
         quick: options.quick === true,
         maxConcurrency,
         sizes: profile.sizes,
         repeats: profile.repeats,
+        warmupTurns: profile.warmupTurns,
+        tokensPerSecond,
+        strategies: strategies.map((strategy) => ({
+          name: strategy.name,
+          description: strategy.description,
+          clairvoyant: strategy.clairvoyant === true,
+        })),
         planners: planners.map((planner) => planner.name),
         reference,
         latencyScale: realRuns.length === 0 ? 0 : latencyScale,
         realSizes: profile.realSizes,
         realRepeats: profile.realRepeats,
+        streamLatencyScale: realStreams.length === 0 ? 0 : streamLatencyScale,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
       },
       workloads: figures,
+      overall: comparison.overall,
+      planning: comparison.planning,
       scaling,
       realRuns,
+      realStreams,
       gantt,
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** A batch's nodes with `estimateMs` = the sampled durations (for planning-time scaling). */
+function withDurations(batch: BenchBatch): PlanNode[] {
+  return batch.nodes.map((node, call) => ({ ...node, estimateMs: batch.durationsMs[call]! }));
 }

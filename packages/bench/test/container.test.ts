@@ -3,24 +3,22 @@ import { greedyPlanner, type Planner } from '@toolwaves/planner';
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import { BenchError, benchContainer, PLANNER, plannersModule } from '../src/index.js';
-import { comparePlanners } from '../src/simulate/compare-planners.js';
+import { compareStrategies } from '../src/simulate/compare-strategies.js';
+import { plannerStrategy } from '../src/strategies/planner-strategy.js';
 import { resolvePlanners } from '../src/strategies/resolve-planners.js';
 import type { BenchWorkload } from '../src/workloads/bench-batch.js';
+import { benchBatch, benchWorkload } from './report-fixture.js';
 
-const workload: BenchWorkload = {
+const workload: BenchWorkload = benchWorkload({
   name: 'pair',
-  description: 'two calls on one key',
   kind: 'seed-model',
   batches: [
-    {
-      size: 2,
-      nodes: [
-        { index: 0, parallelizable: true, resourceKey: 'a', estimateMs: 10 },
-        { index: 1, parallelizable: true, resourceKey: 'a', estimateMs: 10 },
-      ],
-    },
+    benchBatch([
+      { index: 0, parallelizable: true, resourceKey: 'a', estimateMs: 10 },
+      { index: 1, parallelizable: true, resourceKey: 'a', estimateMs: 10 },
+    ]),
   ],
-};
+});
 
 describe('the planner container', () => {
   it('binds the default planners under PLANNER', () => {
@@ -50,12 +48,15 @@ describe('the planner container', () => {
     container.bind(PLANNER).toConstantValue(mine);
     const planners = resolvePlanners(container);
     expect(planners.map((planner) => planner.name)).toContain('mine');
-    const [figures] = comparePlanners({ workloads: [workload], planners, clock: () => 0 });
-    const result = figures!.results.find((candidate) => candidate.planner === 'mine');
-    expect(result?.makespanMs).toBe(20);
+    const { workloads } = compareStrategies({
+      seeds: [[workload]],
+      strategies: planners.map((planner) => plannerStrategy(planner)),
+    });
+    const result = workloads[0]!.batch.find((candidate) => candidate.strategy === 'mine');
+    expect(result?.turnMs.median).toBe(20);
     // Reversed order puts the later call first on the same key: rule 4.
     expect(result?.invalidPlans).toBe(1);
-    expect(result?.versus?.reference).toBe('greedy');
+    expect(result?.versusGreedy?.median).toBe(1);
   });
 
   it('refuses an empty container, two planners with one name, and a binding that is no planner', () => {

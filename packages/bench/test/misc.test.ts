@@ -49,7 +49,22 @@ describe('parseBenchArgs', () => {
     });
   });
 
+  it('reads the seeds, the token rate and the work budget of optimal, and `--flag=value`', () => {
+    expect(
+      parseBenchArgs(['--seeds', '5', '--token-rate=40', '--optimal-expansions', '0', '--seed=-2']),
+    ).toMatchObject({ seeds: 5, tokenRate: 40, optimalExpansions: 0, seed: -2 });
+  });
+
   it('names the flag and the value it refuses', () => {
+    expect(() => parseBenchArgs(['--out', '--seed', '1'])).toThrow(
+      'Expected `--out` to be followed by a value, got another option',
+    );
+    expect(() => parseBenchArgs(['--seeds', '0'])).toThrow(
+      'Expected `--seeds` to be an integer from 1 and up, got `"0"` (string)',
+    );
+    expect(() => parseBenchArgs(['stray'])).toThrow(
+      'Unknown option `"stray"` (string); run `pnpm bench --help`',
+    );
     expect(() => parseBenchArgs(['--out'])).toThrow(
       'Expected `--out` to be followed by a value, got nothing',
     );

@@ -2,19 +2,28 @@ import { describe, expect, it } from 'vitest';
 import type { BatchFigures, WorkloadFigures } from '../src/index.js';
 import { pickGanttBatch } from '../src/report/pick-gantt-batch.js';
 
-const batch = (size: number, makespans: Record<string, [number, number]>): BatchFigures => ({
-  size,
-  lowerBoundMs: 100,
-  minimalWaves: null,
-  results: Object.entries(makespans).map(([planner, [makespanMs, waves]]) => ({
-    planner,
-    makespanMs,
+const batch = (size: number, makespans: Record<string, [number, number]>): BatchFigures => {
+  const results = Object.entries(makespans).map(([strategy, [turnMs, waves]]) => ({
+    strategy,
+    turnMs,
+    afterStreamMs: turnMs,
+    conflictingOverlaps: 0,
+    lostUpdates: 0,
     waves,
-    planMs: 0,
     proven: null,
     violations: 0,
-  })),
-});
+  }));
+  return {
+    seed: 1,
+    size,
+    lowerBoundMs: 100,
+    streamEndMs: 0,
+    streamLowerBoundMs: 100,
+    minimalWaves: null,
+    batch: results,
+    stream: results,
+  };
+};
 const workload = (
   name: string,
   kind: 'tools' | 'seed-model',
@@ -25,7 +34,9 @@ const workload = (
   kind,
   batches: perBatch.length,
   calls: 0,
-  results: [],
+  estimates: { calls: 0, medianError: 0, p90Error: 0, unseen: 0 },
+  batch: [],
+  stream: [],
   perBatch,
 });
 

@@ -1,3 +1,4 @@
+import type { ToolCall } from '@toolwaves/core';
 import {
   greedyPlanner,
   orderedPlanner,
@@ -9,8 +10,11 @@ import {
 import type { BenchReport } from '../src/index.js';
 import { ganttFigures } from '../src/report/gantt-figures.js';
 import { pickGanttBatch } from '../src/report/pick-gantt-batch.js';
-import { comparePlanners } from '../src/simulate/compare-planners.js';
-import type { BenchWorkload } from '../src/workloads/bench-batch.js';
+import { compareStrategies } from '../src/simulate/compare-strategies.js';
+import { allAtOnceStrategy } from '../src/strategies/all-at-once-strategy.js';
+import { eagerStrategy } from '../src/strategies/eager-strategy.js';
+import { plannerStrategy } from '../src/strategies/planner-strategy.js';
+import type { BenchBatch, BenchWorkload } from '../src/workloads/bench-batch.js';
 
 /** A plan node with an estimate, an exclusive key when given, safe unless `safe` is false. */
 export const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({
@@ -19,6 +23,38 @@ export const node = (index: number, estimateMs: number, key?: string, safe = tru
   estimateMs,
   ...(key === undefined ? {} : { resourceKey: key }),
 });
+
+/**
+ * A bench batch from nodes whose `estimateMs` are the sampled durations: the nodes lose their
+ * estimates, each call's tool is `tool-<key or keyless/unsafe>`, its arguments 20 characters.
+ */
+export function benchBatch(nodes: readonly PlanNode[], calls?: readonly ToolCall[]): BenchBatch {
+  return {
+    size: nodes.length,
+    nodes: nodes.map(({ estimateMs: _duration, ...rest }) => rest),
+    durationsMs: nodes.map((n) => n.estimateMs!),
+    tools: nodes.map((n) => `tool-${n.parallelizable ? (n.resourceKey ?? 'keyless') : 'unsafe'}`),
+    argumentChars: nodes.map(() => 20),
+    ...(calls === undefined ? {} : { calls }),
+  };
+}
+
+/** A workload of such batches for one seed, without warm-up turns. */
+export function benchWorkload(options: {
+  name: string;
+  kind: 'tools' | 'seed-model';
+  seed?: number;
+  batches: readonly BenchBatch[];
+}): BenchWorkload {
+  return {
+    name: options.name,
+    description: `${options.name} batches.`,
+    kind: options.kind,
+    seed: options.seed ?? 1,
+    warmup: [],
+    batches: options.batches,
+  };
+}
 
 /** A planner that says whether its plan is proven, like `optimal` does. */
 export const provenGreedy: Planner = {
@@ -30,84 +66,119 @@ export const provenGreedy: Planner = {
   }),
 };
 
-/** Two small workloads, planned by four planners with a virtual clock: a report built without effects. */
-export function reportFixture(): BenchReport {
-  const workloads: BenchWorkload[] = [
-    {
+const calls: ToolCall[] = [
+  { id: 'c0', name: 'read_file', input: { path: 'a.ts' } },
+  { id: 'c1', name: 'read_file', input: { path: 'b.ts' } },
+  { id: 'c2', name: 'run_check', input: { path: 'src' } },
+  { id: 'c3', name: 'grep', input: { pattern: 'TODO', path: 'src' } },
+  { id: 'c4', name: 'read_file', input: { path: 'a.ts' } },
+  { id: 'c5', name: 'stat', input: { path: 'c.ts' } },
+  { id: 'c6', name: 'move_file', input: { from: 'tmp/x', to: 'tmp/y' } },
+];
+
+/** The workloads of one seed: durations scaled by `scale`, so two seeds differ. */
+export function fixtureWorkloads(seed: number, scale: number): BenchWorkload[] {
+  const d = (ms: number) => ms * scale;
+  return [
+    benchWorkload({
       name: 'tools <a&b>',
-      description: 'Calls of tools.',
       kind: 'tools',
+      seed,
       batches: [
-        {
-          size: 7,
-          nodes: [
-            node(0, 40, 'a'),
-            node(1, 40, 'b'),
-            node(2, 70, undefined, false),
-            node(3, 150),
-            node(4, 40, 'a'),
-            node(5, 8),
-            node(6, 30, 'c'),
+        benchBatch(
+          [
+            node(0, d(40), 'a'),
+            node(1, d(40), 'b'),
+            node(2, d(70), undefined, false),
+            node(3, d(150)),
+            node(4, d(40), 'a'),
+            node(5, d(8)),
+            node(6, d(30), 'c'),
           ],
-          calls: [
-            { id: 'c0', name: 'read_file', input: { path: 'a.ts' } },
-            { id: 'c1', name: 'read_file', input: { path: 'b.ts' } },
-            { id: 'c2', name: 'run_check', input: { path: 'src' } },
-            { id: 'c3', name: 'grep', input: { pattern: 'TODO', path: 'src' } },
-            { id: 'c4', name: 'read_file', input: { path: 'a.ts' } },
-            { id: 'c5', name: 'stat', input: { path: 'c.ts' } },
-            { id: 'c6', name: 'move_file', input: { from: 'tmp/x', to: 'tmp/y' } },
-          ],
-        },
+          calls,
+        ),
       ],
-    },
-    {
+    }),
+    benchWorkload({
       name: 'seed',
-      description: 'Seed model.',
       kind: 'seed-model',
+      seed,
       batches: [
-        { size: 3, nodes: [node(0, 10, 'a'), node(1, 100, 'a'), node(2, 10)] },
-        { size: 2, nodes: [node(0, 5, undefined, false), node(1, 5)] },
+        benchBatch([node(0, d(10), 'a'), node(1, d(100), 'a'), node(2, 10)]),
+        benchBatch([node(0, 5, undefined, false), node(1, d(5))]),
       ],
-    },
+    }),
   ];
-  const planners = [greedyPlanner(), orderedPlanner(), sequentialPlanner(), provenGreedy];
+}
+
+/** The strategies of the fixture: four planners, eager and all-at-once. */
+export const fixtureStrategies = () => [
+  plannerStrategy(greedyPlanner()),
+  plannerStrategy(orderedPlanner()),
+  plannerStrategy(sequentialPlanner()),
+  plannerStrategy(provenGreedy),
+  eagerStrategy(),
+  allAtOnceStrategy(),
+];
+
+/** Two seeds of two small workloads, compared with a virtual clock: a report built without effects. */
+export function reportFixture(): BenchReport {
+  const seeds = [fixtureWorkloads(1, 1), fixtureWorkloads(2, 1.5)];
+  const strategies = fixtureStrategies();
   let now = 0;
-  const figures = comparePlanners({ workloads, planners, clock: () => (now += 0.01) });
-  const choice = pickGanttBatch({ workloads: figures, reference: 'greedy', minSize: 1 });
+  const comparison = compareStrategies({ seeds, strategies, clock: () => (now += 0.01) });
+  const choice = pickGanttBatch({
+    workloads: comparison.workloads.map((workload) => ({
+      ...workload,
+      perBatch: workload.perBatch.filter((batch) => batch.seed === 1),
+    })),
+    reference: 'greedy',
+    minSize: 1,
+  });
+  const planners = ['greedy', 'ordered', 'sequential', 'proving'];
   return {
     meta: {
-      seed: 1,
+      seeds: [1, 2],
       quick: true,
       maxConcurrency: 8,
       sizes: [2, 3, 7],
       repeats: 1,
-      planners: planners.map((planner) => planner.name),
+      warmupTurns: 0,
+      tokensPerSecond: 80,
+      strategies: strategies.map((strategy) => ({
+        name: strategy.name,
+        description: strategy.description,
+        clairvoyant: strategy.clairvoyant === true,
+      })),
+      planners,
       reference: 'greedy',
       latencyScale: 0.1,
       realSizes: [7],
       realRepeats: 3,
+      streamLatencyScale: 0.05,
       command: 'pnpm bench --quick',
       generatedAt: '2025-01-01T00:00:00.000Z',
       environment: 'Node v20, linux, 2 × test CPU',
     },
-    workloads: figures,
+    workloads: comparison.workloads,
+    overall: comparison.overall,
+    planning: comparison.planning,
     scaling: [10, 100, 1000].flatMap((size) =>
       planners.map((planner, p) =>
-        planner.name === 'proving' && size === 1000
+        planner === 'proving' && size === 1000
           ? {
-              planner: planner.name,
+              planner,
               size,
               planMs: null,
               waves: null,
               skipped: 'took 2000 ms at 100 calls (cap 1000 ms)',
             }
-          : { planner: planner.name, size, planMs: (size / 1000) * (p + 1), waves: size },
+          : { planner, size, planMs: (size / 1000) * (p + 1), waves: size },
       ),
     ),
     realRuns: planners.map((planner, p) => ({
       workload: 'tools <a&b>',
-      planner: planner.name,
+      planner,
       batches: 1,
       calls: 7,
       wallMs: 30 + p * 10,
@@ -116,6 +187,16 @@ export function reportFixture(): BenchReport {
       errors: 0,
       errorSamples: [],
     })),
-    gantt: choice === undefined ? null : ganttFigures({ workloads, choice, planners }),
+    realStreams: ['greedy', 'eager'].map((strategy, s) => ({
+      workload: 'tools <a&b>',
+      strategy,
+      batches: 1,
+      calls: 7,
+      wallMs: 400 - s * 100,
+      simulatedMs: 380 - s * 95,
+      spread: 0.1,
+      errors: 0,
+    })),
+    gantt: choice === undefined ? null : ganttFigures({ workloads: seeds[0]!, choice, strategies }),
   };
 }

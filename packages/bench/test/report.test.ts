@@ -1,39 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import { headlineMarkdown, renderHtml, renderJson, renderMarkdown } from '../src/index.js';
-import { headlineFindings } from '../src/report/headline-findings.js';
-import { overallResults } from '../src/report/overall-results.js';
+import { headlineFindings, verdictOf } from '../src/report/headline-findings.js';
 import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/replace-headline.js';
 import { reportFixture } from './report-fixture.js';
 
 const report = reportFixture();
+const strategies = ['greedy', 'ordered', 'sequential', 'proving', 'eager', 'all-at-once'];
 const planners = ['greedy', 'ordered', 'sequential', 'proving'];
 
 describe('renderJson', () => {
   it('has the documented shape, numbers rounded to 4 decimals', () => {
     const json = JSON.parse(renderJson(report));
-    expect(Object.keys(json)).toEqual(['meta', 'workloads', 'scaling', 'realRuns', 'gantt']);
+    expect(Object.keys(json)).toEqual([
+      'meta',
+      'workloads',
+      'overall',
+      'planning',
+      'scaling',
+      'realRuns',
+      'realStreams',
+      'gantt',
+    ]);
     expect(json.workloads.map((w: { name: string }) => w.name)).toEqual(['tools <a&b>', 'seed']);
     expect(json.workloads[1].batches).toBe(2);
     for (const workload of json.workloads) {
-      expect(workload.results.map((r: { planner: string }) => r.planner)).toEqual(planners);
-      for (const result of workload.results) {
-        for (const key of [
-          'planner',
-          'waves',
-          'makespanMs',
-          'lowerBoundMs',
-          'ratio',
-          'planMs',
-          'proven',
-        ]) {
-          expect(result).toHaveProperty(key);
+      for (const mode of ['batch', 'stream']) {
+        expect(workload[mode].map((r: { strategy: string }) => r.strategy)).toEqual(strategies);
+        for (const result of workload[mode]) {
+          for (const key of ['versusGreedy', 'versusBound', 'turnMs', 'afterStreamMs', 'proven']) {
+            expect(result).toHaveProperty(key);
+          }
+          expect(result.versusBound.median).toBe(Math.round(result.versusBound.median * 1e4) / 1e4);
         }
-        expect(result.ratio).toBe(Math.round(result.ratio * 1e4) / 1e4);
       }
     }
-    expect(json.workloads[0].results[3].proven).toBe(0);
-    expect(json.workloads[1].results[3].proven).toBe(1);
-    expect(json.workloads[0].results[0].proven).toBeNull();
+    expect(json.workloads[0].batch[3].proven).toBe(0);
+    expect(json.workloads[1].batch[3].proven).toBe(1);
+    expect(json.workloads[0].batch[0].proven).toBeNull();
+    // Two seeds, three batches each.
+    expect(json.workloads[1].perBatch.map((b: { seed: number }) => b.seed)).toEqual([1, 1, 2, 2]);
     expect(json.scaling).toHaveLength(12);
     expect(json.realRuns).toHaveLength(4);
   });
@@ -42,58 +47,89 @@ describe('renderJson', () => {
 describe('headlineMarkdown', () => {
   const headline = headlineMarkdown(report);
 
-  it('has a row per workload and an overall row, with ratios to the lower bound and to greedy', () => {
+  it('has a row per strategy, batch and streamed, as ratios to greedy and to the lower bound with their spread', () => {
     expect(headline).toContain(
-      '| workload | batches (calls) | greedy ÷ LB | ordered ÷ LB | sequential ÷ LB | proving ÷ LB | ordered ÷ greedy | sequential ÷ greedy | proving ÷ greedy |',
+      '| strategy | batch ÷ greedy | batch ÷ LB | streamed ÷ greedy | streamed ÷ LB | streamed turn | after stream | conflicting overlaps (lost updates) |',
     );
-    const overall = overallResults(report.workloads);
-    const row = headline.split('\n').find((line) => line.startsWith('| **all** |'))!;
-    const cells = row.split('|').map((cell) => cell.trim());
-    expect(cells[2]).toBe('3 (12)');
-    expect(cells[3]).toBe(overall[0]!.ratio.toFixed(2));
-    expect(cells[8]).toBe(overall[2]!.versusRatio!.toFixed(2));
-    expect(headline).toContain('| tools <a&b> | 1 (7) |');
+    // Sequential ÷ greedy per seed: seed 1 508 / 380 = 1.337, seed 2 754.5 / 567.5 = 1.330.
+    const row = headline.split('\n').find((line) => line.startsWith('| sequential |'))!;
+    expect(row.split('|')[2]!.trim()).toBe('1.33 [1.33–1.34]');
+    expect(headline).toContain('| greedy | 1.00 |');
+    expect(headline).toContain('| batch | tools <a&b> | seed |');
+    expect(headline).toContain('| streamed | tools <a&b> | seed |');
   });
 
-  it('states the seed-model wave check, rule violations, proofs, real runs and the command', () => {
-    expect(headline).toMatch(/on 2 batches: greedy 0, ordered \d+, sequential \d+, proving 0\./);
-    expect(headline).toContain(
-      'Plans breaking rules 1–4 (`verifyPlan`): greedy 0, ordered 0, sequential 0, proving 0.',
-    );
-    expect(headline).toContain(
-      '- proving: plans proven optimal — tools <a&b> 0.0 %, seed 100.0 %.',
-    );
-    expect(headline).not.toContain('- greedy: plans proven');
-    expect(headline).toContain('Real runs: the batches of 7 calls dispatched');
+  it('states real runs and the command', () => {
+    expect(headline).toContain('Real runs (seed 1): the batches of 7 calls dispatched');
     expect(headline).toContain(
       'latency injected at 0.1 × the sampled durations, median of 3 run(s)',
     );
     expect(headline).toContain('| tools <a&b> | 30 ms | 1.33 | 1.67 | 2.00 | 15.0 % | 0 |');
     expect(headline).toContain('Reproduce: `pnpm bench --quick`');
   });
+
+  it('states the real streamed turns, eager against wait-then-waves', () => {
+    expect(headline).toContain('Real streamed turns (seed 1)');
+    // eager 300 ms ÷ greedy 400 ms; simulated 285 ÷ 380.
+    expect(headline).toContain('| tools <a&b> | 400 ms | 300 ms | 0.75 | 0.75 | 10.0 % | 0 |');
+  });
 });
 
 describe('headlineFindings', () => {
-  it('says in words how each planner compares with greedy, with the bound, and planning time', () => {
-    expect(headlineFindings(report)).toEqual([
-      '- **ordered** vs greedy: makespan +0.0 % overall; equal on tools <a&b>, seed; faster on 0 batches, slower on 0.',
-      '- **sequential** vs greedy: makespan +33.7 % overall; largest on tools <a&b> (+45.4 %); faster on 0 batches, slower on 2.',
-      '- **proving** vs greedy: makespan +0.0 % overall; equal on tools <a&b>, seed; faster on 0 batches, slower on 0.',
-      '- Distance from the lower bound over all workloads (makespan ÷ LB): greedy 1.12, ordered 1.12, sequential 1.49, proving 1.12.',
-      '- Mean planning time per batch: greedy 10 µs, ordered 10 µs, sequential 10 µs, proving 10 µs.',
-    ]);
+  const findings = headlineFindings(report);
+
+  it('says where a strategy is faster or slower than greedy, by how much, across seeds', () => {
+    // tools: 378 / 260 and 567 / 390, both 1.454; seed: 130 / 120 = 1.083 and 187.5 / 177.5 = 1.056.
+    expect(findings).toContain(
+      '**sequential** vs greedy, batch: over all workloads +33.3 % [+33.0 … +33.7 %]; slower on tools <a&b> (+45.4 %), seed (+7.0 % [+5.6 … +8.3 %]).',
+    );
+    expect(findings).toContain(
+      '**proving** vs greedy, batch: over all workloads equal within 0.5 % (+0.0 %); equal (within 0.5 %) on tools <a&b>, seed.',
+    );
+  });
+
+  it('counts the conflicting overlaps of all-at-once and states the checks', () => {
+    const overlaps = findings.find((line) => line.startsWith('**all-at-once** (batch) ran'));
+    expect(overlaps).toMatch(/^\*\*all-at-once\*\* \(batch\) ran \d+ conflicting pairs/);
+    expect(overlaps).toContain('The other 5 strategies: none.');
+    // All-at-once breaks the rules on every whole batch (the shell command overlaps the others;
+    // two calls on key a overlap) — 3 batches × 2 seeds —, and on no streamed one: there each
+    // call ends before the next is written.
+    expect(findings).toContain(
+      'Turns breaking the rules (wave plans: `verifyPlan`, rules 1–4; other schedules: `verifySchedule`, rules 1–5, the cap, arrivals), batch and streamed: all-at-once 6.',
+    );
+    expect(findings).toContain(
+      'Seed model, wave count above the minimum (unsafe calls + most safe calls on one key, or 1) on 4 batches: greedy 0, ordered 0, sequential 2, proving 0.',
+    );
+    expect(findings).toContain('proving: plans proven optimal — tools <a&b> 0.0 %, seed 100.0 %.');
+  });
+});
+
+describe('verdictOf', () => {
+  it('claims only what every seed supports', () => {
+    const spread = (...perSeed: number[]) => ({
+      median: perSeed[Math.floor(perSeed.length / 2)]!,
+      min: Math.min(...perSeed),
+      max: Math.max(...perSeed),
+      perSeed,
+    });
+    expect(verdictOf(spread(0.9, 0.95, 0.99))).toBe('faster');
+    expect(verdictOf(spread(1.01, 1.2))).toBe('slower');
+    expect(verdictOf(spread(0.998, 1.003))).toBe('equal');
+    expect(verdictOf(spread(0.9, 1.1))).toBe('unclear');
   });
 });
 
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(report);
 
-  it('holds the headline, a table per workload, the Gantt batch, scaling, real runs and the method', () => {
-    expect(markdown.startsWith('# toolwaves planner benchmark\n')).toBe(true);
+  it('holds the strategies, the headline, a table per workload, the Gantt batch, scaling, real runs and the method', () => {
+    expect(markdown.startsWith('# toolwaves strategy benchmark\n')).toBe(true);
     expect(markdown).toContain(headlineMarkdown(report));
+    expect(markdown).toContain('- **all-at-once** — AI SDK / OpenAI Agents');
     expect(markdown).toContain('### tools <a&b>');
     expect(markdown).toContain('### seed');
-    expect(markdown).toContain('## One batch, planner by planner');
+    expect(markdown).toContain('## One batch, strategy by strategy');
     expect(markdown).toMatch(/\| 1000 \| 1\.0 ms \| 2\.0 ms \| 3\.0 ms \| skipped \|/);
     expect(markdown).toContain('Skipped beyond: proving: took 2000 ms at 100 calls (cap 1000 ms).');
     expect(markdown).toContain(
@@ -103,9 +139,9 @@ describe('renderMarkdown', () => {
     expect(markdown).toContain('| grep | 150 ms | 0.8 |');
   });
 
-  it('shows the waves of the Gantt batch per planner', () => {
-    expect(markdown).toContain('| sequential |');
+  it('shows the waves of the Gantt batch per planner, and no waves for other strategies', () => {
     expect(markdown).toMatch(/\| greedy \| \d+ ms \| \[0,1,3,5,6\] \[2\] \[4\] \|/);
+    expect(markdown).toMatch(/\| eager \| \d+ ms \| no waves \|/);
   });
 });
 
@@ -121,21 +157,21 @@ describe('renderHtml', () => {
     expect(new Set(urls)).toEqual(new Set(['http://www.w3.org/2000/svg']));
   });
 
-  it('draws each chart with one series per planner', () => {
-    for (const chart of ['ratio', 'gantt', 'scaling', 'real']) {
+  it('draws each chart with one series per strategy (planners for scaling and real runs)', () => {
+    for (const chart of ['ratio', 'stream-ratio', 'gantt', 'scaling', 'real']) {
       const start = html.indexOf(`data-chart="${chart}"`);
       expect(start, chart).toBeGreaterThan(-1);
       const svg = html.slice(start, html.indexOf('</svg>', start));
       const series = [...svg.matchAll(/data-series="([^"]*)"/g)].map((match) => match[1]);
-      expect(series, chart).toEqual(planners);
+      expect(series, chart).toEqual(['scaling', 'real'].includes(chart) ? planners : strategies);
     }
   });
 
-  it('escapes names and keeps the tables of the markdown report', () => {
+  it('escapes names and renders the tables of the report from its blocks', () => {
     expect(html).toContain('tools &lt;a&amp;b&gt;');
     expect(html).not.toContain('tools <a&b>');
     expect(html).toContain('<h3>seed</h3>');
-    expect((html.match(/<table>/g) ?? []).length).toBeGreaterThanOrEqual(7);
+    expect((html.match(/<table>/g) ?? []).length).toBeGreaterThanOrEqual(8);
   });
 });
 

@@ -11,7 +11,13 @@ describe('runBench, interrupted', () => {
     let batches = 0;
     const run = runBench({
       quick: true,
-      profile: { sizes: [4, 8], scalingSizes: [], minTimingMs: 0, realBudgetMs: 0 },
+      profile: {
+        sizes: [4, 8],
+        scalingSizes: [],
+        minTimingMs: 0,
+        realBudgetMs: 0,
+        streamBudgetMs: 0,
+      },
       registryFor: (root) => {
         roots.push(root);
         return benchRegistry({ root });
@@ -30,5 +36,20 @@ describe('runBench, interrupted', () => {
     expect(batches).toBe(2);
     expect(roots).toHaveLength(1);
     expect(existsSync(roots[0] ?? '')).toBe(false);
+  });
+});
+
+describe('runBench, given bad options', () => {
+  it('names the option and the value before it does anything', async () => {
+    await expect(runBench({ maxConcurrency: 0 })).rejects.toThrow(
+      'Expected `maxConcurrency` to be an integer from 1 and up, got `0` (number)',
+    );
+    await expect(runBench({ tokensPerSecond: -1 })).rejects.toMatchObject({
+      name: 'BenchError',
+      code: 'invalid_options',
+    });
+    await expect(runBench({ profile: { seeds: 0 } })).rejects.toThrow(
+      'Expected `profile.seeds` to be an integer from 1 and up, got `0` (number)',
+    );
   });
 });

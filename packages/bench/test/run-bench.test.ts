@@ -18,34 +18,49 @@ const userPlanner: Planner = {
 let report: BenchReport;
 
 beforeAll(async () => {
-  const container = benchContainer({ optimalBudgetMs: 20 });
+  const container = benchContainer({ optimalExpansions: 500 });
   container.bind(PLANNER).toConstantValue(userPlanner);
   report = await runBench({
     container,
     quick: true,
     profile: {
+      seeds: 2,
       sizes: [4, 8],
       scalingSizes: [10, 100],
       minTimingMs: 0,
       realBudgetMs: 600,
       realSizes: [8],
       realRepeats: 1,
+      streamBudgetMs: 400,
     },
     command: 'test',
   });
 }, 60_000);
 
 const planners = ['greedy', 'ordered', 'sequential', 'optimal', 'user-greedy'];
+const strategies = [
+  ...planners,
+  'optimal-clairvoyant',
+  'eager',
+  'all-at-once',
+  'consecutive-read-only',
+  'global-rw-lock',
+  'global-rw-lock-capped',
+];
 
 describe('runBench on a small profile', () => {
-  it('compares every planner bound in the container, the user-bound one included', () => {
+  it('compares every planner and strategy bound in the container, the user-bound one included', () => {
     expect(report.meta.planners).toEqual(planners);
+    expect(report.meta.strategies.map((strategy) => strategy.name)).toEqual(strategies);
+    expect(report.meta.seeds).toEqual([1, 2]);
     for (const workload of report.workloads) {
-      expect(workload.results.map((result) => result.planner)).toEqual(planners);
-      const user = workload.results.find((result) => result.planner === 'user-greedy')!;
-      const greedy = workload.results.find((result) => result.planner === 'greedy')!;
-      expect(user.makespanMs).toBe(greedy.makespanMs);
-      expect(user.versus).toMatchObject({ reference: 'greedy', ratio: 1, faster: 0, slower: 0 });
+      for (const mode of ['batch', 'stream'] as const) {
+        expect(workload[mode].map((result) => result.strategy)).toEqual(strategies);
+        const user = workload[mode].find((result) => result.strategy === 'user-greedy')!;
+        const greedy = workload[mode].find((result) => result.strategy === 'greedy')!;
+        expect(user.turnMs).toEqual(greedy.turnMs);
+        expect(user.versusGreedy).toMatchObject({ median: 1, min: 1, max: 1 });
+      }
     }
   });
 
@@ -60,11 +75,16 @@ describe('runBench on a small profile', () => {
       ['seed-model', 2],
     ]);
     for (const workload of report.workloads) {
-      for (const result of workload.results) {
-        expect(result.invalidPlans).toBe(0);
-        expect(result.ratio).toBeGreaterThanOrEqual(1 - 1e-9);
+      for (const mode of ['batch', 'stream'] as const) {
+        for (const result of workload[mode]) {
+          // Only all-at-once breaks the rules, so only it may beat the lower bound.
+          if (result.strategy === 'all-at-once') continue;
+          expect(result.invalidPlans, result.strategy).toBe(0);
+          expect(result.conflictingOverlaps, result.strategy).toBe(0);
+          expect(result.versusBound.min, result.strategy).toBeGreaterThanOrEqual(1 - 1e-9);
+        }
       }
-      const greedy = workload.results.find((result) => result.planner === 'greedy')!;
+      const greedy = workload.batch.find((result) => result.strategy === 'greedy')!;
       expect(greedy.aboveMinimalWaves).toBe(workload.kind === 'seed-model' ? 0 : null);
     }
   });
@@ -80,17 +100,36 @@ describe('runBench on a small profile', () => {
       expect(run).toMatchObject({ batches: 1, calls: 8, spread: 0, errors: 0, errorSamples: [] });
       const workload = report.workloads.find((candidate) => candidate.name === run.workload)!;
       const batch = workload.perBatch.find((candidate) => candidate.size === 8)!;
-      const makespan = batch.results.find((result) => result.planner === run.planner)!.makespanMs;
+      const makespan = batch.batch.find((result) => result.strategy === run.planner)!.turnMs;
       expect(run.simulatedMs).toBeCloseTo(makespan * report.meta.latencyScale, 9);
       expect(run.wallMs).toBeGreaterThan(0);
     }
   });
 
-  it('measures scaling per planner and size, and draws one batch per planner', () => {
+  it('streams the tool batches of the real sizes for real, eager against wait-then-waves', () => {
+    expect(report.meta.streamLatencyScale).toBeGreaterThan(0);
+    expect(report.realStreams.map((run) => `${run.workload}/${run.strategy}`)).toEqual(
+      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers'].flatMap((workload) => [
+        `${workload}/greedy`,
+        `${workload}/eager`,
+      ]),
+    );
+    for (const run of report.realStreams) {
+      expect(run).toMatchObject({ batches: 1, calls: 8, spread: 0, errors: 0 });
+      const workload = report.workloads.find((candidate) => candidate.name === run.workload)!;
+      const batch = workload.perBatch.find((candidate) => candidate.size === 8)!;
+      const turn = batch.stream.find((result) => result.strategy === run.strategy)!.turnMs;
+      expect(run.simulatedMs).toBeCloseTo(turn * report.meta.streamLatencyScale, 9);
+      // The turn cannot end before the model stopped writing (scaled), whatever the machine.
+      expect(run.wallMs).toBeGreaterThanOrEqual(batch.streamEndMs * report.meta.streamLatencyScale);
+    }
+  });
+
+  it('measures scaling per planner and size, and draws one batch per strategy', () => {
     expect(report.scaling.map((point) => `${point.size}/${point.planner}`)).toEqual(
       [10, 100].flatMap((size) => planners.map((planner) => `${size}/${planner}`)),
     );
-    expect(report.gantt?.planners.map((planner) => planner.planner)).toEqual(planners);
+    expect(report.gantt?.planners.map((planner) => planner.planner)).toEqual(strategies);
   });
 });
 
@@ -109,7 +148,7 @@ describe.skipIf(!hasChromium)(
       await rm(dir, { recursive: true, force: true });
     });
 
-    it('renders every chart with one series per planner, and fetches nothing', async () => {
+    it('renders every chart with one series per strategy (per planner for scaling and real runs), and fetches nothing', async () => {
       const file = join(dir, 'report.html');
       await writeFile(file, renderHtml(report));
       const browser = await chromium.launch({
@@ -134,13 +173,14 @@ describe.skipIf(!hasChromium)(
         await page.goto(url);
         expect(requests).toEqual([url]);
         expect(errors).toEqual([]);
-        for (const chart of ['ratio', 'gantt', 'scaling', 'real']) {
+        for (const chart of ['ratio', 'stream-ratio', 'gantt', 'scaling', 'real']) {
+          const expected = ['scaling', 'real'].includes(chart) ? planners : strategies;
           const series = page.locator(`svg[data-chart="${chart}"] [data-series]`);
-          expect(await series.count(), chart).toBe(planners.length);
+          expect(await series.count(), chart).toBe(expected.length);
           const names = await series.evaluateAll((elements) =>
             elements.map((element) => element.getAttribute('data-series')),
           );
-          expect(names, chart).toEqual(planners);
+          expect(names, chart).toEqual(expected);
           // Every series is drawn: it has a visible box on the page.
           for (const box of await series.evaluateAll((elements) =>
             elements.map((element) => element.getBoundingClientRect().width),
@@ -149,9 +189,9 @@ describe.skipIf(!hasChromium)(
           }
         }
         const bars = page.locator('svg[data-chart="ratio"] rect[data-group]');
-        expect(await bars.count()).toBe(planners.length * report.workloads.length);
+        expect(await bars.count()).toBe(strategies.length * report.workloads.length);
         const gantt = page.locator('svg[data-chart="gantt"] rect[data-call]');
-        expect(await gantt.count()).toBe(planners.length * report.gantt!.size);
+        expect(await gantt.count()).toBe(strategies.length * report.gantt!.size);
       } finally {
         await browser.close();
       }

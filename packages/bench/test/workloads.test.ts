@@ -87,7 +87,11 @@ describe('tool workloads', () => {
           expect(tool!.input!.safeParse(call.input).success, JSON.stringify(call)).toBe(true);
           const node = batch.nodes[index]!;
           expect(node.parallelizable).toBe(call.name !== 'run_check');
-          expect(node.estimateMs).toBeGreaterThan(0);
+          // Durations are kept apart from the declarations: no strategy reads them off a node.
+          expect(node.estimateMs).toBeUndefined();
+          expect(batch.durationsMs[index]).toBeGreaterThan(0);
+          expect(batch.tools[index]).toBe(call.name);
+          expect(batch.argumentChars[index]).toBe(JSON.stringify(call.input).length);
         });
       }
     }

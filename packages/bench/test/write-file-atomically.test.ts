@@ -2,8 +2,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { writeFileAtomically } from '../src/cli/write-file-atomically.js';
-import { BenchError } from '../src/index.js';
 
 /** Makes the next `rename` fail when set. */
 const renameFault = vi.hoisted(() => ({ fail: false }));
@@ -20,6 +18,12 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     },
   };
 });
+
+// The bench project shares one module cache between its test files (no per-file isolation), so
+// the module may already be loaded with the real `rename`: load it afresh, under the mock.
+vi.resetModules();
+const { writeFileAtomically } = await import('../src/cli/write-file-atomically.js');
+const { BenchError } = await import('../src/index.js');
 
 let dir: string;
 beforeEach(async () => {

@@ -7,8 +7,9 @@
 export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool' | 'provider_error';
 
 /**
- * The one error class of `@toolwaves/core`: a programming or configuration mistake, never a
- * tool's failure (those are soft errors in the results).
+ * The one error class of `@toolwaves/core`: a programming or configuration mistake, or a
+ * provider's stream reporting an error; never a tool's failure (those are soft errors in the
+ * results).
  */
 export class ToolwavesError extends Error {
   override readonly name = 'ToolwavesError';

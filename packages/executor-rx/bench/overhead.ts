@@ -1,9 +1,13 @@
 /**
- * Per-call overhead of `Dispatcher.dispatch` on 10 000 no-op calls (parallel, cap 8), as a ratio
- * to a bare `mergeMap` over the same function and to p-limit, measured side by side in one run:
+ * Per-call overhead of the Dispatcher on 10 000 no-op calls (cap 8) — waves (`parallel`),
+ * `eager`, and streams (`dispatchStream` over an Observable and over an async generator) — as
+ * a ratio to a bare `mergeMap` over the same function and to p-limit, measured side by side in
+ * one run:
  * warm-up rounds first, then rounds in rotating order, medians reported. Both wall-clock time
  * and process CPU time are shown (CPU time is steadier on a busy machine). For reference, the
- * time `registry.toPlanNodes` alone takes (part of every parallel dispatch) is shown too.
+ * time `registry.toPlanNodes` alone takes (part of every parallel dispatch) is shown too, and
+ * the time the async generator alone takes to hand over the calls (part of its stream row), and
+ * p-limit fed by that same generator (the like-for-like baseline of the async generator row).
  * Each measured run follows an unmeasured run of the same contender, so that it pays for its
  * own garbage, not for the previous contender's.
  *
@@ -32,6 +36,12 @@ const registry = new ToolRegistry().add(
   fnTool({ name: 'noop', description: 'does nothing', concurrencySafe: true, execute: noop }),
 );
 const dispatcher = new Dispatcher({ registry, mode: 'parallel', maxConcurrency: CAP });
+const eager = new Dispatcher({ registry, mode: 'eager', maxConcurrency: CAP });
+
+/** The calls as a model stream would hand them over: one awaited step per call. */
+async function* written(all: readonly ToolCall[]): AsyncGenerator<ToolCall> {
+  yield* all;
+}
 
 const contenders: Record<string, () => Promise<unknown[]>> = {
   'bare mergeMap': () =>
@@ -45,8 +55,22 @@ const contenders: Record<string, () => Promise<unknown[]>> = {
     const limit = pLimit(CAP);
     return Promise.all(calls.map((call) => limit(() => noop(call.input))));
   },
-  dispatch: () => dispatcher.dispatch(calls),
+  'dispatch (waves)': () => dispatcher.dispatch(calls),
+  'dispatch (eager)': () => eager.dispatch(calls),
+  'stream (Observable)': () => dispatcher.dispatchStream(from(calls)),
+  'stream (async gen)': () => dispatcher.dispatchStream(written(calls)),
   'toPlanNodes only': async () => registry.toPlanNodes(calls),
+  'p-limit (async gen)': async () => {
+    const limit = pLimit(CAP);
+    const answers: Promise<string>[] = [];
+    for await (const call of written(calls)) answers.push(limit(() => noop(call.input)));
+    return Promise.all(answers);
+  },
+  'async gen alone': async () => {
+    const read: ToolCall[] = [];
+    for await (const call of written(calls)) read.push(call);
+    return read;
+  },
 };
 
 interface Sample {
@@ -89,22 +113,32 @@ const perCall = (name: string, clock: keyof Sample): number =>
   (median(samples.get(name)!.map((sample) => sample[clock])) * 1_000) / CALLS;
 
 console.log(
-  `${CALLS} no-op calls, parallel, cap ${CAP}: medians of ${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up rounds (node ${process.version})`,
+  `${CALLS} no-op calls, cap ${CAP}: medians of ${ROUNDS} rounds after ${WARMUP_ROUNDS} warm-up rounds (node ${process.version})`,
 );
-console.log(`  ${''.padEnd(17)}${'wall µs/call'.padStart(14)}${'CPU µs/call'.padStart(14)}`);
+console.log(`  ${''.padEnd(21)}${'wall µs/call'.padStart(14)}${'CPU µs/call'.padStart(14)}`);
 for (const name of names) {
   const wall = perCall(name, 'wallMs').toFixed(3).padStart(14);
   const cpu = perCall(name, 'cpuMs').toFixed(3).padStart(14);
-  console.log(`  ${name.padEnd(17)}${wall}${cpu}`);
+  console.log(`  ${name.padEnd(21)}${wall}${cpu}`);
 }
 const ratio = (a: string, b: string, clock: keyof Sample): string =>
   `${(perCall(a, clock) / perCall(b, clock)).toFixed(2)}×`;
+for (const name of [
+  'dispatch (waves)',
+  'dispatch (eager)',
+  'stream (Observable)',
+  'stream (async gen)',
+]) {
+  console.log(
+    `${`${name} /`.padEnd(22)} bare mergeMap ${ratio(name, 'bare mergeMap', 'wallMs')} wall, ${ratio(name, 'bare mergeMap', 'cpuMs')} CPU; p-limit ${ratio(name, 'p-limit', 'wallMs')} wall, ${ratio(name, 'p-limit', 'cpuMs')} CPU`,
+  );
+}
 console.log(
-  `dispatch / bare mergeMap: ${ratio('dispatch', 'bare mergeMap', 'wallMs')} wall, ${ratio('dispatch', 'bare mergeMap', 'cpuMs')} CPU  (goal: within 4×)`,
+  `${'stream (async gen) /'.padEnd(22)} p-limit over the same async generator ${ratio('stream (async gen)', 'p-limit (async gen)', 'wallMs')} wall, ${ratio('stream (async gen)', 'p-limit (async gen)', 'cpuMs')} CPU`,
 );
 console.log(
-  `dispatch / p-limit:       ${ratio('dispatch', 'p-limit', 'wallMs')} wall, ${ratio('dispatch', 'p-limit', 'cpuMs')} CPU`,
+  'goals: waves within 4× of bare mergeMap; eager and streams at or below p-limit (≤ 1.00×)',
 );
 console.log(
-  `registry.toPlanNodes alone is ${((100 * perCall('toPlanNodes only', 'cpuMs')) / perCall('dispatch', 'cpuMs')).toFixed(0)}% of dispatch (CPU)`,
+  `registry.toPlanNodes alone is ${((100 * perCall('toPlanNodes only', 'cpuMs')) / perCall('dispatch (waves)', 'cpuMs')).toFixed(0)}% of waves dispatch (CPU)`,
 );

@@ -1,7 +1,7 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome } from './dispatch-event.js';
-import { PreparedCalls } from './prepared-call.js';
+import { type PreparedCall, PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
 /** A running call the batch can stop. */
@@ -59,6 +59,17 @@ export class BatchState {
 
   now(): number {
     return this.config.scheduler.now();
+  }
+
+  /**
+   * A call of a stream arrives: it takes the next slot and is prepared like the others. Only
+   * for a batch made with a `calls` array of its own, which grows with the stream.
+   */
+  arrive(call: ToolCall): PreparedCall {
+    const index = this.calls.length;
+    // `prepared` reads this same array: the call is prepared like the others.
+    (this.calls as ToolCall[]).push(call);
+    return this.prepared.call(index);
   }
 
   /** Fails the batch with a hard error (the first one wins) and stops the calls in flight. */

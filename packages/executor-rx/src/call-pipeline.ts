@@ -11,7 +11,7 @@ import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
 import type { RecoveryCorrection } from './reflector.js';
-import type { CallContext } from './run-call.js';
+import type { CallContext, EagerArrival } from './run-call.js';
 import { runPostHooks } from './run-post-hooks.js';
 import { runPreHooks } from './run-pre-hooks.js';
 
@@ -22,6 +22,9 @@ interface LateTool {
   /** Its fleet grant, released once, when its keys are given back. */
   grant: CoordinationGrant | undefined;
 }
+
+/** A retry waited for no call. */
+const NO_CALLS: readonly number[] = [];
 
 const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_reported' };
 
@@ -55,7 +58,9 @@ export class CallPipeline implements StoppableCall {
   // methods measurably add to the dispatcher's per-call overhead (bench/overhead.ts).
   private readonly batch: BatchState;
   private readonly subscriber: Subscriber<DispatchEvent>;
-  private readonly wave: number;
+  private readonly wave: number | undefined;
+  /** Eager mode and streams: what the call's `call-start` events tell about its wait. */
+  private readonly eager: EagerArrival | undefined;
   private prepared: PreparedCall;
   private attempt = 0;
   /** Changes when pending answers (hooks, grant, tool, recovery) become stale. */
@@ -92,6 +97,7 @@ export class CallPipeline implements StoppableCall {
     this.batch = context.batch;
     this.prepared = prepared;
     this.wave = context.wave;
+    this.eager = context.eager;
     this.readyAt = context.readyAt ?? context.batch.now();
     this.subscriber = subscriber;
   }
@@ -543,6 +549,7 @@ export class CallPipeline implements StoppableCall {
     this.open = true;
     if (!this.batch.progressEvents) return;
     const { call, index, toolName, input } = this.prepared;
+    const eager = this.eager;
     this.subscriber.next({
       type: 'call-start',
       wave: this.wave,
@@ -552,6 +559,12 @@ export class CallPipeline implements StoppableCall {
       input,
       attempt: this.attempt,
       fleetWaitMs: this.fleetWaitMs,
+      ...(eager === undefined
+        ? {}
+        : {
+            waitedFor: this.attempt === 1 ? eager.waitedFor : NO_CALLS,
+            waitedMs: this.batch.now() - eager.arrivedAt,
+          }),
     });
   }
 

@@ -6,7 +6,9 @@
  * - `recovery_exhausted`: recovery wanted a 6th retry, or its strategy decided `fail`;
  * - `invalid_config`: a dispatcher or dispatch option is wrong (thrown before anything runs);
  * - `invalid_plan`: the planner threw or returned a plan that breaks the rules (refused before
- *   anything runs).
+ *   anything runs);
+ * - `source_failed`: the stream of calls (`dispatchStream`, `runStream`) errored or yielded
+ *   something that is not a tool call; `cause` is the source's error.
  */
 export type DispatchErrorCode =
   | 'cancelled'
@@ -14,7 +16,8 @@ export type DispatchErrorCode =
   | 'loop_detected'
   | 'recovery_exhausted'
   | 'invalid_config'
-  | 'invalid_plan';
+  | 'invalid_plan'
+  | 'source_failed';
 
 /** Options of the {@link DispatchError} constructor. */
 export interface DispatchErrorOptions {

@@ -14,22 +14,29 @@ import type { DispatchMode } from './dispatcher-options.js';
  */
 export type CallOutcome = 'ok' | 'error' | 'retry' | 'hard-error' | 'cancelled' | 'aborted';
 
-/** First event of a run: the plan the batch will follow. */
+/**
+ * First event of a run: the plan the batch will follow. In eager mode and for streams there is
+ * no plan (calls start one by one as their dependencies end: see `waitedFor` on
+ * {@link CallStartEvent}).
+ */
 export interface BatchStartEvent {
   readonly type: 'batch-start';
+  /** The mode the batch runs in: a stream in `parallel` mode runs `eager`. */
   readonly mode: DispatchMode;
-  /** The cap in force, clamped to the batch size. */
+  /** The cap in force, clamped to the batch size (not clamped for a stream). */
   readonly maxConcurrency: number;
-  readonly callCount: number;
-  readonly plan: Plan;
+  /** The number of calls; `undefined` for a stream (not known yet). */
+  readonly callCount: number | undefined;
+  /** The waves; `undefined` in eager mode and for streams. */
+  readonly plan: Plan | undefined;
   /**
    * Why each call sits in its wave (the planner's `explainPlan`), one entry per call. Computed
-   * on first read, so a run nobody inspects does not pay for it.
+   * on first read, so a run nobody inspects does not pay for it. Empty without a plan.
    */
   readonly explanation: readonly CallExplanation[];
 }
 
-/** A wave begins: its calls are about to start (up to the cap). */
+/** A wave begins: its calls are about to start (up to the cap). Not in eager mode nor for streams. */
 export interface WaveStartEvent {
   readonly type: 'wave-start';
   /** Position of the wave in the plan, from 0. */
@@ -41,7 +48,8 @@ export interface WaveStartEvent {
 /** An attempt of a call starts (it holds a slot). Paired with one {@link CallEndEvent}. */
 export interface CallStartEvent {
   readonly type: 'call-start';
-  readonly wave: number;
+  /** The call's wave; `undefined` in eager mode and for streams (no waves). */
+  readonly wave: number | undefined;
   /** Position of the call in the batch. */
   readonly index: number;
   readonly toolCallId: string;
@@ -55,12 +63,20 @@ export interface CallStartEvent {
    * one). It is part of the attempt's `durationMs` and counts in `timeoutMs`.
    */
   readonly fleetWaitMs: number;
+  /**
+   * Eager mode and streams only: the earlier calls this call waited for (its dependencies that
+   * had not ended when it arrived), ascending.
+   */
+  readonly waitedFor?: readonly number[];
+  /** Eager mode and streams only: time from the call's arrival to this attempt's start, in ms. */
+  readonly waitedMs?: number;
 }
 
 /** An attempt of a call ended; same `toolCallId` and `attempt` as its {@link CallStartEvent}. */
 export interface CallEndEvent {
   readonly type: 'call-end';
-  readonly wave: number;
+  /** The call's wave; `undefined` in eager mode and for streams (no waves). */
+  readonly wave: number | undefined;
   readonly index: number;
   readonly toolCallId: string;
   readonly toolName: string;
@@ -77,9 +93,9 @@ export interface CallEndEvent {
   readonly durationMs: number;
   /**
    * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
-   * a slot since its wave began; for a retry, the back-off since the previous attempt ended;
-   * and the wait for keys still held by a lingering call (a tool of this dispatcher that
-   * outlived its attempt), if there was one.
+   * a slot since its wave began (eager mode and streams: since the call arrived); for a retry,
+   * the back-off since the previous attempt ended; and the wait for keys still held by a
+   * lingering call (a tool of this dispatcher that outlived its attempt), if there was one.
    */
   readonly waitMs: number;
 }
@@ -115,10 +131,12 @@ export interface BatchEndEvent {
 }
 
 /**
- * What `Dispatcher.run` emits, the same stream in both modes: `batch-start`, then per wave
+ * What `Dispatcher.run` emits, the same stream in every mode: `batch-start`, then per wave
  * `wave-start`, `call-start`/`call-end` pairs (starts as calls take slots, ends by
  * completion: pair them by `toolCallId` and `attempt`), `wave-end`; finally `batch-end`, or
  * an error with a `DispatchError` after the `call-end`s of the calls that were in flight.
+ * Eager mode and streams (`runStream`) have no waves, so no `wave-start`/`wave-end`: their
+ * `call-start` events say which calls each waited for (`waitedFor`, `waitedMs`).
  */
 export type DispatchEvent =
   | BatchStartEvent

@@ -1,5 +1,5 @@
 import type { Coordinator, ToolRegistry } from '@toolwaves/core';
-import type { Planner } from '@toolwaves/planner';
+import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
@@ -8,9 +8,12 @@ import type { ToolHealth } from './tool-health.js';
 
 /**
  * How a batch runs: `sequential` (the default) runs one call after another in model order;
- * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`.
+ * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
+ * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
+ * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
+ * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
  */
-export type DispatchMode = 'sequential' | 'parallel';
+export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
 /** Options of the {@link Dispatcher} constructor. */
 export interface DispatcherOptions {
@@ -20,6 +23,12 @@ export interface DispatcherOptions {
   readonly mode?: DispatchMode | undefined;
   /** Calls running at once inside a wave: an integer ≥ 1, default 8, clamped to the batch size. */
   readonly maxConcurrency?: number | undefined;
+  /**
+   * Eager mode and streams: which ready call takes a free slot first, `'model-order'` (the
+   * default: the earliest) or `'longest-first'` (the largest estimate from the health record,
+   * ties in model order).
+   */
+  readonly priority?: EagerPriority | undefined;
   /** How parallel batches are planned. Default `greedyPlanner()`. */
   readonly planner?: Planner | undefined;
   /** Pre hooks (allow / block / abort) and post hooks (observe). */
@@ -64,6 +73,8 @@ export interface DispatchOptions {
   readonly mode?: DispatchMode | undefined;
   /** This batch's cap; default the dispatcher's. */
   readonly maxConcurrency?: number | undefined;
+  /** This batch's priority in eager mode and streams; default the dispatcher's. */
+  readonly priority?: EagerPriority | undefined;
   /**
    * Called with every event of the batch, in order, as it happens (with `dispatch`, the
    * results and the events without writing any RxJS). An `onEvent` that throws fails the

@@ -1,6 +1,7 @@
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
 import { type Observable, tap } from 'rxjs';
+import { callSource, type ToolCallSource } from './call-source.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
@@ -10,15 +11,19 @@ import {
   resolveDispatchOptions,
 } from './resolve-dispatcher-options.js';
 import { runBatch } from './run-batch.js';
+import { runEagerBatch } from './run-eager-batch.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
  * Runs the tool calls of one model turn and answers each in its slot. Sequential by default;
  * in parallel mode it plans waves once (default `greedyPlanner()`), refuses a plan that breaks
  * the rules, runs the waves one after another and each wave's calls concurrently under
- * `maxConcurrency`. Both modes run every call through the same pipeline: validate input → pre
- * hooks → hold its keys (calls of this dispatcher still settling, the fleet `coordinator`) →
- * execute with timeout → post hooks → health record → recovery.
+ * `maxConcurrency`. In eager mode there are no waves: each call starts as soon as the earlier
+ * calls it depends on (the planner's `dependencies`) have ended and a slot is free. Calls the
+ * model is still writing run with {@link Dispatcher.dispatchStream} / {@link Dispatcher.runStream},
+ * each as soon as it may. Every mode runs every call through the same pipeline: validate input
+ * → pre hooks → hold its keys (calls of this dispatcher still settling, the fleet
+ * `coordinator`) → execute with timeout → post hooks → health record → recovery.
  *
  * Soft errors (the tool threw or answered `isError`, unknown tool, invalid input, blocked,
  * timed out, recovery gave up) are results with `isError: true`; hard errors (cancelled, a hook
@@ -31,6 +36,7 @@ import type { ToolHealth } from './tool-health.js';
  * const results = await dispatcher.dispatch(calls, { signal });
  * await dispatcher.dispatch(calls, { onEvent: (event) => console.log(event.type) });
  * dispatcher.run(calls).subscribe((event) => console.log(event.type));
+ * await dispatcher.dispatchStream(callsAsTheModelWritesThem, { signal }); // AsyncIterable or Observable
  * ```
  * @see DispatchEvent for the event stream.
  */
@@ -74,17 +80,63 @@ export class Dispatcher {
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
-    return new Promise<ToolResult[]>((resolve, reject) => {
-      let results: ToolResult[] = [];
-      // Without `onEvent` only the results are wanted: wave and call events are not even built.
-      this.#run(calls, options, false).subscribe({
-        next: (event) => {
-          if (event.type === 'batch-end') results = event.results as ToolResult[];
-        },
-        error: reject,
-        complete: () => resolve(results),
-      });
+    return resultsOf(() => this.#run(calls, options, false));
+  }
+
+  /**
+   * Runs calls the model is still writing and resolves with one result per call, in call
+   * order, once the source has ended. Each call starts as soon as it may while the source is
+   * still producing: when the earlier calls it depends on have ended and a slot is free (in
+   * `parallel` and `eager` mode; waves need the whole batch), or one by one as they arrive in
+   * `sequential` mode. A second call with an id already seen gets a soft error naming the id.
+   * An empty source resolves with `[]`. Cancelling stops reading the source (an async
+   * iterator's `return()` is called) and stops the calls in flight. With `onEvent`, every event
+   * goes to it as it happens (the same events `runStream` emits).
+   *
+   * @example
+   * ```ts
+   * async function* calls() {
+   *   yield { id: '1', name: 'read_file', input: { path: 'a.ts' } }; // starts now
+   *   yield { id: '2', name: 'edit_file', input: { path: 'b.ts', edits } }; // starts on arrival
+   * }
+   * const results = await dispatcher.dispatchStream(calls(), { signal });
+   * ```
+   * @throws DispatchError (as a rejection) for a hard error: `source_failed` (the source errored;
+   *   `cause` is its error), `cancelled`, and the rest as for {@link Dispatcher.dispatch}.
+   * @see Dispatcher.runStream for the events.
+   */
+  dispatchStream(calls: ToolCallSource, options: DispatchOptions = {}): Promise<ToolResult[]> {
+    return resultsOf(() => this.#runStream(calls, options, false));
+  }
+
+  /**
+   * A stream of calls as a cold Observable of {@link DispatchEvent}s (see
+   * {@link Dispatcher.dispatchStream}): `batch-start` (no plan, `callCount` undefined), the
+   * calls' `call-start`/`call-end` pairs (no waves: `call-start` says which calls it waited
+   * for and how long since it arrived), then `batch-end` once the source has ended.
+   * Unsubscribing stops the calls and the reading of the source.
+   *
+   * @throws DispatchError `invalid_config` (synchronously) for invalid options or a `calls`
+   *   that is neither an AsyncIterable nor an Observable.
+   */
+  runStream(calls: ToolCallSource, options: DispatchOptions = {}): Observable<DispatchEvent> {
+    return this.#runStream(calls, options, true);
+  }
+
+  #runStream(
+    calls: ToolCallSource,
+    options: DispatchOptions,
+    observed: boolean,
+  ): Observable<DispatchEvent> {
+    const dispatch = resolveDispatchOptions(options, this.#config);
+    const { onEvent } = dispatch;
+    const events = runEagerBatch({
+      config: this.#config,
+      calls: callSource(calls),
+      dispatch,
+      progressEvents: observed || onEvent !== undefined,
     });
+    return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
 
   /**
@@ -111,12 +163,25 @@ export class Dispatcher {
         message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
       });
     }
-    const events = runBatch({
-      config: this.#config,
-      calls,
-      dispatch,
-      progressEvents: observed || onEvent !== undefined,
-    });
+    const progressEvents = observed || onEvent !== undefined;
+    const events =
+      dispatch.mode === 'eager'
+        ? runEagerBatch({ config: this.#config, calls, dispatch, progressEvents })
+        : runBatch({ config: this.#config, calls, dispatch, progressEvents });
     return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
+}
+
+/** The results of a run (its `batch-end`); invalid options (thrown by `run`) become a rejection. */
+function resultsOf(run: () => Observable<DispatchEvent>): Promise<ToolResult[]> {
+  return new Promise<ToolResult[]>((resolve, reject) => {
+    let results: ToolResult[] = [];
+    run().subscribe({
+      next: (event) => {
+        if (event.type === 'batch-end') results = event.results as ToolResult[];
+      },
+      error: reject,
+      complete: () => resolve(results),
+    });
+  });
 }

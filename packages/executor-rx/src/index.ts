@@ -1,3 +1,4 @@
+export { callSource, type ToolCallSource } from './call-source.js';
 export { canonicalJson } from './canonical-json.js';
 export {
   DispatchError,
@@ -33,6 +34,7 @@ export {
   type LingeringHold,
 } from './lingering-calls.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
+export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
 export {
   MAX_RETRIES,
   type RecoveryDecision,
@@ -45,6 +47,12 @@ export {
   type Reflection,
   type Reflector,
 } from './reflector.js';
+export {
+  type EagerCall,
+  type EagerStart,
+  type ScheduleEagerOptions,
+  scheduleEager,
+} from './schedule-eager.js';
 export type { SoftErrorKind, SoftFailure } from './soft-failure.js';
 export {
   ToolHealth,

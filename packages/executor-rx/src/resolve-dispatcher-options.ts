@@ -4,7 +4,12 @@ import {
   optionMessage,
   type ToolRegistry,
 } from '@toolwaves/core';
-import { DEFAULT_MAX_CONCURRENCY, greedyPlanner, type Planner } from '@toolwaves/planner';
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  type EagerPriority,
+  greedyPlanner,
+  type Planner,
+} from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -20,6 +25,7 @@ export interface DispatcherConfig {
   readonly registry: ToolRegistry;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly priority: EagerPriority;
   readonly planner: Planner;
   readonly preHooks: readonly PreHook[];
   readonly postHooks: readonly PostHook[];
@@ -44,6 +50,7 @@ export interface ResolvedDispatchOptions {
   readonly signal: AbortSignal | undefined;
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
+  readonly priority: EagerPriority;
   readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -51,6 +58,7 @@ const DISPATCHER_KEYS: readonly string[] = [
   'registry',
   'mode',
   'maxConcurrency',
+  'priority',
   'planner',
   'hooks',
   'recovery',
@@ -60,7 +68,13 @@ const DISPATCHER_KEYS: readonly string[] = [
   'coordinator',
   'settleTimeoutMs',
 ];
-const DISPATCH_KEYS: readonly string[] = ['signal', 'mode', 'maxConcurrency', 'onEvent'];
+const DISPATCH_KEYS: readonly string[] = [
+  'signal',
+  'mode',
+  'maxConcurrency',
+  'priority',
+  'onEvent',
+];
 
 /**
  * Checks the {@link Dispatcher} options and fills in defaults.
@@ -123,6 +137,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     registry,
     mode: checkMode(options.mode) ?? 'sequential',
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? DEFAULT_MAX_CONCURRENCY,
+    priority: checkPriority(options.priority) ?? 'model-order',
     planner: planner ?? greedyPlanner(),
     preHooks: checkHooks('hooks.pre', hooks?.pre),
     postHooks: checkHooks('hooks.post', hooks?.post),
@@ -161,6 +176,7 @@ export function resolveDispatchOptions(
     onEvent,
     mode: checkMode(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
+    priority: checkPriority(options.priority) ?? config.priority,
   };
 }
 
@@ -182,8 +198,17 @@ function checkObject(what: string, value: unknown, known: readonly string[]): vo
 }
 
 function checkMode(mode: unknown): DispatchMode | undefined {
-  if (mode === undefined || mode === 'sequential' || mode === 'parallel') return mode;
-  return fail('mode', "'sequential' or 'parallel'", mode);
+  if (mode === undefined || mode === 'sequential' || mode === 'parallel' || mode === 'eager') {
+    return mode;
+  }
+  return fail('mode', "'sequential', 'parallel' or 'eager'", mode);
+}
+
+function checkPriority(priority: unknown): EagerPriority | undefined {
+  if (priority === undefined || priority === 'model-order' || priority === 'longest-first') {
+    return priority;
+  }
+  return fail('priority', "'model-order' or 'longest-first'", priority);
 }
 
 function checkMaxConcurrency(value: unknown): number | undefined {

@@ -12,10 +12,19 @@ import { startNested } from './start-nested.js';
 export interface CallContext {
   /** The dispatch the call belongs to (its config, slots, calls in flight, hard error). */
   readonly batch: BatchState;
-  /** Position of the call's wave, on its events. */
-  readonly wave: number;
+  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
+  readonly wave: number | undefined;
   /** When the call became ready: its first `call-end`'s `waitMs` counts from here. Default: when subscribed. */
   readonly readyAt?: number | undefined;
+  /** Eager mode and streams: when the call arrived and which calls it waited for. */
+  readonly eager?: EagerArrival | undefined;
+}
+
+/** When an eager call arrived and the calls it waited for (on its `call-start` events). */
+export interface EagerArrival {
+  readonly arrivedAt: number;
+  /** Its dependencies that had not ended when it arrived, ascending. */
+  readonly waitedFor: readonly number[];
 }
 
 /**

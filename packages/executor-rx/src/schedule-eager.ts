@@ -1,21 +1,6 @@
-import {
-  defer,
-  endWith,
-  merge,
-  mergeMap,
-  type Observable,
-  type OperatorFunction,
-  of,
-  Subject,
-  throwError,
-} from 'rxjs';
+import type { EagerPriority } from '@toolwaves/planner';
+import { defer, merge, Observable, type OperatorFunction, Subject, type Subscriber } from 'rxjs';
 import { mergeByPriority } from './merge-by-priority.js';
-
-/**
- * Which ready call takes a free slot first: `model-order` (the earliest call) or
- * `longest-first` (the largest `estimateMs`, ties in model order).
- */
-export type EagerPriority = 'model-order' | 'longest-first';
 
 /** What a call learns when it starts. */
 export interface EagerStart {
@@ -39,7 +24,10 @@ export interface EagerCall<T> {
 export interface ScheduleEagerOptions {
   /** Calls running at once: an integer ≥ 1. */
   readonly maxConcurrency: number;
-  /** Default `'model-order'`. */
+  /**
+   * Which ready call takes a free slot first: `'model-order'` (the default: the earliest call)
+   * or `'longest-first'` (the largest `estimateMs`, ties in model order).
+   */
   readonly priority?: EagerPriority | undefined;
 }
 
@@ -53,8 +41,9 @@ export interface ScheduleEagerOptions {
  * the result at once: no call starts after it and the calls running are unsubscribed from, as
  * they are when the result is unsubscribed from.
  *
- * Calls whose dependencies end at the same moment, in one synchronous step, compete for the
- * freed slots together; ends in separate tasks free their slots one after the other.
+ * Calls that become ready in one synchronous step (a whole batch emitted on subscription, or
+ * the calls one end releases) compete for the free slots together, by priority; ends and
+ * arrivals in separate tasks are taken one after the other, in the order they happen.
  *
  * @example
  * ```ts
@@ -74,8 +63,8 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
     defer(() => {
       const ends = new CallEnds();
       return calls.pipe(
-        mergeMap((call) => ends.whenReady(call)),
-        mergeByPriority<ReadyCall<T>, T>((ready) => ready.call.run(ready), {
+        awaitDependencies(ends),
+        mergeByPriority<ReadyCall<T>, T>(runReady, {
           concurrency,
           compare,
           onEnd: (ready) => ends.end(ready.call.index),
@@ -89,10 +78,75 @@ interface ReadyCall<T> extends EagerStart {
   readonly call: EagerCall<T>;
 }
 
+const runReady = <T>(ready: ReadyCall<T>): Observable<T> => ready.call.run(ready);
+
 const modelOrder = <T>(a: ReadyCall<T>, b: ReadyCall<T>): number => a.call.index - b.call.index;
 
 const longestFirst = <T>(a: ReadyCall<T>, b: ReadyCall<T>): number =>
   (b.call.estimateMs ?? 0) - (a.call.estimateMs ?? 0) || a.call.index - b.call.index;
+
+/**
+ * Each arriving call, once its dependencies have ended: at once when they already have,
+ * else when the Observable of their ends completes. Completes when the source has and no call
+ * is still waiting; a malformed call errors.
+ */
+function awaitDependencies<T>(ends: CallEnds): OperatorFunction<EagerCall<T>, ReadyCall<T>> {
+  return (calls) =>
+    new Observable<ReadyCall<T>>((subscriber) => {
+      const gate = new DependencyGate(subscriber, ends);
+      subscriber.add(calls.subscribe(gate));
+    });
+}
+
+/** The state of {@link awaitDependencies}: how many arrived calls still wait. */
+class DependencyGate<T> {
+  readonly #subscriber: Subscriber<ReadyCall<T>>;
+  readonly #ends: CallEnds;
+  #waiting = 0;
+  #sourceDone = false;
+
+  constructor(subscriber: Subscriber<ReadyCall<T>>, ends: CallEnds) {
+    this.#subscriber = subscriber;
+    this.#ends = ends;
+  }
+
+  next(call: EagerCall<T>): void {
+    let pending: readonly number[];
+    try {
+      pending = this.#ends.arrive(call);
+    } catch (error) {
+      this.#subscriber.error(error);
+      return;
+    }
+    const ready: ReadyCall<T> = { call, waitedFor: pending };
+    if (pending.length === 0) {
+      this.#subscriber.next(ready);
+      return;
+    }
+    this.#waiting += 1;
+    this.#subscriber.add(
+      this.#ends.endOf(pending).subscribe({ complete: () => this.ready(ready) }),
+    );
+  }
+
+  error(error: unknown): void {
+    this.#subscriber.error(error);
+  }
+
+  complete(): void {
+    this.#sourceDone = true;
+    if (this.#waiting === 0) this.#subscriber.complete();
+  }
+
+  ready(ready: ReadyCall<T>): void {
+    this.#waiting -= 1;
+    this.#subscriber.next(ready);
+    if (this.#sourceDone && this.#waiting === 0) this.#subscriber.complete();
+  }
+}
+
+/** No calls (shared: never written to). */
+const NONE: number[] = [];
 
 /** Which calls have arrived and ended, and each running call's end as an Observable. */
 class CallEnds {
@@ -101,31 +155,38 @@ class CallEnds {
   /** Created when a later call has to wait for the call; completes when it ends. */
   readonly #endOf: (Subject<never> | undefined)[] = [];
 
-  /** The call, once its dependencies have ended: at once, or when the last one ends. */
-  whenReady<T>(call: EagerCall<T>): Observable<ReadyCall<T>> {
+  /**
+   * A call arrives: its dependencies that have not ended yet, ascending.
+   *
+   * @throws RangeError for an index already seen, or a dependency that is not an earlier call
+   *   that has arrived.
+   */
+  arrive(call: EagerCall<unknown>): readonly number[] {
     const { index, dependencies } = call;
     if (!Number.isInteger(index) || index < 0 || this.#arrived[index] === true) {
-      return throwError(
-        () => new RangeError(`Expected a new call index (an integer ≥ 0), got ${String(index)}`),
-      );
+      throw new RangeError(`Expected a new call index (an integer ≥ 0), got ${String(index)}`);
     }
-    this.#arrived[index] = true;
-    const pending: number[] = [];
+    let pending: number[] | undefined;
     for (const dependency of dependencies) {
       if (this.#arrived[dependency] !== true || dependency >= index) {
-        return throwError(
-          () =>
-            new RangeError(
-              `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
-            ),
+        throw new RangeError(
+          `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
         );
       }
-      if (this.#ended[dependency] !== true) pending.push(dependency);
+      if (this.#ended[dependency] === true) continue;
+      if (pending === undefined) pending = [dependency];
+      else pending.push(dependency);
     }
-    if (pending.length === 0) return of({ call, waitedFor: pending });
-    pending.sort((a, b) => a - b);
-    const ready: ReadyCall<T> = { call, waitedFor: pending };
-    return merge(...pending.map((dependency) => this.#endOfCall(dependency))).pipe(endWith(ready));
+    this.#arrived[index] = true;
+    if (pending === undefined) return NONE;
+    return pending.length > 1 ? pending.sort((a, b) => a - b) : pending;
+  }
+
+  /** Completes when every one of these calls has ended (all are running or waiting). */
+  endOf(calls: readonly number[]): Observable<never> {
+    return calls.length === 1
+      ? this.#endOfCall(calls[0]!)
+      : merge(...calls.map((c) => this.#endOfCall(c)));
   }
 
   /** The call ended: the calls waiting for it learn it now, in the order they arrived. */
@@ -137,7 +198,7 @@ class CallEnds {
     subject.complete();
   }
 
-  #endOfCall(index: number): Subject<never> {
+  #endOfCall(index: number): Observable<never> {
     let subject = this.#endOf[index];
     if (subject === undefined) {
       subject = new Subject<never>();

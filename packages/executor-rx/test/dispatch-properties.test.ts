@@ -137,6 +137,7 @@ it('answers every call once and in order, respects the cap and the conflicts, pa
 
       const start = events[0];
       if (start?.type !== 'batch-start') throw new Error('expected batch-start first');
+      if (start.plan === undefined) throw new Error('expected a plan in waves modes');
       const waves = start.plan.waves.map((wave) => wave.calls);
       expect(start.maxConcurrency).toBe(Math.max(1, Math.min(cap, ops.length)));
 

@@ -41,7 +41,14 @@ describe('Dispatcher options', () => {
       { maxConcurrency: '4' },
       'Expected `maxConcurrency` to be an integer from 1 and up, got `"4"` (string)',
     ],
-    [{ mode: 'fast' }, "Expected `mode` to be 'sequential' or 'parallel', got `\"fast\"` (string)"],
+    [
+      { mode: 'fast' },
+      "Expected `mode` to be 'sequential', 'parallel' or 'eager', got `\"fast\"` (string)",
+    ],
+    [
+      { priority: 'fastest' },
+      "Expected `priority` to be 'model-order' or 'longest-first', got `\"fastest\"` (string)",
+    ],
     [{ timeoutMs: 0 }, 'Expected `timeoutMs` to be a finite number above 0, got `0` (number)'],
     [{ timeoutMs: -5 }, 'Expected `timeoutMs` to be a finite number above 0, got `-5` (number)'],
     [
@@ -75,7 +82,7 @@ describe('Dispatcher options', () => {
     ],
     [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `settleTimeoutMs`',
+      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `settleTimeoutMs`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);
@@ -114,7 +121,7 @@ describe('Dispatcher options', () => {
       dispatcher.dispatch([call('a', 'm')], { mode: 'both' as 'parallel' }),
     ).rejects.toMatchObject({
       code: 'invalid_config',
-      message: "Expected `mode` to be 'sequential' or 'parallel', got `\"both\"` (string)",
+      message: "Expected `mode` to be 'sequential', 'parallel' or 'eager', got `\"both\"` (string)",
     });
     expect(configError(() => dispatcher.run('calls' as never)).message).toBe(
       'Expected `calls` to be an array of tool calls, got string',

@@ -165,7 +165,7 @@ describe('the loopctl dispatch cases, in virtual time', () => {
     expect(slow.maxLive).toBe(1);
     const first = run.events[0];
     expect(first?.type === 'batch-start' && first.mode).toBe('sequential');
-    expect(first?.type === 'batch-start' && first.plan.waves.map((w) => w.calls)).toEqual([
+    expect(first?.type === 'batch-start' && first.plan?.waves.map((w) => w.calls)).toEqual([
       [0],
       [1],
       [2],
@@ -283,7 +283,7 @@ describe.each(['sequential', 'parallel'] as const)('recovery in %s mode', (mode)
     await vi.advanceTimersByTimeAsync(1_000);
     expect(run.status).toBe('complete');
     const first = run.events[0];
-    expect(first?.type === 'batch-start' && first.plan.waves.length).toBe(
+    expect(first?.type === 'batch-start' && first.plan?.waves.length).toBe(
       mode === 'parallel' ? 1 : 2,
     );
     expect(seen).toEqual(['flaky#1:tool_error', 'flaky#2:tool_error']);

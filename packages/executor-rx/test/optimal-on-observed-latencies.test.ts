@@ -42,7 +42,7 @@ async function runOnObservedLatencies(planner: Planner) {
   const start = run.events.find((event) => event.type === 'batch-start');
   const end = run.events.find((event) => event.type === 'batch-end');
   return {
-    waves: start?.type === 'batch-start' ? start.plan.waves.map((wave) => wave.calls) : [],
+    waves: start?.type === 'batch-start' ? start.plan?.waves.map((wave) => wave.calls) : [],
     elapsed: span([...slow.calls, ...fast.calls].filter((c) => !c.toolCallId.startsWith('w'))),
     results: end?.type === 'batch-end' ? end.results.map((result) => result.toolCallId) : [],
   };

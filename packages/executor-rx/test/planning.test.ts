@@ -63,7 +63,9 @@ describe('modes and paths', () => {
     await vi.advanceTimersByTimeAsync(200);
     expect(seen).toHaveLength(1);
     const start = run.events[0];
-    expect(start?.type === 'batch-start' && start.plan.waves.map((w) => w.calls)).toEqual([[0, 1]]);
+    expect(start?.type === 'batch-start' && start.plan?.waves.map((w) => w.calls)).toEqual([
+      [0, 1],
+    ]);
     expect(tool.calls.map((c) => [c.startedAt, c.endedAt])).toEqual([
       [0, 100],
       [100, 200],

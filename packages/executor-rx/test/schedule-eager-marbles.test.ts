@@ -1,7 +1,8 @@
-import { map, type Observable, timer } from 'rxjs';
+import type { EagerPriority } from '@toolwaves/planner';
+import { from, map, type Observable, timer } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { type EagerCall, type EagerPriority, scheduleEager } from '../src/schedule-eager.js';
+import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
 
 const scheduler = () =>
   new TestScheduler((actual, expected) => {
@@ -84,6 +85,14 @@ describe('scheduleEager on the marble timeline', () => {
       });
       // Letters are call indices: d is 'b' (ends at 10), b is 'd', c is 'e', a is 'c'.
       expectObservable(schedule(calls, 3, 'longest-first')).toBe('10ms b 19ms d 4ms c 14ms (ae|)');
+    });
+  });
+
+  it('a whole batch emitted at once competes by priority from the first slot on', () => {
+    scheduler().run(({ expectObservable }) => {
+      // Synchronous source, cap 1: b (estimate 30) first, then c (20), then a (10).
+      const calls = from([job(0, 5, [], 10), job(1, 5, [], 30), job(2, 5, [], 20)]);
+      expectObservable(schedule(calls, 1, 'longest-first')).toBe('5ms b 4ms c 4ms (a|)');
     });
   });
 

@@ -1,3 +1,4 @@
+import type { EagerPriority } from '@toolwaves/planner';
 import fc from 'fast-check';
 import {
   concat,
@@ -12,7 +13,7 @@ import {
 } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { expect, it } from 'vitest';
-import { type EagerCall, type EagerPriority, scheduleEager } from '../src/schedule-eager.js';
+import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
 
 /** One generated call: when it arrives, how long it runs, what it declares, whether it fails. */
 interface GeneratedCall {

@@ -39,8 +39,8 @@ it('runs the worked example: wave 1 overlaps four calls, then the edit alone, th
 
   const start = run.events[0];
   if (start?.type !== 'batch-start') throw new Error('expected batch-start first');
-  expect(start.plan.planner).toBe('greedy');
-  expect(start.plan.waves.map((wave) => wave.calls)).toEqual([[0, 1, 3, 5], [2], [4]]);
+  expect(start.plan?.planner).toBe('greedy');
+  expect(start.plan?.waves.map((wave) => wave.calls)).toEqual([[0, 1, 3, 5], [2], [4]]);
   expect(start.explanation.map((e) => [e.index, e.wave, e.reason])).toEqual([
     [0, 0, 'no earlier call conflicts with its keys: joins the earliest open wave'],
     [1, 0, 'no earlier call conflicts with its keys: joins the earliest open wave'],

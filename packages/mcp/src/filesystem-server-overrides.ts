@@ -64,8 +64,8 @@ function pathUses(tool: McpListedTool): ((input: McpToolInput) => McpPathUse[]) 
     const paths: unknown[] = single.map((field) => input[field]);
     if (listed) {
       const many = input[PATHS_FIELD];
-      // Not a list: one unresolvable path, so the coarse key keeps the call safe.
-      paths.push(...(Array.isArray(many) ? many : [many]));
+      // Not a list: the server will refuse it; the coarse key (of a non-path) keeps it safe.
+      paths.push(...(Array.isArray(many) ? many : [undefined]));
     }
     return paths.map((path) => ({ path, mode }));
   };

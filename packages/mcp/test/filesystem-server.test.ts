@@ -127,6 +127,36 @@ describe('McpPathKeys against the filesystem server', () => {
 });
 
 describe('the filesystem-server preset, dispatched for real', () => {
+  it('declares reads and writes from the annotations, and every path of a call', async () => {
+    const dir = await tree('declare', { 'a.txt': 'a' });
+    const registry = await registryWith(await filesystemServerOverrides({ client, server: 'fs' }));
+    const key = (name: string) => `mcp:fs${dir}/${name}`;
+    const batch = calls([
+      ['move_file', { source: 'declare/a.txt', destination: 'declare/b.txt' }],
+      ['read_multiple_files', { paths: ['declare/a.txt', `${dir}/c.txt`] }],
+      ['edit_file', { path: 'declare/a.txt', edits: [], dryRun: true }],
+      ['edit_file', { path: 'declare/a.txt', edits: [] }],
+      ['create_directory', { path: 'declare/sub' }],
+      ['list_allowed_directories', {}],
+      ['read_multiple_files', { paths: 'declare/a.txt' }],
+    ]);
+    expect(registry.toPlanNodes(batch).map((node) => node.access)).toEqual([
+      [
+        { key: key('a.txt'), mode: 'write' },
+        { key: key('b.txt'), mode: 'write' },
+      ],
+      [
+        { key: key('a.txt'), mode: 'read' },
+        { key: key('c.txt'), mode: 'read' },
+      ],
+      [{ key: key('a.txt'), mode: 'read' }],
+      [{ key: key('a.txt'), mode: 'write' }],
+      [{ key: key('sub'), mode: 'write' }],
+      [{ key: 'mcp:fs', mode: 'read' }], // no path: the coarse default
+      [{ key: 'mcp:fs', mode: 'read' }], // `paths` not a list: the coarse key, safe
+    ]);
+  });
+
   it('serializes aliases of one file: a write to alias.txt, then a read by absolute path', async () => {
     const dir = await tree('alias', { 'alias.txt': 'old', 'other.txt': 'other' });
     const registry = await registryWith(await filesystemServerOverrides({ client, server: 'fs' }));

@@ -3,11 +3,12 @@
 // proven optimal within the budget, the greedy plan's time on the same batches for scale, and
 // how much shorter the optimal plans are than greedy's (summed makespans).
 //
-// Run from the repository root:
-//   ./node_modules/.bin/tsx packages/planner/bench/optimal-planning-time.ts [batches] [seed] [budgetMs]
+// Run:
+//   npx -y pnpm@10 --filter @toolwaves/planner exec tsx bench/optimal-planning-time.ts [batches] [seed] [budgetMs] [maxExpansions]
 import {
   type Access,
   DEFAULT_BUDGET_MS,
+  DEFAULT_MAX_EXPANSIONS,
   greedyPlanner,
   makespan,
   optimalPlanner,
@@ -18,6 +19,7 @@ import {
 const batches = Number(process.argv[2] ?? 300);
 const seed = Number(process.argv[3] ?? 1);
 const budgetMs = Number(process.argv[4] ?? DEFAULT_BUDGET_MS);
+const maxExpansions = Number(process.argv[5] ?? DEFAULT_MAX_EXPANSIONS);
 
 /** mulberry32: a small seeded generator, so every run plans the same batches. */
 function random(state: number): () => number {
@@ -77,7 +79,7 @@ function fastestOf(planOnce: () => Plan): { plan: Plan; time: number } {
   return best!;
 }
 
-const optimal = optimalPlanner({ budgetMs });
+const optimal = optimalPlanner({ budgetMs, maxExpansions });
 const greedy = greedyPlanner();
 const caps = [1, 2, 3, 4, 8];
 
@@ -89,7 +91,9 @@ for (let b = 0; b < 200; b++) {
   });
 }
 
-console.log(`optimalPlanner (budget ${budgetMs} ms): ${batches} batches per row, seed ${seed}`);
+console.log(
+  `optimalPlanner (budget ${budgetMs} ms, ${maxExpansions} steps): ${batches} batches per row, seed ${seed}`,
+);
 console.log(
   'family   calls  proven   median ms    p90 ms    p99 ms    max ms  greedy median ms  gain vs greedy',
 );

@@ -5,8 +5,9 @@
  * - planning 100 000 calls ÷ planning 10 000 calls (linear: about 10×). The 10k figure is a
  *   tenth of planning ten different 10k batches in a row, so that both sizes read their calls
  *   from memory rather than one small batch from cache.
- * Three workloads: the seed model (plain keys), access lists with hierarchical keys, and every
- * call on one key (n waves: where a first-fit that scans the waves would be quadratic).
+ * Four workloads: the seed model (plain keys) with 1 000 and 5 000 keys at 100k calls, access
+ * lists with hierarchical keys, and every call on one key (n waves: where a first-fit that scans
+ * the waves would be quadratic).
  * Key pools grow with the batch, so a batch ten times larger has the same shape.
  *
  * Run: `npx -y pnpm@10 --filter @toolwaves/planner bench`
@@ -27,12 +28,13 @@ function random(seed: number): () => number {
 }
 
 /**
- * 10% unsafe, 30% keyless, 60% on a plain key; one key per 100 calls (1 000 keys for 100 000
- * calls), so a batch ten times larger has the same shape, ten times over.
+ * 10% unsafe, 30% keyless, 60% on a plain key; one key per `callsPerKey` calls (by default
+ * 100: 1 000 keys for 100 000 calls), so a batch ten times larger has the same shape, ten times
+ * over.
  */
-function seedBatch(count: number, seed: number): PlanNode[] {
+function seedBatch(count: number, seed: number, callsPerKey = 100): PlanNode[] {
   const next = random(seed);
-  const keys = count / 100;
+  const keys = count / callsPerKey;
   return Array.from({ length: count }, (_, index): PlanNode => {
     const roll = next();
     if (roll < 0.1) return { index, parallelizable: false };
@@ -167,7 +169,10 @@ function report(
 }
 
 console.log(`@toolwaves/planner scaling — node ${process.version}, ${ROUNDS} interleaved rounds`);
-report('seed model, plain keys', seedBatch);
+report('seed model, plain keys (1 000-key pool at 100k)', (count, seed) => seedBatch(count, seed));
+report('seed model, plain keys (5 000-key pool at 100k)', (count, seed) =>
+  seedBatch(count, seed, 20),
+);
 report('access lists, hierarchical keys, reads and writes', accessBatch);
 report(
   'every call on one key (a first-fit that scans the waves is quadratic here)',

@@ -1,4 +1,5 @@
 import type { ConflictGraph } from './conflict-graph.js';
+import type { WorkBudget } from './work-budget.js';
 
 /** The most safe calls {@link branchAndBound} takes on (its sets are 31-bit masks). */
 export const MAX_EXACT_CALLS = 30;
@@ -21,10 +22,8 @@ export interface BranchAndBoundOptions {
   readonly slots: number;
   /** The best partition known so far: only better ones are searched for. */
   readonly incumbent: Partition;
-  /** A `performance.now()` value: stop searching once it has passed. */
-  readonly deadline: number;
-  /** Stop after this many search steps (`Infinity`: no limit). */
-  readonly maxExpansions: number;
+  /** Stop searching once it runs out: a step per search node. */
+  readonly budget: WorkBudget;
 }
 
 /** What {@link branchAndBound} found. */
@@ -71,12 +70,12 @@ interface Score {
  * plan improved by local search) is the first bound to beat.
  *
  * @example
- * const result = branchAndBound({ graph, slots: 4, incumbent, deadline, maxExpansions: Infinity });
+ * const result = branchAndBound({ graph, slots: 4, incumbent, budget: WorkBudget.unlimited() });
  * result.proven; // true when no partition is better than result
  * @see orderWaves
  */
 export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundResult {
-  const { graph, incumbent, deadline, maxExpansions } = options;
+  const { graph, incumbent, budget } = options;
   const count = graph.safe.length;
   if (count > MAX_EXACT_CALLS) return { ...incumbent, proven: false, expansions: 0 };
   const slots = Math.max(1, Math.min(options.slots, count));
@@ -212,10 +211,7 @@ export function branchAndBound(options: BranchAndBoundOptions): BranchAndBoundRe
       leftLongest: number,
     ): void => {
       expansions++;
-      if (
-        expansions > maxExpansions ||
-        ((expansions & 1023) === 0 && performance.now() > deadline)
-      ) {
+      if (!budget.take()) {
         stopped = true;
         return;
       }

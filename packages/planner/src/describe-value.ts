@@ -1,6 +1,6 @@
 /**
  * Renders a value for an error message the way p-queue does: `` `0` (number) ``.
- * Used by every toolwaves package for its option errors (core re-exports it).
+ * Internal to the package: the planner's error messages use it.
  *
  * @example describeValue(0) // "`0` (number)"
  */

@@ -1,5 +1,6 @@
 import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
 import { assertNode, assertNodeList, isWriteAccess } from './assert-nodes.js';
+import { plainKeyFit } from './plain-key-fit.js';
 import type { Plan, PlanNode } from './types.js';
 
 /** A wave while planning: `open` is switched off when a fence closes it. */
@@ -30,10 +31,13 @@ export interface FirstFitOptions {
  * p, fixed when wave p is created (a fence only raises p). The latest conflicting wave comes
  * from an
  * {@link AccessIndex}. With plain `resourceKey`s this is the seed's rule exactly: the j-th call
- * on key K lands in the j-th open wave. Internal to the package.
+ * on key K lands in the j-th open wave. Batches of plain keys none of which overlaps another
+ * take the fast path {@link plainKeyFit} (same plan, no trie). Internal to the package.
  */
 export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): Plan {
   assertNodeList(nodes);
+  const plain = plainKeyFit(nodes, options);
+  if (plain !== undefined) return plain;
   const index = new AccessIndex();
   const latest = new AccessRecord();
   const keyNodes: KeyNode[] = []; // scratch: the trie nodes of the current call's `access`

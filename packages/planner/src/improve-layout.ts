@@ -1,17 +1,18 @@
 import type { WaveLayout } from './wave-layout.js';
+import type { WorkBudget } from './work-budget.js';
 
 /**
  * Local search on a {@link WaveLayout}: moves one safe call at a time to another wave its
  * placement window allows, or to a new wave of its own, whenever that lowers the summed cost,
  * or keeps it and removes a wave. Calls are tried longest first; passes repeat until none moves
- * or the deadline (a `performance.now()` value) passes. Every move keeps rules 3 and 4 and
+ * or the budget runs out (a step per call tried). Every move keeps rules 3 and 4 and
  * strictly improves (cost, waves), so the search ends and never returns something worse than
  * it was given. Mutates and returns `layout`. Internal to the package.
  *
- * @example improveLayout(new WaveLayout(graph, 2, greedyBlocks), deadline).total()
+ * @example improveLayout(new WaveLayout(graph, 2, greedyBlocks), budget).total()
  * @see longestFirstFit
  */
-export function improveLayout(layout: WaveLayout, deadline: number): WaveLayout {
+export function improveLayout(layout: WaveLayout, budget: WorkBudget): WaveLayout {
   const { durations } = layout.graph;
   const order = durations
     .map((_, position) => position)
@@ -21,7 +22,7 @@ export function improveLayout(layout: WaveLayout, deadline: number): WaveLayout 
   while (moved) {
     moved = false;
     for (let i = 0; i < order.length; i++) {
-      if ((i & 7) === 7 && performance.now() > deadline) return layout;
+      if (!budget.take()) return layout;
       if (moveOnce(layout, order[i]!, tolerance)) moved = true;
     }
   }

@@ -1,7 +1,6 @@
 export { accessesOf } from './accesses-of.js';
 export { conflicts } from './conflicts.js';
 export { DependencyTracker, dependencies } from './dependencies.js';
-export { describeValue } from './describe-value.js';
 export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
 export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
 export { explainPlan } from './explain-plan.js';
@@ -13,7 +12,7 @@ export { makespan } from './makespan.js';
 export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
 export { optimalPlanner } from './optimal-planner.js';
 export type { OptimalPlannerOptions } from './optimal-planner-options.js';
-export { DEFAULT_BUDGET_MS } from './optimal-planner-options.js';
+export { DEFAULT_BUDGET_MS, DEFAULT_MAX_EXPANSIONS } from './optimal-planner-options.js';
 export { orderedPlanner } from './ordered-planner.js';
 export type { PlannerErrorCode } from './planner-error.js';
 export { PlannerError } from './planner-error.js';

@@ -18,6 +18,7 @@ import { splitWaves } from './split-waves.js';
 import { swapCalls } from './swap-calls.js';
 import type { Plan, PlanNode, Planner, PlanOptions } from './types.js';
 import { WaveLayout } from './wave-layout.js';
+import { WorkBudget } from './work-budget.js';
 
 /**
  * The plan with the least {@link makespan} under `maxConcurrency` (ties: the fewest waves)
@@ -35,11 +36,13 @@ import { WaveLayout } from './wave-layout.js';
  * to another wave, swapping two calls, splitting a wave whose list schedule misfires). A plan
  * that meets {@link lowerBound} is optimal at once; otherwise a branch and bound over the
  * waves (exact, for up to 30 safe calls) proves the plan optimal or finds the optimum, within
- * `budgetMs` — a quarter of it for the heuristics, the rest for the search. The plan says `proven: true` only when optimality was
- * proven; otherwise (budget or `maxExpansions` spent, or a larger batch) it is the best plan
- * found, `proven: false`, and never worse than greedy's — neither in makespan nor, at equal
- * makespan, in wave count. Batches of up to 16 calls are typically proven well within the
- * default 50 ms budget (see the package README for measured figures).
+ * the work budget `maxExpansions` — a quarter of it for the heuristics, the rest for the
+ * search — so the plan does not depend on the machine's speed or load; `budgetMs` is only an
+ * upper limit on time (a quarter of it for the heuristics too). The plan says `proven: true`
+ * only when optimality was proven; otherwise (a budget spent, or a larger batch) it is the best
+ * plan found, `proven: false`, and never worse than greedy's — neither in makespan nor, at
+ * equal makespan, in wave count. Batches of up to 16 calls are typically proven within the
+ * default budgets (see the package README for measured figures).
  *
  * Waves are run in an order that keeps rule 4 and otherwise follows model order as closely as
  * the partition allows. Safe waves are marked open, the singletons of unsafe calls closed. Rule
@@ -79,7 +82,7 @@ export function optimalPlanner(options?: OptimalPlannerOptions): Planner {
         slots,
         planOptions,
         deadline: start + budgetMs,
-        searchFrom: start + budgetMs / 4,
+        heuristicDeadline: start + budgetMs / 4,
         maxExpansions,
       });
       return notWorse(nodes, plan, greedy, planOptions);
@@ -90,10 +93,11 @@ export function optimalPlanner(options?: OptimalPlannerOptions): Planner {
 interface SearchOptions {
   readonly slots: number;
   readonly planOptions: PlanOptions | undefined;
-  /** When planning must end. */
+  /** When planning must end (a `performance.now()` value): an upper limit only. */
   readonly deadline: number;
-  /** When the heuristics stop, to leave the rest of the budget to the exact search. */
-  readonly searchFrom: number;
+  /** When the heuristics stop at the latest, to leave time to the exact search. */
+  readonly heuristicDeadline: number;
+  /** Steps of work for the whole search: heuristics and exact search together. */
   readonly maxExpansions: number;
 }
 
@@ -105,14 +109,20 @@ function search(
 ): Plan {
   const { slots, deadline, maxExpansions } = options;
   const exact = graph.safe.length <= MAX_EXACT_CALLS;
-  const heuristicDeadline = exact ? options.searchFrom : deadline;
+  // The heuristics may take a quarter of the work (and of the time) when the exact search
+  // follows, all of it otherwise; the search gets what they leave.
+  const heuristics = new WorkBudget(
+    exact
+      ? { steps: Math.floor(maxExpansions / 4), deadline: options.heuristicDeadline }
+      : { steps: maxExpansions, deadline },
+  );
 
   let best = partitionOf(new WaveLayout(graph, slots, safeBlocks(graph, greedy, nodes.length)));
   const starts = [new WaveLayout(graph, slots, best.blocks)];
-  const longestFirst = longestFirstFit(graph, slots, heuristicDeadline);
+  const longestFirst = longestFirstFit(graph, slots, heuristics);
   if (longestFirst !== undefined) starts.push(longestFirst);
   for (const layout of starts) {
-    const candidate = partitionOf(polish(layout, heuristicDeadline));
+    const candidate = partitionOf(polish(layout, heuristics));
     if (better(candidate, best)) best = candidate;
   }
 
@@ -133,8 +143,7 @@ function search(
       graph,
       slots,
       incumbent: best,
-      deadline,
-      maxExpansions,
+      budget: new WorkBudget({ steps: maxExpansions - heuristics.spent, deadline }),
     });
     best = result;
     proven = result.proven;
@@ -143,15 +152,15 @@ function search(
 }
 
 /**
- * Local search until nothing improves or time is up: single-call moves, swaps of two calls,
- * splits of waves whose list schedule misfires.
+ * Local search until nothing improves or the budget runs out: single-call moves, swaps of two
+ * calls, splits of waves whose list schedule misfires.
  */
-function polish(layout: WaveLayout, deadline: number): WaveLayout {
+function polish(layout: WaveLayout, budget: WorkBudget): WaveLayout {
   for (;;) {
-    improveLayout(layout, deadline);
-    if (performance.now() > deadline) break;
-    if (swapCalls(layout, deadline)) continue;
-    if (performance.now() > deadline || !splitWaves(layout, deadline)) break;
+    improveLayout(layout, budget);
+    if (budget.exhausted) break;
+    if (swapCalls(layout, budget)) continue;
+    if (budget.exhausted || !splitWaves(layout, budget)) break;
   }
   return layout;
 }

@@ -1,5 +1,6 @@
 import { listSchedule } from './list-schedule.js';
 import type { WaveLayout } from './wave-layout.js';
+import type { WorkBudget } from './work-budget.js';
 
 /**
  * Splits waves whose list schedule misfires: for a wave with more calls than slots, moves its
@@ -9,14 +10,14 @@ import type { WaveLayout } from './wave-layout.js';
  * duration), which is why single-call local search cannot find these splits. A call of the
  * wave may always move to a wave right after it: its earlier conflicting calls run before the
  * wave, its later ones after. Mutates `layout`; returns whether it changed. Stops early once
- * the deadline (a `performance.now()` value) passes. Internal to the package.
+ * the budget runs out (a step per candidate call weighed). Internal to the package.
  *
  * @example
  * // 2 slots, durations 2, 2, 1, 1, 2 in one wave: 5; split as [2, 1, 1] then [2, 2]: 4.
- * splitWaves(layout, deadline); // true
+ * splitWaves(layout, budget); // true
  * @see improveLayout
  */
-export function splitWaves(layout: WaveLayout, deadline: number): boolean {
+export function splitWaves(layout: WaveLayout, budget: WorkBudget): boolean {
   const { durations } = layout.graph;
   const { slots } = layout;
   const tolerance = 1e-9 * Math.max(1, layout.total());
@@ -24,18 +25,18 @@ export function splitWaves(layout: WaveLayout, deadline: number): boolean {
   let changed = false;
   for (let wave = 0; wave < layout.blocks.length; wave++) {
     if (layout.blocks[wave]!.length <= slots) continue;
-    if (performance.now() > deadline) break;
+    if (budget.exhausted) break;
     const stay = [...layout.blocks[wave]!];
     const moved: number[] = [];
     const whole = layout.costs[wave]!;
     let bestTotal = whole;
     let bestCount = 0;
     const order: number[] = [];
-    while (stay.length > 1 && performance.now() <= deadline) {
+    while (stay.length > 1 && !budget.exhausted) {
       let pick = -1;
       let pickTotal = Number.POSITIVE_INFINITY;
       for (let i = 0; i < stay.length; i++) {
-        if ((i & 15) === 15 && performance.now() > deadline) break;
+        if (!budget.take()) break;
         const total =
           schedule(stay, -1, stay[i]!, durations, slots, scratch) +
           schedule(moved, stay[i]!, -1, durations, slots, scratch);

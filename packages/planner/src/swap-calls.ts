@@ -1,23 +1,24 @@
 import type { WaveLayout } from './wave-layout.js';
+import type { WorkBudget } from './work-budget.js';
 
 /**
  * Local search by exchange: swaps two safe calls of different waves when each may run in the
  * other's wave (its placement window allows it and, once the other has left, nothing there
  * conflicts with it) and the swap shortens the two waves together. Balances waves that single
  * moves cannot, since a move alone lengthens the wave it joins. One pass over all pairs;
- * mutates `layout` and returns whether it changed. Stops early once the deadline (a
- * `performance.now()` value) passes. Internal to the package.
+ * mutates `layout` and returns whether it changed. Stops early once the budget runs out
+ * (a step per call whose pairs are tried). Internal to the package.
  *
- * @example swapCalls(layout, deadline); // true if some swap paid
+ * @example swapCalls(layout, budget); // true if some swap paid
  * @see improveLayout
  */
-export function swapCalls(layout: WaveLayout, deadline: number): boolean {
+export function swapCalls(layout: WaveLayout, budget: WorkBudget): boolean {
   const { graph } = layout;
   const count = graph.safe.length;
   const tolerance = 1e-9 * Math.max(1, layout.total());
   let changed = false;
   for (let a = 0; a < count; a++) {
-    if (performance.now() > deadline) break;
+    if (!budget.take()) break;
     for (let b = a + 1; b < count; b++) {
       const waveA = layout.waveOf[a]!;
       const waveB = layout.waveOf[b]!;

@@ -53,7 +53,12 @@ export interface PlanOptions {
 /** A planning strategy: nodes in, waves out; pure, no I/O. */
 export interface Planner {
   readonly name: string;
-  /** Whether its plans also keep rule 5 (nothing crosses a call that is not concurrency-safe). */
+  /**
+   * The planner promises rule 5 in every plan: every call before a call that is not
+   * concurrency-safe runs in an earlier wave, every call after it in a later one (nothing
+   * crosses it). `true` for {@link orderedPlanner} and {@link sequentialPlanner}; missing or
+   * `false` when calls may cross (greedy, optimal). An executor reads it instead of the name.
+   */
   readonly keepsOrder?: boolean;
   plan(nodes: readonly PlanNode[], options?: PlanOptions): Plan;
 }

@@ -76,3 +76,29 @@ export const accessBatch = (maxLength = 30) =>
 
 /** Either kind of batch. */
 export const anyBatch = (maxLength = 30) => fc.oneof(seedBatch(maxLength), accessBatch(maxLength));
+
+/** Plain keys with `/` in them, none overlapping another: the greedy fast path applies. */
+export const slashKeys = [
+  'file:src/a.rs',
+  'file:src/b.rs',
+  'file:lib/a.rs',
+  'x',
+  'fs:/ab',
+] as const;
+
+/** Plain keys that overlap some of {@link slashKeys}: ancestors, a trailing `/`, the root. */
+export const nestedKeys = ['file:src', 'file:src/', 'file:src/a.rs/x', 'fs:', '', '/x'] as const;
+
+/** Seed-model batches (plain keys only, no access lists) drawing keys from `keys`. */
+export const plainKeyBatch = (keys: readonly string[], maxLength = 30) =>
+  fc
+    .array(
+      fc.record({
+        parallelizable,
+        resourceKey: fc.option(fc.constantFrom(...keys), { nil: null, freq: 4 }),
+        access: fc.constant(null),
+        estimateMs: estimate,
+      }),
+      { maxLength },
+    )
+    .map(toNodes);

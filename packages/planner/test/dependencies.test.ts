@@ -72,6 +72,14 @@ describe('dependencies — pinned', () => {
     ]);
   });
 
+  it('answers one arriving call at a time (the TSDoc example)', () => {
+    const tracker = new DependencyTracker();
+    expect(tracker.add(writes(0, 'fs:/a'))).toEqual([]);
+    expect(tracker.add(reads(1, 'fs:/a/b'))).toEqual([0]);
+    expect(tracker.add(unsafe(2))).toEqual([1]);
+    expect(tracker.size).toBe(3);
+  });
+
   it('ignores the keys of a call that is not concurrency-safe', () => {
     const nodes: PlanNode[] = [
       writes(0, 'a'),
@@ -145,6 +153,20 @@ describe('dependencies — properties', () => {
           }
           if (key !== undefined) keysSince.add(key);
         }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('stays small in the seed model: at most one wait per safe call, each call awaited by at most one unsafe call', () => {
+    fc.assert(
+      fc.property(seedBatch(60), (nodes) => {
+        const edges = dependencies(nodes);
+        for (const node of nodes) {
+          if (node.parallelizable) expect(edges[node.index]!.length).toBeLessThanOrEqual(1);
+        }
+        const total = edges.reduce((sum, answer) => sum + answer.length, 0);
+        expect(total).toBeLessThanOrEqual(2 * nodes.length);
       }),
       { numRuns: 1000 },
     );

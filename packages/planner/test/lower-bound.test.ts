@@ -80,7 +80,7 @@ describe('lowerBound with arrivals — properties', () => {
         expect(ordered).toBeLessThanOrEqual(waves(orderedPlanner().plan(nodes, options)));
         expect(ordered).toBeLessThanOrEqual(waves(sequentialPlanner().plan(nodes, options)));
       }),
-      { numRuns: 3000 },
+      { numRuns: 1000 },
     );
   });
 

@@ -1,4 +1,9 @@
-import type { Access, PlanNode } from '@toolwaves/planner';
+import {
+  type Access,
+  DEFAULT_MAX_EXPANSIONS,
+  optimalPlanner,
+  type PlanNode,
+} from '@toolwaves/planner';
 import fc from 'fast-check';
 
 // Batches for the optimal planner's tests: mixed safe/unsafe calls, plain keys, access lists of
@@ -81,3 +86,10 @@ export const safeBatch = (minLength: number, maxLength: number): fc.Arbitrary<Pl
 
 /** `maxConcurrency` from 1 to 4. */
 export const cap = fc.integer({ min: 1, max: 4 });
+
+/**
+ * The optimal planner limited by work alone: its time budget (an hour) never binds in a test,
+ * so what it plans never depends on the machine's speed or load.
+ */
+export const workBudgeted = (maxExpansions = DEFAULT_MAX_EXPANSIONS) =>
+  optimalPlanner({ budgetMs: 3_600_000, maxExpansions });

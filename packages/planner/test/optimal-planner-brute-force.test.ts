@@ -1,17 +1,11 @@
-import {
-  greedyPlanner,
-  makespan,
-  optimalPlanner,
-  type PlanNode,
-  verifyPlan,
-} from '@toolwaves/planner';
+import { greedyPlanner, makespan, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { bruteForce, permutations, setPartitions } from './brute-force-plans.js';
-import { batch, cap, safeBatch } from './optimal-planner-batches.js';
+import { batch, cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
 
 // A budget no test run comes near, so `proven` does not depend on the machine's speed.
-const planner = optimalPlanner({ budgetMs: 60_000 });
+const planner = workBudgeted(10_000_000);
 
 const matchesBruteForce = (nodes: PlanNode[], maxConcurrency: number) => {
   const plan = planner.plan(nodes, { maxConcurrency });
@@ -33,7 +27,7 @@ describe('optimalPlanner — against brute force', () => {
   }, 60_000);
 
   it('claims proven only when optimal, and is never worse than greedy, even with no search at all', () => {
-    const unsearched = optimalPlanner({ budgetMs: 60_000, maxExpansions: 0 });
+    const unsearched = workBudgeted(0);
     fc.assert(
       fc.property(batch(0, 8), cap, (nodes, maxConcurrency) => {
         const plan = unsearched.plan(nodes, { maxConcurrency });

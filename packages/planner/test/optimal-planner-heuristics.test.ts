@@ -12,6 +12,7 @@ import { orderWaves } from '../src/order-waves.js';
 import { splitWaves } from '../src/split-waves.js';
 import { swapCalls } from '../src/swap-calls.js';
 import { WaveLayout } from '../src/wave-layout.js';
+import { WorkBudget } from '../src/work-budget.js';
 import { batch, cap, safeBatch } from './optimal-planner-batches.js';
 
 const safe = (index: number, estimateMs: number, resourceKey?: string): PlanNode => ({
@@ -62,13 +63,17 @@ describe('optimalPlanner heuristics', () => {
     // or 1 would have nowhere to go.
     const nodes = [safe(0, 1, 'a'), safe(1, 1, 'a'), safe(2, 2, 'a')];
     const graph = conflictGraph(nodes)!;
-    const layout = longestFirstFit(graph, 1, Number.POSITIVE_INFINITY)!;
+    const layout = longestFirstFit(graph, 1, WorkBudget.unlimited())!;
     checkLayout(nodes, graph, layout);
     expect(layout.blocks).toEqual([[0], [1], [2]]);
     fc.assert(
       fc.property(anyBatch, cap, (batchNodes, slots) => {
         const batchGraph = conflictGraph(batchNodes)!;
-        checkLayout(batchNodes, batchGraph, longestFirstFit(batchGraph, slots, Infinity)!);
+        checkLayout(
+          batchNodes,
+          batchGraph,
+          longestFirstFit(batchGraph, slots, WorkBudget.unlimited())!,
+        );
       }),
       { numRuns: 500 },
     );
@@ -83,7 +88,7 @@ describe('optimalPlanner heuristics', () => {
         const layout = greedyLayout(nodes, graph, slots);
         let time = checkLayout(nodes, graph, layout);
         for (const name of ['move', 'swap', 'split', 'move', 'swap'] as const) {
-          steps[name](layout, Number.POSITIVE_INFINITY);
+          steps[name](layout, WorkBudget.unlimited());
           const next = checkLayout(nodes, graph, layout);
           expect(next).toBeLessThanOrEqual(time);
           if (next < time) shortened[name]++;
@@ -103,7 +108,7 @@ describe('optimalPlanner heuristics', () => {
     const nodes = [2, 2, 1, 1, 2].map((estimate, index) => safe(index, estimate));
     const graph = conflictGraph(nodes)!;
     const layout = new WaveLayout(graph, 2, [[0, 1, 2, 3, 4]]);
-    expect(splitWaves(layout, Number.POSITIVE_INFINITY)).toBe(true);
+    expect(splitWaves(layout, WorkBudget.unlimited())).toBe(true);
     expect([...layout.blocks].sort((x, y) => x[0]! - y[0]!)).toEqual([
       [0, 2, 3],
       [1, 4],
@@ -111,7 +116,7 @@ describe('optimalPlanner heuristics', () => {
     expect(layout.total()).toBe(4);
     // A single move cannot: it would cost the moved call's whole duration.
     const single = new WaveLayout(graph, 2, [[0, 1, 2, 3, 4]]);
-    improveLayout(single, Number.POSITIVE_INFINITY);
+    improveLayout(single, WorkBudget.unlimited());
     expect(single.total()).toBe(5);
   });
 

@@ -1,20 +1,13 @@
-import {
-  greedyPlanner,
-  lowerBound,
-  makespan,
-  optimalPlanner,
-  type PlanNode,
-  verifyPlan,
-} from '@toolwaves/planner';
+import { greedyPlanner, lowerBound, makespan, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { batch, cap, safeBatch } from './optimal-planner-batches.js';
+import { batch, cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
 
 // Properties of optimalPlanner on batches too large for brute force. The search is cut by a
 // node-expansion limit (deterministic) or by the default time budget; either way the plan must
 // keep the rules and never lose to greedy. No assertion depends on how fast the machine is.
 
-const check = (nodes: PlanNode[], maxConcurrency: number, planner = optimalPlanner()) => {
+const check = (nodes: PlanNode[], maxConcurrency: number, planner = workBudgeted()) => {
   const plan = planner.plan(nodes, { maxConcurrency });
   const greedy = greedyPlanner().plan(nodes);
   const time = makespan(nodes, plan, { maxConcurrency });
@@ -27,7 +20,7 @@ const check = (nodes: PlanNode[], maxConcurrency: number, planner = optimalPlann
   return { plan, time };
 };
 
-const capped = optimalPlanner({ budgetMs: 60_000, maxExpansions: 20_000 });
+const capped = workBudgeted(20_000);
 
 describe('optimalPlanner — properties', () => {
   it('keeps rules 1–4 and lowerBound <= makespan <= greedy on batches of 0–30 calls', () => {
@@ -61,7 +54,7 @@ describe('optimalPlanner — properties', () => {
     );
   }, 60_000);
 
-  it('does so under the default time budget', () => {
+  it('does so under the default work budget', () => {
     fc.assert(
       fc.property(fc.oneof(batch(20, 64), safeBatch(20, 40)), cap, (nodes, maxConcurrency) => {
         check(nodes, maxConcurrency);
@@ -71,7 +64,7 @@ describe('optimalPlanner — properties', () => {
   }, 60_000);
 
   it('with a tiny expansion limit, says not proven and still plans validly, no worse than greedy', () => {
-    const tiny = optimalPlanner({ maxExpansions: 3 });
+    const tiny = workBudgeted(3);
     let unproven = 0;
     fc.assert(
       fc.property(safeBatch(12, 16), fc.integer({ min: 2, max: 4 }), (nodes, maxConcurrency) => {

@@ -8,6 +8,7 @@ import {
   verifyPlan,
 } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
+import { workBudgeted } from './optimal-planner-batches.js';
 
 const safe = (index: number, estimateMs?: number, resourceKey?: string): PlanNode => ({
   index,
@@ -23,8 +24,8 @@ const unsafe = (index: number, estimateMs?: number): PlanNode => ({
 const calls = (plan: { waves: readonly { calls: readonly number[] }[] }) =>
   plan.waves.map((wave) => wave.calls);
 
-// Large enough that no test run is cut by time: `proven` never depends on the machine.
-const planner = optimalPlanner({ budgetMs: 60_000 });
+// Limited by work, never by time: `proven` never depends on the machine.
+const planner = workBudgeted(10_000_000);
 
 describe('optimalPlanner — plans', () => {
   it('is named optimal and plans an empty batch as no waves, proven', () => {
@@ -109,7 +110,7 @@ describe('optimalPlanner — budget', () => {
 
   it('says not proven, and still plans validly and no worse than greedy, when the search may not', () => {
     for (const maxExpansions of [0, 1]) {
-      const plan = optimalPlanner({ maxExpansions }).plan(nodes, { maxConcurrency: 2 });
+      const plan = workBudgeted(maxExpansions).plan(nodes, { maxConcurrency: 2 });
       expect(plan.proven).toBe(false);
       expect(verifyPlan(nodes, plan)).toEqual([]);
       expect(makespan(nodes, plan, { maxConcurrency: 2 })).toBeLessThanOrEqual(
@@ -120,7 +121,7 @@ describe('optimalPlanner — budget', () => {
 
   it('proves a plan that meets the lower bound without searching', () => {
     const easy = [2, 2, 2, 2].map((estimate, index) => safe(index, estimate));
-    const plan = optimalPlanner({ maxExpansions: 0 }).plan(easy, { maxConcurrency: 2 });
+    const plan = workBudgeted(0).plan(easy, { maxConcurrency: 2 });
     expect(plan.proven).toBe(true);
     expect(makespan(easy, plan, { maxConcurrency: 2 })).toBe(4);
   });

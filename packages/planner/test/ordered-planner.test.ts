@@ -1,7 +1,14 @@
 import { greedyPlanner, orderedPlanner, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { accessBatch, anyBatch, seedBatch } from './batch-arbitraries.js';
+import {
+  accessBatch,
+  anyBatch,
+  nestedKeys,
+  plainKeyBatch,
+  seedBatch,
+  slashKeys,
+} from './batch-arbitraries.js';
 import { safe, unsafe } from './plan-nodes.js';
 import { isValidPlan, referenceFirstFit } from './reference-model.js';
 
@@ -54,9 +61,12 @@ describe('orderedPlanner — properties', () => {
 
   it('equals first-fit between barriers written plainly', () => {
     fc.assert(
-      fc.property(accessBatch(40), (nodes) => {
-        expect(orderedPlanner().plan(nodes).waves).toEqual(referenceFirstFit(nodes, true));
-      }),
+      fc.property(
+        fc.oneof(accessBatch(40), plainKeyBatch([...slashKeys, ...nestedKeys], 40)),
+        (nodes) => {
+          expect(orderedPlanner().plan(nodes).waves).toEqual(referenceFirstFit(nodes, true));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -72,7 +72,7 @@ describe('simulateEager — properties', () => {
       fc.property(eagerScenario(), (scenario) => {
         expect(simulateEager(scenario.nodes, scenario)).toEqual(referenceEager(scenario));
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 

@@ -55,6 +55,17 @@ describe('verifySchedule — pinned', () => {
     ]);
   });
 
+  it('checks durations up to floating-point rounding, not beyond', () => {
+    // (125.1 + 0.2) - 125.1 is 0.20000000000000284 in doubles: the call still ran for its estimate.
+    const nodes: PlanNode[] = [{ ...safe(0), estimateMs: 0.2 }];
+    expect(
+      verifySchedule(nodes, schedule([125.1], [125.1 + 0.2]), { exactDurations: true }),
+    ).toEqual([]);
+    expect(verifySchedule(nodes, schedule([125.1], [125.31]), { exactDurations: true })).toEqual([
+      'call 0 runs for 0.21000000000000796 ms, not its estimate of 0.2 ms',
+    ]);
+  });
+
   it('reports a malformed schedule instead of checking it', () => {
     expect(verifySchedule([safe(0)], schedule([0, 1], [1]))).toEqual([
       "the schedule's `startMs` is not an array of 1 times, one per call",

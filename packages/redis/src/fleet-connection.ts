@@ -14,9 +14,11 @@ export class FleetConnection {
   readonly #ownsCommands: boolean;
   readonly #where: string;
   #subscriber: RedisClientLike | undefined;
-  #started: Promise<void> | undefined;
+  #connected: Promise<void> | undefined;
+  #subscribed: Promise<void> | undefined;
   #lastError: unknown;
   #closed = false;
+  readonly #background = new Set<Promise<unknown>>();
   /** Commands sent so far (each script run or renewal is one round trip). */
   roundTrips = 0;
 
@@ -34,15 +36,18 @@ export class FleetConnection {
   }
 
   /**
-   * Connects on first use and subscribes `onReleased` to `channel`; afterwards resolves at once
-   * while Redis is reachable and rejects with `unavailable` (naming the last error) while not.
+   * Connects on first use (waiting for the first success or failure; the client goes on
+   * reconnecting in the background) and, once Redis has been reached, subscribes `onReleased`
+   * to `channel`. Resolves while Redis is reachable, rejects with `unavailable` (naming the last
+   * error) while not.
    */
-  ready(channel: string, onReleased: () => void): Promise<void> {
-    if (this.#closed) return Promise.reject(closedError());
-    this.#started ??= this.#start(channel, onReleased);
-    return this.#started.then(() => {
-      if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
-    });
+  async ready(channel: string, onReleased: (message: string) => void): Promise<void> {
+    if (this.#closed) throw closedError();
+    this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
+    await this.#connected;
+    if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
+    this.#subscribed ??= this.#subscribe(channel, onReleased);
+    await this.#subscribed;
   }
 
   /** Runs a script (EVALSHA, or EVAL once the server has forgotten it); one round trip. */
@@ -73,6 +78,16 @@ export class FleetConnection {
     }
   }
 
+  /** Lets `promise` (a release) finish on its own; `close()` waits for it; failures are dropped. */
+  inBackground(promise: Promise<unknown>): void {
+    const settled = promise.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#background.add(settled);
+    settled.then(() => this.#background.delete(settled));
+  }
+
   /** The error for Redis being out of reach, naming where and why. */
   unavailable(cause: unknown): RedisCoordinatorError {
     const why = cause instanceof Error ? cause.message : String(cause ?? 'not connected');
@@ -83,9 +98,13 @@ export class FleetConnection {
     });
   }
 
-  /** Closes the subscriber, and the command connection when the coordinator made it. */
+  /**
+   * Waits for the releases still in flight, then closes the subscriber, and the command
+   * connection when the coordinator made it.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
+    await Promise.all([...this.#background]);
     this.#closed = true;
     const subscriber = this.#subscriber;
     await Promise.allSettled([
@@ -99,14 +118,13 @@ export class FleetConnection {
     this.#lastError = error;
   };
 
-  async #start(channel: string, onReleased: () => void): Promise<void> {
-    if (this.#ownsCommands) await firstReadyOrError(this.#commands);
-    if (!this.#commands.isReady) return;
+  /** Opens the subscriber; node-redis subscribes it again after a reconnect. */
+  async #subscribe(channel: string, onReleased: (message: string) => void): Promise<void> {
     const subscriber = this.#commands.duplicate();
     this.#subscriber = subscriber;
     subscriber.on('error', this.#remember);
-    // node-redis resubscribes after a reconnect; the waiters' fallback poll covers the gap.
     await firstReadyOrError(subscriber);
+    // If this fails, waiters still poll: slower wake-ups, never a missed grant.
     if (subscriber.isReady) await subscriber.subscribe(channel, onReleased).catch(this.#remember);
   }
 }
@@ -134,7 +152,12 @@ async function closeQuietly(client: RedisClientLike): Promise<void> {
   try {
     await client.close();
   } catch {
-    // already closed or never connected: nothing to give back
+    // never connected, or still reconnecting: drop the socket
+    try {
+      client.destroy();
+    } catch {
+      // already closed
+    }
   }
 }
 

@@ -6,6 +6,8 @@ export interface FleetKeys {
   readonly fence: string;
   /** Sorted set of request ids by ticket: waiting and holding requests alike. */
   readonly queue: string;
+  /** Set of the ids of waiting requests: a departure is announced only when it is not empty. */
+  readonly waiting: string;
   /** Prefix of the per-request hashes (`acc`, `tool`, `held`, `token`), each with the lease TTL. */
   readonly requestPrefix: string;
   /** Channel announcing that something left the queue (a release or a cancelled wait). */
@@ -19,6 +21,7 @@ export function fleetKeys(namespace: string): FleetKeys {
     seq: `${prefix}seq`,
     fence: `${prefix}fence`,
     queue: `${prefix}queue`,
+    waiting: `${prefix}waiting`,
     requestPrefix: `${prefix}req:`,
     released: `${prefix}released`,
   };

@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
  * (`keysOverlap` of the planner: equal, ancestor or descendant along `/`). Entries whose hash
  * has expired (a process that died) are dropped from the queue as the scan meets them.
  * Returns the fencing token (> 0) when granted, 0 when it must wait, -1 when the request's own
- * lease has expired. Dropping an expired entry is announced on the release channel.
+ * lease has expired. The ids of waiting requests are kept in a set, so that departures are
+ * announced only when someone waits: dropping an expired entry is announced as `*`.
  */
 const GRANT_RULE = `
 local function covers(a, b)
@@ -32,7 +33,7 @@ local function conflicting(mine, other)
   return false
 end
 local removed = false
-local function decide(queue, fence, me, id, lease, limit, prefix)
+local function decide(queue, fence, me, id, lease, limit, prefix, waiting)
   local mine = redis.call('HMGET', me, 'acc', 'tool', 'held', 'token')
   if not mine[1] then return -1 end
   if mine[3] == '1' then return tonumber(mine[4]) end
@@ -48,6 +49,7 @@ local function decide(queue, fence, me, id, lease, limit, prefix)
       local o = redis.call('HMGET', prefix .. other, 'acc', 'tool', 'held')
       if not o[1] then
         redis.call('ZREM', queue, other)
+        redis.call('SREM', waiting, other)
         removed = true
       else
         local holding = o[3] == '1'
@@ -64,15 +66,20 @@ local function decide(queue, fence, me, id, lease, limit, prefix)
   redis.call('PEXPIRE', me, lease)
   return token
 end
-local function try_grant(queue, fence, me, id, lease, limit, prefix, channel)
-  local answer = decide(queue, fence, me, id, lease, limit, prefix)
-  if removed then redis.call('PUBLISH', channel, 'expired') end
+local function try_grant(queue, fence, me, id, lease, limit, prefix, channel, waiting)
+  local answer = decide(queue, fence, me, id, lease, limit, prefix, waiting)
+  if answer == 0 then
+    redis.call('SADD', waiting, id)
+  else
+    redis.call('SREM', waiting, id)
+  end
+  if removed and redis.call('SCARD', waiting) > 0 then redis.call('PUBLISH', channel, '*') end
   return answer
 end
 `;
 
 /**
- * Queues a request and tries it at once. KEYS: seq, queue, request hash, fence.
+ * Queues a request and tries it at once. KEYS: seq, queue, request hash, fence, waiting set.
  * ARGV: id, tool, accesses (JSON `[["r"|"w", key], ...]`), leaseMs, limit (0 = none), request prefix,
  * release channel.
  */
@@ -81,26 +88,37 @@ local ticket = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[3], 'acc', ARGV[3], 'tool', ARGV[2], 'held', '0')
 redis.call('PEXPIRE', KEYS[3], ARGV[4])
 redis.call('ZADD', KEYS[2], ticket, ARGV[1])
-return try_grant(KEYS[2], KEYS[4], KEYS[3], ARGV[1], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7])
+return try_grant(KEYS[2], KEYS[4], KEYS[3], ARGV[1], ARGV[4], tonumber(ARGV[5]), ARGV[6], ARGV[7], KEYS[5])
 `;
 
 /**
- * Renews a waiting request's lease and tries it again. KEYS: queue, request hash, fence.
- * ARGV: id, leaseMs, limit, request prefix, release channel.
+ * Renews a waiting request's lease and tries it again. KEYS: queue, request hash, fence,
+ * waiting set. ARGV: id, leaseMs, limit, request prefix, release channel.
  */
 export const RETRY_SCRIPT = `${GRANT_RULE}
-if redis.call('PEXPIRE', KEYS[2], ARGV[2]) == 0 then return -1 end
-return try_grant(KEYS[1], KEYS[3], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5])
+if redis.call('PEXPIRE', KEYS[2], ARGV[2]) == 0 then
+  redis.call('SREM', KEYS[4], ARGV[1])
+  return -1
+end
+return try_grant(KEYS[1], KEYS[3], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], KEYS[4])
 `;
 
 /**
- * Takes a request out of the queue (released, or given up while waiting) and announces it.
- * KEYS: queue, request hash. ARGV: id, channel.
+ * Takes a request out of the queue (released, or given up while waiting) and, when some request
+ * is waiting, announces what left: `<accesses JSON>\n<tool>` (see `parseDeparture`), or `*`
+ * when its entry had already expired. KEYS: queue, request hash, waiting set. ARGV: id, channel.
  */
 export const RELEASE_SCRIPT = `
+local gone = redis.call('HMGET', KEYS[2], 'acc', 'tool')
 redis.call('DEL', KEYS[2])
 redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('PUBLISH', ARGV[2], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[1])
+if redis.call('SCARD', KEYS[3]) == 0 then return 1 end
+if gone[1] then
+  redis.call('PUBLISH', ARGV[2], gone[1] .. '\\n' .. gone[2])
+else
+  redis.call('PUBLISH', ARGV[2], '*')
+end
 return 1
 `;
 

@@ -8,6 +8,7 @@ export interface RedisClientLike {
   duplicate(): RedisClientLike;
   connect(): Promise<unknown>;
   close(): Promise<void>;
+  destroy(): void;
   subscribe(
     channel: string,
     listener: (message: string, channel: string) => unknown,

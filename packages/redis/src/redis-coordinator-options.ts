@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { checkOption, type OptionRule, optionRules } from '@toolwaves/core';
 import type { RedisClientLike } from './redis-client-like.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 
@@ -48,58 +48,73 @@ const MIN_LEASE_MS = 50;
 export function checkCoordinatorOptions(
   options: RedisCoordinatorOptions,
 ): CheckedCoordinatorOptions {
-  if (typeof options !== 'object' || options === null) {
-    throw invalid(
-      `Expected the options of redisCoordinator to be an object with a \`namespace\`, got ${describeValue(options)}`,
-    );
+  checkOption({
+    name: 'options',
+    subject: 'the options of redisCoordinator',
+    value: options,
+    rule: { ...optionRules.object, expected: 'an object with a `namespace`' },
+    error: invalid,
+  });
+  const namespace = checkOption({
+    name: 'namespace',
+    value: options.namespace,
+    rule: optionRules.nonEmptyString,
+    error: invalid,
+  });
+  const url = checkOption({
+    name: 'url',
+    value: options.url,
+    rule: REDIS_URL,
+    default: DEFAULT_URL,
+    error: invalid,
+  });
+  const client = options.client;
+  if (client !== undefined) {
+    checkOption({ name: 'client', value: client, rule: NODE_REDIS_CLIENT, error: invalid });
+    if (options.url !== undefined) throw invalid('Expected either `url` or `client`, got both');
   }
-  const { url, client, namespace, leaseMs, limits } = options;
-  if (typeof namespace !== 'string' || namespace.length === 0) {
-    throw invalid(
-      `Expected \`namespace\` to be a non-empty string, got ${describeValue(namespace)}`,
-    );
-  }
-  if (url !== undefined && (typeof url !== 'string' || !/^rediss?:\/\//.test(url))) {
-    throw invalid(`Expected \`url\` to be a redis:// or rediss:// URL, got ${describeValue(url)}`);
-  }
-  if (
-    client !== undefined &&
-    (typeof client !== 'object' || client === null || typeof client.sendCommand !== 'function')
-  ) {
-    throw invalid(`Expected \`client\` to be a node-redis client, got ${describeValue(client)}`);
-  }
-  if (url !== undefined && client !== undefined) {
-    throw invalid('Expected either `url` or `client`, got both');
-  }
-  if (leaseMs !== undefined && (!Number.isInteger(leaseMs) || leaseMs < MIN_LEASE_MS)) {
-    throw invalid(
-      `Expected \`leaseMs\` to be an integer from ${MIN_LEASE_MS} and up, got ${describeValue(leaseMs)}`,
-    );
-  }
-  return {
-    url: url ?? DEFAULT_URL,
-    client,
-    namespace,
-    leaseMs: leaseMs ?? DEFAULT_LEASE_MS,
-    limits: checkLimits(limits),
-  };
+  const leaseMs = checkOption({
+    name: 'leaseMs',
+    value: options.leaseMs,
+    rule: optionRules.integerFrom(MIN_LEASE_MS),
+    default: DEFAULT_LEASE_MS,
+    error: invalid,
+  });
+  return { url, client, namespace, leaseMs, limits: checkLimits(options.limits) };
 }
+
+const REDIS_URL: OptionRule<string> = {
+  expected: 'a redis:// or rediss:// URL',
+  test: (value): value is string => typeof value === 'string' && /^rediss?:\/\//.test(value),
+};
+
+const NODE_REDIS_CLIENT: OptionRule<RedisClientLike> = {
+  expected: 'a node-redis client',
+  test: (value): value is RedisClientLike =>
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Partial<RedisClientLike>).sendCommand === 'function',
+};
 
 function checkLimits(limits: unknown): ReadonlyMap<string, number> {
   const checked = new Map<string, number>();
   if (limits === undefined) return checked;
-  if (typeof limits !== 'object' || limits === null || Array.isArray(limits)) {
-    throw invalid(
-      `Expected \`limits\` to be an object of tool names to counts, got ${describeValue(limits)}`,
+  checkOption({
+    name: 'limits',
+    value: limits,
+    rule: { ...optionRules.object, expected: 'an object of tool names to counts' },
+    error: invalid,
+  });
+  for (const [name, n] of Object.entries(limits as Record<string, unknown>)) {
+    checked.set(
+      name,
+      checkOption({
+        name: `limits.${name}`,
+        value: n,
+        rule: optionRules.integerFrom(1),
+        error: invalid,
+      }),
     );
-  }
-  for (const [name, n] of Object.entries(limits)) {
-    if (!Number.isInteger(n) || (n as number) < 1) {
-      throw invalid(
-        `Expected \`limits.${name}\` to be an integer from 1 and up, got ${describeValue(n)}`,
-      );
-    }
-    checked.set(name, n as number);
   }
   return checked;
 }

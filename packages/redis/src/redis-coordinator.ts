@@ -1,4 +1,5 @@
 import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
+import { departureConcerns, parseDeparture } from './departure.js';
 import { FleetConnection } from './fleet-connection.js';
 import { type FleetKeys, fleetKeys } from './fleet-keys.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
@@ -6,15 +7,16 @@ import {
   checkCoordinatorOptions,
   type RedisCoordinatorOptions,
 } from './redis-coordinator-options.js';
-import { waitForGrant } from './wait-for-grant.js';
+import { type Waiter, waitForGrant } from './wait-for-grant.js';
 
 /** A {@link Coordinator} on Redis, from {@link redisCoordinator}. */
 export interface RedisCoordinator extends Coordinator {
   /** Round trips to Redis so far (script runs and lease renewals), for measuring overhead. */
   readonly roundTrips: number;
   /**
-   * Stops the coordinator: later `acquire`s reject with `closed`; closes the connections it
-   * opened (never a `client` it was given). Release your grants first.
+   * Stops the coordinator: waits for the releases in flight, then later `acquire`s reject with
+   * `closed`; closes the connections it opened (never a `client` it was given). Release your
+   * grants first.
    */
   close(): Promise<void>;
 }
@@ -34,13 +36,15 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
  *   and no earlier-queued waiter conflicts with it, so readers arriving after a waiting writer
  *   wait behind it (a writer waits at most for what was queued before it).
  * - **Leases:** a grant is renewed every `leaseMs / 3` while the call runs and released by
- *   `release()`; a process that dies frees its locks `leaseMs` after its last renewal. A lease
+ *   `release()` (which resolves at once: the release is sent in the background, ordered before
+ *   this coordinator's later requests); a process that dies frees its locks `leaseMs` after its last renewal. A lease
  *   that cannot be renewed aborts the grant's `lost` signal.
  * - **Fencing:** every grant takes the next value of one counter per namespace, so tokens
  *   increase per key (and across overlapping keys); the token reaches the tool as
  *   `ToolContext.fencingToken`.
- * - **Waiting** is woken by a pub/sub message when something leaves the queue, with a fallback
- *   poll every `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
+ * - **Waiting** is woken by a pub/sub message when a request it waits for leaves the queue (one
+ *   whose keys conflict with its own, or of its limited tool), with a fallback poll every
+ *   `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
  *
  * A call that declares no access and whose tool has no limit holds nothing and is granted at
  * once without Redis. Redis unreachable: `acquire` rejects with {@link RedisCoordinatorError}
@@ -71,7 +75,7 @@ class FleetCoordinator implements RedisCoordinator {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #limits: ReadonlyMap<string, number>;
-  readonly #waiters = new Set<() => void>();
+  readonly #waiters = new Set<Waiter>();
 
   constructor(options: {
     connection: FleetConnection;
@@ -103,7 +107,7 @@ class FleetCoordinator implements RedisCoordinator {
         );
       }
     }
-    return this.#connection.ready(this.#keys.released, this.#wakeAll).then(() =>
+    return this.#connection.ready(this.#keys.released, this.#onDeparture).then(() =>
       waitForGrant(
         {
           connection: this.#connection,
@@ -123,7 +127,10 @@ class FleetCoordinator implements RedisCoordinator {
     return this.#connection.close();
   }
 
-  readonly #wakeAll = (): void => {
-    for (const wake of [...this.#waiters]) wake();
+  readonly #onDeparture = (message: string): void => {
+    const departure = parseDeparture(message);
+    for (const waiter of [...this.#waiters]) {
+      if (departureConcerns(departure, waiter)) waiter.wake();
+    }
   };
 }

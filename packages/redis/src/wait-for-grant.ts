@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
+import type { WaitingFor } from './departure.js';
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './fleet-keys.js';
 import {
@@ -16,6 +17,12 @@ const ENQUEUE = fleetScript(ENQUEUE_SCRIPT);
 const RETRY = fleetScript(RETRY_SCRIPT);
 const RELEASE = fleetScript(RELEASE_SCRIPT);
 
+/** A waiting request, as its coordinator's release-channel listener sees it. */
+export interface Waiter extends WaitingFor {
+  /** Tries the request again (a no-op once settled). */
+  wake(): void;
+}
+
 /** What one wait needs from its coordinator. */
 export interface WaitContext {
   readonly connection: FleetConnection;
@@ -25,15 +32,16 @@ export interface WaitContext {
   readonly pollMs: number;
   /** The fleet cap of the request's tool, 0 for none. */
   readonly limit: number;
-  /** Waiters woken when something leaves the queue; a wait adds itself while it waits. */
-  readonly waiters: Set<() => void>;
+  /** Waiters woken when something they wait for leaves the queue; a wait adds itself while it waits. */
+  readonly waiters: Set<Waiter>;
 }
 
 /**
  * Queues `request` in Redis and settles when it is granted (a {@link CoordinationGrant} whose
  * lease is renewed until `release()`), when its `signal` is aborted (`cancelled`: it leaves the
  * queue first) or when Redis fails (`unavailable`). While it waits it is woken by the release
- * channel, and polls every `pollMs` as a fallback (a holder that died announces nothing).
+ * channel when something it waits for leaves, and polls every `pollMs` as a fallback (a holder
+ * that died announces nothing).
  */
 export function waitForGrant(
   context: WaitContext,
@@ -49,26 +57,28 @@ export function waitForGrant(
 
   return new Promise<CoordinationGrant>((resolve, reject) => {
     let settled = false;
+    let queued = false;
     let busy = false;
     let again = false;
     let timer: ReturnType<typeof setInterval> | undefined;
 
     const stopWaiting = (): void => {
-      waiters.delete(wake);
+      waiters.delete(waiter);
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       request.signal.removeEventListener('abort', onAbort);
     };
     const leave = (): void => {
-      connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]).catch(() => {
-        // Redis is away: the entry expires with its lease.
-      });
+      // If Redis is away, the entry expires with its lease.
+      connection.inBackground(
+        connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
+      );
     };
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
       stopWaiting();
-      leave();
+      if (queued) leave();
       reject(error);
     };
     const onAbort = (): void => {
@@ -95,7 +105,7 @@ export function waitForGrant(
         attempt(ENQUEUE, enqueueArgs());
       } else {
         if (timer === undefined) {
-          waiters.add(wake);
+          waiters.add(waiter);
           timer = setInterval(wake, pollMs);
           timer.unref?.();
         }
@@ -103,6 +113,7 @@ export function waitForGrant(
       }
     };
     const attempt = (script: FleetScript, [keyList, args]: [string[], string[]]): void => {
+      queued = true;
       busy = true;
       again = false;
       const sentAt = performance.now();
@@ -118,7 +129,7 @@ export function waitForGrant(
       );
     };
     const enqueueArgs = (): [string[], string[]] => [
-      [keys.seq, keys.queue, requestKey, keys.fence],
+      [keys.seq, keys.queue, requestKey, keys.fence, keys.waiting],
       [
         id,
         request.toolName,
@@ -136,10 +147,12 @@ export function waitForGrant(
         return;
       }
       attempt(RETRY, [
-        [keys.queue, requestKey, keys.fence],
+        [keys.queue, requestKey, keys.fence, keys.waiting],
         [id, String(leaseMs), String(limit), keys.requestPrefix, keys.released],
       ]);
     };
+
+    const waiter: Waiter = { access: request.access, toolName: request.toolName, limit, wake };
 
     if (request.signal.aborted) {
       onAbort();
@@ -170,20 +183,21 @@ function grant(options: {
     describe: options.describe,
     onLost: (error) => lost.abort(error),
   });
-  let released: Promise<void> | undefined;
+  let released = false;
   return {
     fencingToken: token,
     lost: lost.signal,
     release: () => {
-      released ??= (async () => {
+      if (!released) {
+        released = true;
         lease.stop();
-        try {
-          await connection.run(RELEASE, [keys.queue, requestKey], [id, keys.released]);
-        } catch {
-          // Redis is away: the lease expires on its own.
-        }
-      })();
-      return released;
+        // Not awaited: the call goes on at once. This connection's later commands are ordered
+        // after it, and `close()` waits for it; if Redis is away, the lease expires on its own.
+        connection.inBackground(
+          connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
+        );
+      }
+      return Promise.resolve();
     },
   };
 }

@@ -56,7 +56,7 @@ describeWithRedis('fleet locks: the conflict rule of the planner', () => {
       fc.asyncProperty(access, access, async (held, asked) => {
         expect(await waitsFor(held, asked, freshNamespace())).toBe(shouldConflict(held, asked));
       }),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
   });
 
@@ -101,5 +101,26 @@ describeWithRedis('fleet locks: the conflict rule of the planner', () => {
     };
     await Promise.all([loop(one, ['w x', 'w y']), loop(two, ['w y', 'w x'])]);
     expect(overlaps).toBe(0);
+  });
+
+  it('a waiter is not retried for releases of keys it does not wait for, and is woken by the one it does', async () => {
+    const namespace = freshNamespace();
+    const holder = coordinatorFor({ namespace });
+    const waiting = coordinatorFor({ namespace });
+    const churn = coordinatorFor({ namespace });
+    const onA = await holder.acquire(lockRequest(['w fs:/a']));
+    const second = tracked(waiting.acquire(lockRequest(['w fs:/a'])));
+    await settleEarlierRequests(waiting);
+    const tripsBefore = waiting.roundTrips;
+    for (let i = 0; i < 10; i += 1) {
+      const other = await churn.acquire(lockRequest(['w fs:/b']));
+      await other.release();
+    }
+    await settleEarlierRequests(churn);
+    // ten unrelated releases: at most a fallback poll (one per second) in between, not ten retries
+    expect(waiting.roundTrips - tripsBefore).toBeLessThanOrEqual(2);
+    expect(second.state()).toBe('pending');
+    await onA.release();
+    await (await second.promise).release();
   });
 });

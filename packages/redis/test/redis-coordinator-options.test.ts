@@ -18,6 +18,14 @@ function failure(options: unknown): RedisCoordinatorError {
 
 describe('redisCoordinator options', () => {
   it.each([
+    [
+      null,
+      'Expected the options of redisCoordinator to be an object with a `namespace`, got `null` (null)',
+    ],
+    [
+      { namespace: 'n', url: 'redis://h:1', client: { sendCommand: () => undefined } },
+      'Expected either `url` or `client`, got both',
+    ],
     [{}, 'Expected `namespace` to be a non-empty string, got `undefined` (undefined)'],
     [{ namespace: '' }, 'Expected `namespace` to be a non-empty string, got `""` (string)'],
     [

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { type RedisCoordinator, RedisCoordinatorError, redisCoordinator } from '../src/index.js';
-import { describeWithRedis, lockRequest, tracked } from './fleet-fixture.js';
+import { describeWithRedis, lockRequest, settleEarlierRequests, tracked } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('Redis restarted mid-run', () => {
@@ -45,5 +45,27 @@ describeWithRedis('Redis restarted mid-run', () => {
     expect(later.fencingToken).toBeGreaterThan(0);
     expect(later.lost.aborted).toBe(false);
     await later.release();
+  });
+
+  it('Redis down when the coordinator starts: calls are refused until it is up, then locks and wake-ups work', async () => {
+    await server.stop();
+    const late = redisCoordinator({ url: server.url, namespace: 'late-start', leaseMs: 300 });
+    try {
+      await expect(late.acquire(lockRequest(['w fs:/x']))).rejects.toMatchObject({
+        code: 'unavailable',
+      });
+      await server.start();
+      const holder = await vi.waitFor(() => late.acquire(lockRequest(['w fs:/x'])), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const waiter = tracked(late.acquire(lockRequest(['w fs:/x'])));
+      await settleEarlierRequests(late);
+      expect(waiter.state()).toBe('pending');
+      await holder.release();
+      await (await waiter.promise).release();
+    } finally {
+      await late.close();
+    }
   });
 });

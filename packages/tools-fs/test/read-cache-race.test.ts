@@ -1,40 +1,44 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import type { ReadTextFileOptions } from '../src/read-text-file.js';
+import { describe, expect, it } from 'vitest';
+import type { ReadCache } from '../src/index.js';
 import { type Deferred, deferred } from './deferred.js';
 import { fsFixture } from './fixture.js';
 
-/**
- * The test decides when a read that has already read the file answers: `read_file`'s reader is
- * wrapped so it reads, reports `readDone`, then waits for `release`.
- */
-const gate = vi.hoisted(() => ({
-  armed: undefined as { readDone: Deferred<void>; release: Deferred<void> } | undefined,
-}));
+interface Gate {
+  readonly readDone: Deferred<void>;
+  readonly release: Deferred<void>;
+}
 
-vi.mock('../src/read-text-file.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/read-text-file.js')>();
-  return {
-    ...original,
-    readTextFile: async (options: ReadTextFileOptions) => {
-      const text = await original.readTextFile(options);
-      const armed = gate.armed;
-      gate.armed = undefined;
-      if (armed !== undefined) {
-        armed.readDone.resolve();
-        await armed.release.promise;
-      }
-      return text;
-    },
-  };
-});
+/**
+ * The test decides when a read that has already read the file answers: the next load the cache
+ * runs (what `read_file` reads the file with) reads, reports `readDone`, then waits for
+ * `release` before the cache sees its answer. Only this cache instance is wrapped.
+ */
+function gateNextLoad(cache: ReadCache): Gate {
+  const gate = { readDone: deferred<void>(), release: deferred<void>() };
+  const read = cache.read.bind(cache);
+  let armed = true;
+  cache.read = (options) =>
+    read({
+      ...options,
+      load: async () => {
+        const text = await options.load();
+        if (armed) {
+          armed = false;
+          gate.readDone.resolve();
+          await gate.release.promise;
+        }
+        return text;
+      },
+    });
+  return gate;
+}
 
 describe('read_file with cachedReads, racing a write', () => {
   it('answers a read that began before the write with what it read, but never caches it', async () => {
     const fx = await fsFixture({ tree: { 'a.ts': 'old' }, module: { cachedReads: true } });
-    const armed = { readDone: deferred<void>(), release: deferred<void>() };
-    gate.armed = armed;
+    const armed = gateNextLoad(fx.cache);
 
     const slowRead = fx.run('read_file', { path: 'a.ts' });
     await armed.readDone.promise; // the read has the old content in hand
@@ -54,8 +58,7 @@ describe('read_file with cachedReads, racing a write', () => {
   it('caches a read that began after the write', async () => {
     const fx = await fsFixture({ tree: { 'a.ts': 'old' }, module: { cachedReads: true } });
     await fx.run('write_file', { path: 'a.ts', content: 'new' });
-    const armed = { readDone: deferred<void>(), release: deferred<void>() };
-    gate.armed = armed;
+    const armed = gateNextLoad(fx.cache);
     const read = fx.run('read_file', { path: 'a.ts' });
     await armed.readDone.promise;
     armed.release.resolve();

@@ -33,15 +33,20 @@ async function main(argv: readonly string[]): Promise<void> {
     ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
   ].join(' ');
   const report = await runBench({
-    container: benchContainer(
-      args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs },
-    ),
+    container: benchContainer({
+      ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
+      ...(args.optimalExpansions === undefined
+        ? {}
+        : { optimalExpansions: args.optimalExpansions }),
+    }),
     quick: args.quick,
     seed: args.seed,
     maxConcurrency: args.maxConcurrency,
+    ...(args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate }),
     profile: {
-      ...(args.real ? {} : { realBudgetMs: 0 }),
+      ...(args.real ? {} : { realBudgetMs: 0, streamBudgetMs: 0 }),
       ...(args.scaling ? {} : { scalingSizes: [] }),
+      ...(args.seeds === undefined ? {} : { seeds: args.seeds }),
     },
     progress,
     command,

@@ -20,7 +20,7 @@ export interface BenchArgs {
   readonly optimalExpansions: number | undefined;
   /** `--token-rate N`: tokens per second the model writes in streamed turns (default 80). */
   readonly tokenRate: number | undefined;
-  /** `--no-real`: skip the real runs. */
+  /** `--no-real`: skip the real runs, batch and streamed. */
   readonly real: boolean;
   /** `--no-scaling`: skip the planning-time scaling. */
   readonly scaling: boolean;
@@ -42,7 +42,7 @@ export const BENCH_USAGE = `Usage: pnpm bench [options]
   --optimal-expansions N   work budget of one optimal plan (default 20000 search nodes)
   --optimal-budget MS      time cap of one optimal plan, a safety net (default 10000)
   --token-rate N           tokens per second of a streamed turn (default 80)
-  --no-real                skip the real runs
+  --no-real                skip the real runs (batch and streamed)
   --no-scaling             skip the planning-time scaling
   --update-readme          put the headline in packages/bench/README.md
   --help                   this text`;

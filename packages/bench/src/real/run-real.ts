@@ -1,18 +1,19 @@
 import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
+import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import type { Planner } from '@toolwaves/planner';
+import type { PlanNode, Planner } from '@toolwaves/planner';
 import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
+import { healthEstimates } from '../simulate/health-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { createWorkspace } from './create-workspace.js';
-import { withLatency } from './with-latency.js';
 
 /** Options of {@link runReal}. */
 export interface RunRealOptions {
-  /** The workloads; only batches with calls (tool workloads) are run. */
+  /** The workloads of one seed; only batches with calls (tool workloads) are run. */
   readonly workloads: readonly BenchWorkload[];
-  /** Their simulated figures ({@link comparePlanners}), for the simulated makespans. */
+  /** Their simulated figures (`compareStrategies`, that seed first), for the simulated makespans. */
   readonly figures: readonly WorkloadFigures[];
   readonly planners: readonly Planner[];
   /** The workspace each run gets a fresh copy of. */
@@ -36,10 +37,9 @@ export interface RunRealOptions {
  * Executes the batches for real: each batch is dispatched `repeats` times with each planner
  * (the order rotating from batch to batch and round to round) by a parallel `Dispatcher` over
  * the real tools on a fresh workspace, every call delayed by its sampled duration ×
- * `latencyScale` ({@link withLatency}). The plan is made before the clock starts, from the
- * batch's nodes (the estimates the simulation used), and handed to the dispatcher, so the
- * wall-clock is the execution of the plan — planning time is measured apart, unscaled, by
- * {@link comparePlanners}. An untimed dispatch of each workload's first batch warms the code up
+ * `latencyScale` ({@link withLatency}). The plan is made before the clock starts, on the
+ * health record's estimates (as in the simulation), and handed to the dispatcher, so the
+ * wall-clock is the execution of the plan — planning time is measured apart, unscaled. An untimed dispatch of each workload's first batch warms the code up
  * first. The median of a batch's repeats counts (a stray pause of the machine does not);
  * workspaces are created before the clock starts and removed after it stops. Error results are
  * counted in the first round.
@@ -53,12 +53,25 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
   const runnable = options.workloads
     .map((workload) => ({
       workload,
-      batches: workload.batches.flatMap((batch, position) =>
-        batch.calls === undefined ||
-        (options.sizes !== undefined && !options.sizes.includes(batch.size))
-          ? []
-          : [{ batch, calls: batch.calls, position }],
-      ),
+      batches: (() => {
+        const estimates = healthEstimates({ workload });
+        return workload.batches.flatMap((batch, position) =>
+          batch.calls === undefined ||
+          (options.sizes !== undefined && !options.sizes.includes(batch.size))
+            ? []
+            : [
+                {
+                  batch,
+                  calls: batch.calls,
+                  position,
+                  nodes: batch.nodes.map((node, call): PlanNode => {
+                    const estimateMs = estimates[position]![call];
+                    return estimateMs === undefined ? node : { ...node, estimateMs };
+                  }),
+                },
+              ],
+        );
+      })(),
     }))
     .filter((entry) => entry.batches.length > 0);
   // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
@@ -66,7 +79,7 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
   for (const { batches } of runnable) {
     const first = batches[0];
     if (first !== undefined && firstPlanner !== undefined) {
-      await dispatchOnce(options, first.batch, first.calls, firstPlanner);
+      await dispatchOnce(options, first, firstPlanner);
     }
   }
   const repeats = options.repeats ?? 1;
@@ -89,20 +102,21 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
         },
       ]),
     );
-    for (const { batch, calls, position } of batches) {
+    for (const entry of batches) {
+      const { calls, position } = entry;
       const walls = new Map(planners.map((planner) => [planner.name, [] as number[]]));
       for (let round = 0; round < repeats; round++) {
         for (let turn = 0; turn < planners.length; turn++) {
           const planner = planners[(turn + position + round) % planners.length]!;
-          const { wallMs, results } = await dispatchOnce(options, batch, calls, planner);
+          const { wallMs, results } = await dispatchOnce(options, entry, planner);
           walls.get(planner.name)!.push(wallMs);
           if (round === 0) {
-            const entry = totals.get(planner.name)!;
+            const total = totals.get(planner.name)!;
             for (const result of results) {
               if (!result.isError) continue;
-              entry.errors++;
-              if (entry.errorSamples.length < 3) {
-                entry.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
+              total.errors++;
+              if (total.errorSamples.length < 3) {
+                total.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
               }
             }
           }
@@ -110,16 +124,16 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
         }
       }
       for (const planner of planners) {
-        const entry = totals.get(planner.name)!;
+        const total = totals.get(planner.name)!;
         const own = walls.get(planner.name)!;
         const middle = median(own);
-        entry.wallMs += middle;
-        entry.spreadSum += middle === 0 ? 0 : (Math.max(...own) - Math.min(...own)) / middle;
-        entry.calls += calls.length;
+        total.wallMs += middle;
+        total.spreadSum += middle === 0 ? 0 : (Math.max(...own) - Math.min(...own)) / middle;
+        total.calls += calls.length;
         const makespanMs =
-          simulated?.perBatch[position]?.results.find((result) => result.planner === planner.name)
-            ?.makespanMs ?? 0;
-        entry.simulatedMs += makespanMs * options.latencyScale;
+          simulated?.perBatch[position]?.batch.find((result) => result.strategy === planner.name)
+            ?.turnMs ?? 0;
+        total.simulatedMs += makespanMs * options.latencyScale;
       }
     }
     for (const planner of planners) {
@@ -139,18 +153,15 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
 /** One dispatch of a batch on a fresh workspace; only the dispatch is timed. */
 async function dispatchOnce(
   options: RunRealOptions,
-  batch: BenchBatch,
-  calls: readonly ToolCall[],
+  entry: { batch: BenchBatch; calls: readonly ToolCall[]; nodes: readonly PlanNode[] },
   planner: Planner,
 ): Promise<{ wallMs: number; results: ToolResult[] }> {
+  const { batch, calls } = entry;
   const latency = new Map(
-    calls.map((call, index) => [
-      call.id,
-      (batch.nodes[index]?.estimateMs ?? 0) * options.latencyScale,
-    ]),
+    calls.map((call, index) => [call.id, (batch.durationsMs[index] ?? 0) * options.latencyScale]),
   );
   const plan = planner.plan(
-    batch.nodes,
+    entry.nodes,
     options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
   );
   const root = await createWorkspace({ layout: options.layout });

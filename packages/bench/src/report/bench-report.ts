@@ -1,77 +1,126 @@
-/** One planner's figures on one batch. */
-export interface BatchResult {
-  readonly planner: string;
-  readonly waves: number;
-  /** Simulated makespan (the planner package's `makespan`), ms. */
-  readonly makespanMs: number;
-  /** Planning time, ms. */
-  readonly planMs: number;
-  /** The plan's `proven` flag; `null` when the planner does not say. */
+/** A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes. */
+export type TurnMode = 'batch' | 'stream';
+
+/** One strategy on one batch, in one mode. */
+export interface TurnResult {
+  readonly strategy: string;
+  /**
+   * Batch: the makespan. Stream: the turn's latency, from the model's first tool-call token to
+   * the last result. In ms, simulated on the sampled durations.
+   */
+  readonly turnMs: number;
+  /** Stream: tool time after the model stopped writing (`turnMs` − the stream's end); batch: `turnMs`. */
+  readonly afterStreamMs: number;
+  /** Conflicting pairs of calls that ran at the same time (expected 0 but for `all-at-once`). */
+  readonly conflictingOverlaps: number;
+  /** Of those, pairs that both wrote one key: a lost update each. */
+  readonly lostUpdates: number;
+  /** Wave plans: their number of waves; `null` for other executions. */
+  readonly waves: number | null;
+  /** The plan's `proven` flag; `null` when the strategy does not say. */
   readonly proven: boolean | null;
-  /** Rule violations found by `verifyPlan` (rules 1–4); expected 0. */
+  /**
+   * Rules broken: by a wave plan (`verifyPlan`, rules 1–4), or by the schedule of any other
+   * execution (`verifySchedule`: rules 1–5, its cap, arrivals).
+   */
   readonly violations: number;
 }
 
-/** Every planner's figures on one batch. */
+/** Every strategy's figures on one batch. */
 export interface BatchFigures {
+  readonly seed: number;
   readonly size: number;
-  /** The planner package's `lowerBound` of the batch, ms. */
+  /** The planner package's `lowerBound` on the sampled durations, ms. */
   readonly lowerBoundMs: number;
-  /** For seed-model batches: the fewest waves any valid plan can have; `null` otherwise. */
+  /** Streamed: when the model stopped writing the calls (token model), ms. */
+  readonly streamEndMs: number;
+  /** Streamed: no strategy keeping the rules finishes the turn sooner (`lowerBound` with `arrivalMs`), ms. */
+  readonly streamLowerBoundMs: number;
+  /** Seed-model batches: the fewest waves any valid plan can have; `null` otherwise. */
   readonly minimalWaves: number | null;
-  readonly results: readonly BatchResult[];
+  readonly batch: readonly TurnResult[];
+  readonly stream: readonly TurnResult[];
 }
 
-/** How a planner compares with the reference planner (greedy), batch by batch. */
-export interface VersusReference {
-  /** The reference planner's name. */
-  readonly reference: string;
-  /** Summed makespan ÷ the reference's summed makespan (below 1: faster than the reference). */
-  readonly ratio: number;
-  /** Batches where this planner's makespan is lower than the reference's. */
-  readonly faster: number;
-  /** Batches where it is higher. */
-  readonly slower: number;
-  /** The largest per-batch gain, as a share of the reference's makespan (0 when never faster). */
-  readonly bestGain: number;
+/** A figure across seeds: its median and its range. */
+export interface Spread {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  /** One value per seed, in seed order. */
+  readonly perSeed: readonly number[];
 }
 
-/** One planner's figures on one workload, summed or averaged over its batches. */
-export interface PlannerResult {
-  readonly planner: string;
-  /** Waves, summed over the batches. */
-  readonly waves: number;
-  /** Simulated makespan, summed over the batches, ms. */
-  readonly makespanMs: number;
-  /** Lower bound, summed over the batches, ms (the same for every planner). */
-  readonly lowerBoundMs: number;
-  /** `makespanMs / lowerBoundMs`: how far from the best conceivable, 1 = at the bound. */
-  readonly ratio: number;
-  /** The largest per-batch makespan ÷ lower bound. */
-  readonly worstRatio: number;
-  /** Mean planning time per batch, ms. */
-  readonly planMs: number;
-  /** Share of batches whose plan is proven optimal; `null` when the planner never says. */
-  readonly proven: number | null;
-  /** Plans that break rules 1–4 (`verifyPlan`); expected 0. */
+/** One strategy on one workload (or all of them), in one mode, across seeds. */
+export interface StrategySummary {
+  readonly strategy: string;
+  /** Per seed: summed turn time ÷ greedy's; `null` without greedy (and for greedy itself, 1). */
+  readonly versusGreedy: Spread | null;
+  /** Per seed: summed turn time ÷ summed lower bound (1 = as good as conceivable). */
+  readonly versusBound: Spread;
+  /** Per seed: mean turn time per batch, ms. */
+  readonly turnMs: Spread;
+  /** Per seed: mean tool time after the stream's end per batch, ms (batch mode: = `turnMs`). */
+  readonly afterStreamMs: Spread;
+  /** Conflicting overlaps, summed over batches and seeds. */
+  readonly conflictingOverlaps: number;
+  /** Lost updates, summed over batches and seeds. */
+  readonly lostUpdates: number;
+  /** Plans or schedules breaking the rules (see {@link TurnResult.violations}), over batches and seeds. */
   readonly invalidPlans: number;
-  /** Against greedy; `null` for greedy itself or when greedy is not bound. */
-  readonly versus: VersusReference | null;
-  /** Seed-model workloads: batches whose wave count is above the minimal one; `null` otherwise. */
+  /** Seed-model batches with more waves than the minimum; `null` for other workloads or executions. */
   readonly aboveMinimalWaves: number | null;
+  /** Share of plans proven optimal; `null` when the strategy never says. */
+  readonly proven: number | null;
 }
 
-/** One workload's figures. */
+/** How far the health record's estimates were from the sampled durations. */
+export interface EstimateAccuracy {
+  /** Calls estimated (over batches and seeds). */
+  readonly calls: number;
+  /** Median of |estimate − duration| ÷ duration. */
+  readonly medianError: number;
+  /** 90th percentile of the same. */
+  readonly p90Error: number;
+  /** Calls of a tool the record had never seen (no estimate: the planner's default). */
+  readonly unseen: number;
+}
+
+/** One workload's figures, across seeds. */
 export interface WorkloadFigures {
   readonly name: string;
   readonly description: string;
   readonly kind: 'tools' | 'seed-model';
-  /** Number of batches. */
+  /** Batches per seed. */
   readonly batches: number;
-  /** Calls over all batches. */
+  /** Calls per seed. */
   readonly calls: number;
-  readonly results: readonly PlannerResult[];
+  readonly estimates: EstimateAccuracy;
+  readonly batch: readonly StrategySummary[];
+  readonly stream: readonly StrategySummary[];
   readonly perBatch: readonly BatchFigures[];
+}
+
+/** Every workload together. */
+export interface OverallFigures {
+  readonly batches: number;
+  readonly calls: number;
+  readonly estimates: EstimateAccuracy;
+  readonly batch: readonly StrategySummary[];
+  readonly stream: readonly StrategySummary[];
+}
+
+/** A strategy as the report lists it. */
+export interface StrategyInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly clairvoyant: boolean;
+}
+
+/** Mean time a strategy took to decide a batch (planning), first seed, batch mode. */
+export interface PlanningTime {
+  readonly strategy: string;
+  readonly meanMs: number;
 }
 
 /** Planning time of one planner at one batch size. */
@@ -106,9 +155,27 @@ export interface RealRunFigures {
   readonly errorSamples: readonly string[];
 }
 
+/** Real streamed turns of one workload run one way (`eager`, or wait-then-waves with a planner). */
+export interface RealStreamFigures {
+  readonly workload: string;
+  /** `eager` (`dispatchStream`), or the planner of the wait-then-waves run. */
+  readonly strategy: string;
+  readonly batches: number;
+  readonly calls: number;
+  /** Measured from the first tool-call token to the last result, summed over batches, ms. */
+  readonly wallMs: number;
+  /** The simulated streamed turn × latency scale, summed, ms. */
+  readonly simulatedMs: number;
+  /** Mean over batches of (slowest − fastest) ÷ median of the repeats. */
+  readonly spread: number;
+  /** Results with `isError: true` (expected 0). */
+  readonly errors: number;
+}
+
 /** One bar of a Gantt chart. */
 export interface GanttBar {
   readonly call: number;
+  /** The call's wave for wave plans; 0 for other executions. */
   readonly wave: number;
   readonly lane: number;
   readonly startMs: number;
@@ -117,7 +184,7 @@ export interface GanttBar {
   readonly label: string;
 }
 
-/** The schedules of one batch, one per planner. */
+/** The schedules of one batch, one per strategy. */
 export interface GanttFigures {
   readonly workload: string;
   /** The batch's position in the workload. */
@@ -136,14 +203,20 @@ export interface GanttFigures {
 
 /** How the run was made. */
 export interface BenchMeta {
-  readonly seed: number;
+  readonly seeds: readonly number[];
   readonly quick: boolean;
   readonly maxConcurrency: number;
   readonly sizes: readonly number[];
   readonly repeats: number;
-  /** Planner names, in binding order. */
+  /** Turns whose durations warm the health record up before the measured ones. */
+  readonly warmupTurns: number;
+  /** Streamed turns: tokens per second of the token model. */
+  readonly tokensPerSecond: number;
+  /** The strategies, in report order (planners first). */
+  readonly strategies: readonly StrategyInfo[];
+  /** The planners, for scaling and real runs. */
   readonly planners: readonly string[];
-  /** The planner others are compared with (`greedy` when bound). */
+  /** The strategy others are compared with (`greedy` when bound). */
   readonly reference: string | null;
   /** Real runs: injected latency = sampled duration × this (0: no real runs). */
   readonly latencyScale: number;
@@ -151,6 +224,8 @@ export interface BenchMeta {
   readonly realSizes: readonly number[];
   /** Real runs: dispatches per batch and planner (the median counts). */
   readonly realRepeats: number;
+  /** Real streamed turns: latency and arrival times = simulated ones × this (0: none run). */
+  readonly streamLatencyScale: number;
   /** The command that reproduces the run. */
   readonly command: string;
   readonly generatedAt: string;
@@ -161,7 +236,10 @@ export interface BenchMeta {
 export interface BenchReport {
   readonly meta: BenchMeta;
   readonly workloads: readonly WorkloadFigures[];
+  readonly overall: OverallFigures;
+  readonly planning: readonly PlanningTime[];
   readonly scaling: readonly ScalingPoint[];
   readonly realRuns: readonly RealRunFigures[];
+  readonly realStreams: readonly RealStreamFigures[];
   readonly gantt: GanttFigures | null;
 }

@@ -30,3 +30,28 @@ export function formatRatio(ratio: number | null): string {
 export function formatPercent(share: number | null): string {
   return share === null || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(1)} %`;
 }
+
+/**
+ * A figure across seeds: its median, and its range in brackets when the seeds disagree at the
+ * shown precision (`0.97 [0.95–0.99]`); `–` for `null`.
+ *
+ * @example formatSpread({ median: 0.97, min: 0.951, max: 0.99, perSeed: [] }, formatRatio); // '0.97 [0.95–0.99]'
+ */
+export function formatSpread(
+  spread: { readonly median: number; readonly min: number; readonly max: number } | null,
+  format: (value: number) => string,
+): string {
+  if (spread === null) return '–';
+  const [median, min, max] = [format(spread.median), format(spread.min), format(spread.max)];
+  return min === max ? median : `${median} [${min}–${max}]`;
+}
+
+/**
+ * A ratio as a signed percentage change: 0.97 → `−3.0 %`, 1.07 → `+7.0 %`.
+ *
+ * @example formatChange(0.97); // '−3.0 %'
+ */
+export function formatChange(ratio: number): string {
+  const percent = (ratio - 1) * 100;
+  return `${percent < 0 ? '−' : '+'}${Math.abs(percent).toFixed(1)} %`;
+}

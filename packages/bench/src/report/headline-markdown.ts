@@ -1,17 +1,22 @@
-import type { BenchReport, RealRunFigures } from './bench-report.js';
+import type {
+  BenchReport,
+  RealRunFigures,
+  RealStreamFigures,
+  StrategySummary,
+  TurnMode,
+} from './bench-report.js';
 import { blocksToMarkdown } from './blocks-to-markdown.js';
-import { formatDuration, formatPercent, formatRatio } from './format-figures.js';
+import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { headlineFindings } from './headline-findings.js';
-import { overallResults } from './overall-results.js';
 import type { ReportBlock } from './report-block.js';
 
 /**
- * The headline of a run, in markdown (pure): per workload, each planner's makespan ÷ lower bound
- * and ÷ the reference (greedy); the findings in words ({@link headlineFindings}); the
- * seed-model wave-count check; rule violations; how often plans were proven optimal; real-run
- * wall-clock ratios; and the command that reproduces it.
- * The same text goes at the top of `report.md`, is printed by `pnpm bench`, and is what
- * `--update-readme` puts in the package README.
+ * The headline of a run, in markdown (pure): every strategy over all workloads, batch and
+ * streamed, as a ratio to greedy and to the lower bound with the spread across seeds; per
+ * workload, the ratios to greedy; the findings in words ({@link headlineFindings}); real-run
+ * wall-clock ratios; and the command that reproduces it. The same text goes at the top of
+ * `report.md`, is printed by `pnpm bench`, and is what `--update-readme` puts in the package
+ * README.
  *
  * @example console.log(headlineMarkdown(report));
  * @see renderMarkdown
@@ -27,100 +32,90 @@ export function headlineMarkdown(report: BenchReport): string {
  * @example blocksToHtml(headlineBlocks(report));
  */
 export function headlineBlocks(report: BenchReport): ReportBlock[] {
-  const { meta, workloads } = report;
-  const planners = meta.planners;
-  const reference = meta.reference;
-  const others = planners.filter((planner) => planner !== reference);
-  const headers = [
-    'workload',
-    'batches (calls)',
-    ...planners.map((planner) => `${planner} ÷ LB`),
-    ...(reference === null ? [] : others.map((planner) => `${planner} ÷ ${reference}`)),
-  ];
-  const row = (
-    name: string,
-    batches: string,
-    results: readonly { planner: string; ratio: number; versusRatio: number | null }[],
-  ): string[] => [
-    name,
-    batches,
-    ...planners.map((planner) =>
-      formatRatio(results.find((result) => result.planner === planner)?.ratio ?? null),
-    ),
-    ...(reference === null
-      ? []
-      : others.map((planner) =>
-          formatRatio(results.find((result) => result.planner === planner)?.versusRatio ?? null),
-        )),
-  ];
-  const rows = workloads.map((workload) =>
-    row(
-      workload.name,
-      `${workload.batches} (${workload.calls})`,
-      workload.results.map((result) => ({
-        planner: result.planner,
-        ratio: result.ratio,
-        versusRatio: result.versus?.ratio ?? null,
-      })),
-    ),
-  );
-  const batches = workloads.reduce((sum, workload) => sum + workload.batches, 0);
-  const calls = workloads.reduce((sum, workload) => sum + workload.calls, 0);
-  rows.push(row('**all**', `${batches} (${calls})`, overallResults(workloads)));
-
+  const { meta, overall } = report;
+  const reference = meta.reference ?? 'the reference';
+  const seeds = meta.seeds;
+  const seedText =
+    seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds[0]}–${seeds[seeds.length - 1]}`;
+  const clairvoyant = meta.strategies.filter((strategy) => strategy.clairvoyant);
+  const rows = meta.strategies.map(({ name }) => {
+    const batch = find(overall.batch, name);
+    const stream = find(overall.stream, name);
+    return [
+      clairvoyant.some((strategy) => strategy.name === name) ? `${name} †` : name,
+      formatSpread(batch?.versusGreedy ?? null, formatRatio),
+      formatSpread(batch?.versusBound ?? null, formatRatio),
+      formatSpread(stream?.versusGreedy ?? null, formatRatio),
+      formatSpread(stream?.versusBound ?? null, formatRatio),
+      formatSpread(stream?.turnMs ?? null, formatDuration),
+      formatSpread(stream?.afterStreamMs ?? null, formatDuration),
+      overlaps(batch, stream),
+    ];
+  });
   const blocks: ReportBlock[] = [
     {
       kind: 'paragraph',
-      text: `Simulated makespan ÷ lower bound (LB; 1.00 = no plan can do better) and ÷ ${reference ?? 'the reference'}, summed over each workload's batches; \`maxConcurrency\` ${meta.maxConcurrency}, seed ${meta.seed}.`,
+      text: `Simulated turn time of every strategy, summed over ${overall.batches} batches (${overall.calls} calls) per seed, ${seedText}; \`maxConcurrency\` ${meta.maxConcurrency}; streamed turns written at ${meta.tokensPerSecond} tokens/s. Each cell is the median across seeds, with the range [min–max] when the seeds disagree. Planners plan on the health record's estimates, never on the sampled durations the simulation uses.${clairvoyant.length === 0 ? '' : ` † ${clairvoyant.map((strategy) => `\`${strategy.name}\``).join(', ')}: optimal, knowing durations — headroom, not achievable.`}`,
     },
-    { kind: 'table', headers, rows },
     {
-      kind: 'list',
-      items: [...headlineFindings(report), ...checks(report)].map((line) => line.slice(2)),
+      kind: 'table',
+      headers: [
+        'strategy',
+        `batch ÷ ${reference}`,
+        'batch ÷ LB',
+        `streamed ÷ ${reference}`,
+        'streamed ÷ LB',
+        'streamed turn',
+        'after stream',
+        'conflicting overlaps (lost updates)',
+      ],
+      rows,
     },
+    {
+      kind: 'paragraph',
+      text: `LB: the lower bound no strategy keeping the rules can beat (batch: the planner package's \`lowerBound\`; streamed: with arrivals). Streamed turn: mean time from the first tool-call token to the last result; after stream: mean tool time once the model stopped writing. Per workload, ÷ ${reference}:`,
+    },
+    perWorkloadTable(report, 'batch'),
+    perWorkloadTable(report, 'stream'),
+    { kind: 'list', items: headlineFindings(report) },
     ...realRunBlocks(report),
+    ...realStreamBlocks(report),
     { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },
   ];
   return blocks;
 }
 
-function checks(report: BenchReport): string[] {
-  const { workloads } = report;
-  const seedModel = workloads.filter((workload) => workload.kind === 'seed-model');
-  const lines: string[] = [];
-  if (seedModel.length > 0) {
-    const batches = seedModel.reduce((sum, workload) => sum + workload.batches, 0);
-    const above = report.meta.planners.map((planner) => {
-      const count = seedModel.reduce(
-        (sum, workload) =>
-          sum +
-          (workload.results.find((result) => result.planner === planner)?.aboveMinimalWaves ?? 0),
-        0,
-      );
-      return `${planner} ${count}`;
-    });
-    lines.push(
-      `- Seed model, wave count above the minimum (unsafe calls + most safe calls on one key, or 1) on ${batches} batches: ${above.join(', ')}.`,
-    );
-  }
-  const invalid = overallResults(workloads).map(
-    (result) => `${result.planner} ${result.invalidPlans}`,
-  );
-  lines.push(`- Plans breaking rules 1–4 (\`verifyPlan\`): ${invalid.join(', ')}.`);
-  for (const planner of report.meta.planners) {
-    const results = workloads.flatMap((workload) =>
-      workload.results.filter((result) => result.planner === planner && result.proven !== null),
-    );
-    if (results.length === 0) continue;
-    const perWorkload = workloads
-      .map((workload) => {
-        const result = workload.results.find((candidate) => candidate.planner === planner);
-        return `${workload.name} ${formatPercent(result?.proven ?? null)}`;
-      })
-      .join(', ');
-    lines.push(`- ${planner}: plans proven optimal — ${perWorkload}.`);
-  }
-  return lines;
+function perWorkloadTable(report: BenchReport, mode: TurnMode): ReportBlock {
+  const { meta, workloads } = report;
+  return {
+    kind: 'table',
+    headers: [
+      mode === 'batch' ? 'batch' : 'streamed',
+      ...workloads.map((workload) => workload.name),
+    ],
+    rows: meta.strategies
+      .filter(({ name }) => name !== meta.reference)
+      .map(({ name }) => [
+        name,
+        ...workloads.map((workload) =>
+          formatSpread(find(workload[mode], name)?.versusGreedy ?? null, formatRatio),
+        ),
+      ]),
+  };
+}
+
+function overlaps(batch: StrategySummary | undefined, stream: StrategySummary | undefined): string {
+  const text = (summary: StrategySummary | undefined): string =>
+    summary === undefined ? '–' : `${summary.conflictingOverlaps} (${summary.lostUpdates})`;
+  const [a, b] = [text(batch), text(stream)];
+  return a === b ? a : `${a} batch, ${b} streamed`;
+}
+
+function find(
+  summaries: readonly StrategySummary[],
+  strategy: string,
+): StrategySummary | undefined {
+  return summaries.find((summary) => summary.strategy === strategy);
 }
 
 function realRunBlocks(report: BenchReport): ReportBlock[] {
@@ -128,34 +123,29 @@ function realRunBlocks(report: BenchReport): ReportBlock[] {
   if (realRuns.length === 0) return [];
   const reference = meta.reference ?? meta.planners[0]!;
   const workloads = [...new Set(realRuns.map((run) => run.workload))];
-  const find = (workload: string, planner: string): RealRunFigures | undefined =>
+  const runOf = (workload: string, planner: string): RealRunFigures | undefined =>
     realRuns.find((run) => run.workload === workload && run.planner === planner);
   const others = meta.planners.filter((planner) => planner !== reference);
   const rows = workloads.map((workload) => {
-    const base = find(workload, reference);
+    const base = runOf(workload, reference);
+    const own = realRuns.filter((run) => run.workload === workload);
     return [
       workload,
       formatDuration(base?.wallMs ?? null),
       ...others.map((planner) => {
-        const run = find(workload, planner);
+        const run = runOf(workload, planner);
         return run === undefined || base === undefined || base.wallMs === 0
           ? '–'
           : formatRatio(run.wallMs / base.wallMs);
       }),
-      formatPercent(
-        Math.max(...realRuns.filter((run) => run.workload === workload).map((run) => run.spread)),
-      ),
-      String(
-        realRuns
-          .filter((run) => run.workload === workload)
-          .reduce((sum, run) => sum + run.errors, 0),
-      ),
+      formatPercent(Math.max(...own.map((run) => run.spread))),
+      String(own.reduce((sum, run) => sum + run.errors, 0)),
     ];
   });
   return [
     {
       kind: 'paragraph',
-      text: `Real runs: the batches of ${meta.realSizes.join(', ')} calls dispatched with the real filesystem tools on a generated workspace, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
+      text: `Real runs (seed ${meta.seeds[0]}): the batches of ${meta.realSizes.join(', ')} calls dispatched with the real filesystem tools on a generated workspace, planned on the estimates, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
     },
     {
       kind: 'table',
@@ -163,6 +153,50 @@ function realRunBlocks(report: BenchReport): ReportBlock[] {
         'workload',
         `${reference} wall-clock`,
         ...others.map((planner) => `${planner} ÷ ${reference}`),
+        'spread (noise)',
+        'error results',
+      ],
+      rows,
+    },
+  ];
+}
+
+function realStreamBlocks(report: BenchReport): ReportBlock[] {
+  const { realStreams, meta } = report;
+  if (realStreams.length === 0) return [];
+  const waves = realStreams.find((run) => run.strategy !== 'eager')?.strategy ?? 'greedy';
+  const workloads = [...new Set(realStreams.map((run) => run.workload))];
+  const runOf = (workload: string, strategy: string): RealStreamFigures | undefined =>
+    realStreams.find((run) => run.workload === workload && run.strategy === strategy);
+  const ratio = (a: number | undefined, b: number | undefined): string =>
+    a === undefined || b === undefined || b === 0 ? '–' : formatRatio(a / b);
+  const rows = workloads.map((workload) => {
+    const base = runOf(workload, waves);
+    const eager = runOf(workload, 'eager');
+    const own = realStreams.filter((run) => run.workload === workload);
+    return [
+      workload,
+      formatDuration(base?.wallMs ?? null),
+      formatDuration(eager?.wallMs ?? null),
+      ratio(eager?.wallMs, base?.wallMs),
+      ratio(eager?.simulatedMs, base?.simulatedMs),
+      formatPercent(Math.max(...own.map((run) => run.spread))),
+      String(own.reduce((sum, run) => sum + run.errors, 0)),
+    ];
+  });
+  return [
+    {
+      kind: 'paragraph',
+      text: `Real streamed turns (seed ${meta.seeds[0]}): the batches of ${meta.realSizes.join(', ')} calls written by a timed source in real time (the token model's arrival times × ${meta.streamLatencyScale}) and run with the real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Wall-clock from the first tool-call token to the last result, median of ${meta.realRepeats} run(s), summed per workload.`,
+    },
+    {
+      kind: 'table',
+      headers: [
+        'workload',
+        `${waves} (wait-then-waves)`,
+        'eager (dispatchStream)',
+        `eager ÷ ${waves}`,
+        'simulated',
         'spread (noise)',
         'error results',
       ],

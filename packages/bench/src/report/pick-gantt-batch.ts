@@ -20,7 +20,8 @@ export interface GanttChoice {
 /**
  * Chooses the batch the report draws as a Gantt chart (pure): among tool-workload batches of a
  * readable size (else seed-model ones, else any), the one where the reference planner is
- * furthest above the best plan, as a share of the lower bound; when no planner beats the
+ * furthest above the best strategy that keeps the rules (batch mode), as a share of the lower
+ * bound; when no planner beats the
  * reference anywhere, the one where the planners that pack calls together (fewer waves than
  * calls) differ most. `undefined` when there is no batch at all.
  *
@@ -67,13 +68,17 @@ function score(
   reference: string | undefined,
 ): { gain: number; spread: number } {
   const bound = batch.lowerBoundMs > 0 ? batch.lowerBoundMs : 1;
-  const lowest = Math.min(...batch.results.map((result) => result.makespanMs));
-  const ref = batch.results.find((result) => result.planner === reference);
-  const gain = ref === undefined ? 0 : (ref.makespanMs - lowest) / bound;
-  const packing = batch.results.filter((result) => result.waves < batch.size);
+  // Strategies that keep the rules only: one that breaks them is no "best plan".
+  const valid = batch.batch.filter(
+    (result) => result.conflictingOverlaps === 0 && result.violations === 0,
+  );
+  const lowest = Math.min(...valid.map((result) => result.turnMs));
+  const ref = valid.find((result) => result.strategy === reference);
+  const gain = ref === undefined ? 0 : (ref.turnMs - lowest) / bound;
+  const packing = valid.filter((result) => result.waves !== null && result.waves < batch.size);
   const spread =
     packing.length === 0
       ? 0
-      : (Math.max(...packing.map((result) => result.makespanMs)) - lowest) / bound;
+      : (Math.max(...packing.map((result) => result.turnMs)) - lowest) / bound;
   return { gain, spread };
 }

@@ -25,8 +25,8 @@ svg .bar-label { font-size: 10px; fill: #fff; pointer-events: none; }
 
 /**
  * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
- * no font or network request — with the charts (makespan ÷ lower bound per workload and
- * planner, a Gantt of one batch per planner, planning time against batch size on log-log
+ * no font or network request — with the charts (turn time ÷ greedy per workload and strategy,
+ * batch and streamed, a Gantt of one batch per strategy, planning time against batch size on log-log
  * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`, rendered from the same blocks ({@link reportBlocks}).
  * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
  *
@@ -37,33 +37,37 @@ export function renderHtml(report: BenchReport): string {
   const { meta } = report;
   const workloads = report.workloads.map((workload) => workload.name);
   const figures: string[] = [];
-  figures.push(
-    figure(
-      groupedBarChart({
-        id: 'ratio',
-        title: 'Simulated makespan ÷ lower bound, per workload',
-        groups: workloads,
-        series: meta.planners.map((planner) => ({
-          name: planner,
-          values: report.workloads.map(
-            (workload) =>
-              workload.results.find((result) => result.planner === planner)?.ratio ?? null,
-          ),
-        })),
-        yLabel: 'makespan ÷ lower bound',
-        yMin: 1,
-        format: formatRatio,
-      }),
-      "Bars start at 1.00, the lower bound: the height is how far a planner is from the best conceivable makespan, summed over the workload's batches.",
-    ),
-  );
+  for (const mode of ['batch', 'stream'] as const) {
+    if (meta.reference === null) break;
+    figures.push(
+      figure(
+        groupedBarChart({
+          id: mode === 'batch' ? 'ratio' : 'stream-ratio',
+          title: `${mode === 'batch' ? 'Whole batches' : 'Streamed turns'}: turn time ÷ ${meta.reference}, per workload (median across seeds)`,
+          groups: workloads,
+          series: meta.strategies.map(({ name }) => ({
+            name,
+            values: report.workloads.map(
+              (workload) =>
+                workload[mode].find((summary) => summary.strategy === name)?.versusGreedy?.median ??
+                null,
+            ),
+          })),
+          yLabel: `turn time ÷ ${meta.reference}`,
+          referenceLine: 1,
+          format: formatRatio,
+        }),
+        `Summed over the workload's batches; below 1 a strategy is faster than ${meta.reference}. The tables below give each figure's range across seeds.`,
+      ),
+    );
+  }
   if (report.gantt !== null) {
     const { gantt } = report;
     figures.push(
       figure(
         ganttChart({
           id: 'gantt',
-          title: `Batch ${gantt.batch} of ${gantt.workload} (${gantt.size} calls), one panel per planner`,
+          title: `Batch ${gantt.batch} of ${gantt.workload} (${gantt.size} calls), one panel per strategy`,
           gantt,
           formatMs: formatDuration,
         }),
@@ -131,12 +135,12 @@ export function renderHtml(report: BenchReport): string {
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>toolwaves planner benchmark</title>',
+    '<title>toolwaves strategy benchmark</title>',
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
-    '<h1>toolwaves planner benchmark</h1>',
-    `<p>${escapeXml(`Seed ${meta.seed}, maxConcurrency ${meta.maxConcurrency}, planners: ${meta.planners.join(', ')}.`)}</p>`,
+    '<h1>toolwaves strategy benchmark</h1>',
+    `<p>${escapeXml(`Seeds ${meta.seeds.join(', ')}, maxConcurrency ${meta.maxConcurrency}, strategies: ${meta.strategies.map((strategy) => strategy.name).join(', ')}.`)}</p>`,
     '<section id="charts">',
     ...figures,
     '</section>',

@@ -1,7 +1,7 @@
 import { TOOL_LATENCY } from '../workloads/tool-latency.js';
-import type { BenchReport, PlannerResult, WorkloadFigures } from './bench-report.js';
+import type { BenchReport, StrategySummary, WorkloadFigures } from './bench-report.js';
 import { blocksToMarkdown } from './blocks-to-markdown.js';
-import { formatDuration, formatPercent, formatRatio } from './format-figures.js';
+import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { headlineBlocks } from './headline-markdown.js';
 import type { ReportBlock } from './report-block.js';
 
@@ -26,35 +26,42 @@ export function renderMarkdown(report: BenchReport): string {
 export function reportBlocks(report: BenchReport): ReportBlock[] {
   const { meta } = report;
   const sections: ReportBlock[] = [
-    { kind: 'heading', level: 1, text: 'toolwaves planner benchmark' },
+    { kind: 'heading', level: 1, text: 'toolwaves strategy benchmark' },
     {
       kind: 'paragraph',
-      text: `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Planners compared (everything bound under \`PLANNER\`): ${meta.planners.join(', ')}.`,
+      text: `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Strategies compared (every planner bound under \`PLANNER\`, every strategy under \`STRATEGY\`):`,
+    },
+    {
+      kind: 'list',
+      items: meta.strategies.map(
+        (strategy) =>
+          `**${strategy.name}**${strategy.clairvoyant ? ' (clairvoyant)' : ''} — ${strategy.description}`,
+      ),
     },
     { kind: 'heading', level: 2, text: 'Headline' },
     ...headlineBlocks(report),
     { kind: 'heading', level: 2, text: 'Workloads' },
     {
       kind: 'paragraph',
-      text: "Per planner, over the workload's batches: waves per batch, summed simulated makespan, its ratio to the summed lower bound and the worst single batch's, the ratio to the reference planner with the batches where the planner is faster / slower and its best gain on one batch, mean planning time per batch, share of plans proven optimal, seed-model batches above the minimal wave count, and plans breaking the rules.",
+      text: `Per strategy, over the workload's batches and the ${meta.seeds.length} seed(s) (median [range]): summed turn time ÷ ${meta.reference ?? 'the reference'} and ÷ the lower bound, batch and streamed; mean streamed turn and tool time after the stream; conflicting pairs that overlapped (lost updates); turns breaking the rules (wave plans: \`verifyPlan\`; other schedules: \`verifySchedule\`); share of plans proven optimal; seed-model batches above the minimal wave count. And how far the health record's estimates were from the sampled durations.`,
     },
   ];
   for (const workload of report.workloads) sections.push(...workloadSection(workload));
   if (report.gantt !== null) {
     const { gantt } = report;
     sections.push(
-      { kind: 'heading', level: 2, text: 'One batch, planner by planner' },
+      { kind: 'heading', level: 2, text: 'One batch, strategy by strategy' },
       {
         kind: 'paragraph',
         text: `Batch ${gantt.batch} of \`${gantt.workload}\` (${gantt.size} calls, lower bound ${formatDuration(gantt.lowerBoundMs)}): ${gantt.why}. Calls per wave:`,
       },
       {
         kind: 'table',
-        headers: ['planner', 'makespan', 'waves'],
+        headers: ['strategy', 'makespan', 'waves'],
         rows: gantt.planners.map((planner) => [
           planner.planner,
           formatDuration(planner.makespanMs),
-          wavesOf(planner.bars),
+          planner.waves === 0 ? 'no waves' : wavesOf(planner.bars),
         ]),
         numericFrom: 1,
       },
@@ -67,44 +74,45 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
 }
 
 function workloadSection(workload: WorkloadFigures): ReportBlock[] {
-  const rows = workload.results.map((result: PlannerResult) => [
-    result.planner,
-    (result.waves / Math.max(1, workload.batches)).toFixed(2),
-    formatDuration(result.makespanMs),
-    formatRatio(result.ratio),
-    formatRatio(result.worstRatio),
-    result.versus === null ? '–' : formatRatio(result.versus.ratio),
-    result.versus === null ? '–' : `${result.versus.faster} / ${result.versus.slower}`,
-    result.versus === null ? '–' : formatPercent(result.versus.bestGain),
-    formatDuration(result.planMs),
-    formatPercent(result.proven),
-    result.aboveMinimalWaves === null ? '–' : String(result.aboveMinimalWaves),
-    String(result.invalidPlans),
-  ]);
-  const reference = workload.results.find((result) => result.versus !== null)?.versus?.reference;
+  const row = (batch: StrategySummary): string[] => {
+    const stream = workload.stream.find((entry) => entry.strategy === batch.strategy)!;
+    return [
+      batch.strategy,
+      formatSpread(batch.versusGreedy, formatRatio),
+      formatSpread(batch.versusBound, formatRatio),
+      formatSpread(stream.versusGreedy, formatRatio),
+      formatSpread(stream.versusBound, formatRatio),
+      formatSpread(stream.turnMs, formatDuration),
+      formatSpread(stream.afterStreamMs, formatDuration),
+      `${batch.conflictingOverlaps} (${batch.lostUpdates}) / ${stream.conflictingOverlaps} (${stream.lostUpdates})`,
+      String(batch.invalidPlans),
+      formatPercent(batch.proven),
+      batch.aboveMinimalWaves === null ? '–' : String(batch.aboveMinimalWaves),
+    ];
+  };
+  const { estimates } = workload;
   return [
     { kind: 'heading', level: 3, text: workload.name },
     {
       kind: 'paragraph',
-      text: `${workload.description} ${workload.batches} batch${workload.batches === 1 ? '' : 'es'}, ${workload.calls} calls, sizes ${sizesOf(workload)}; lower bound ${formatDuration(workload.results[0]?.lowerBoundMs ?? null)} in all.`,
+      text: `${workload.description} ${workload.batches} batch${workload.batches === 1 ? '' : 'es'} and ${workload.calls} calls per seed, sizes ${sizesOf(workload)}. Estimates off by ${formatPercent(estimates.medianError)} at the median, ${formatPercent(estimates.p90Error)} at p90 (${estimates.unseen} of ${estimates.calls} calls of a tool not seen yet).`,
     },
     {
       kind: 'table',
       headers: [
-        'planner',
-        'waves/batch',
-        'makespan',
-        '÷ LB',
-        'worst ÷ LB',
-        `÷ ${reference ?? 'ref.'}`,
-        'faster / slower',
-        'best gain',
-        'plan time',
+        'strategy',
+        'batch ÷ greedy',
+        'batch ÷ LB',
+        'streamed ÷ greedy',
+        'streamed ÷ LB',
+        'streamed turn',
+        'after stream',
+        'overlaps (lost) batch / streamed',
+        'invalid',
         'proven',
         'above min. waves',
-        'invalid',
       ],
-      rows,
+      rows: workload.batch.map(row),
     },
   ];
 }
@@ -202,10 +210,12 @@ function methodSection(report: BenchReport): ReportBlock[] {
     {
       kind: 'list',
       items: [
-        `Batches: every workload generates ${report.meta.repeats} batch(es) per size (${report.meta.sizes.join(', ')}; the worked example has its 6 calls), from seeded streams (mulberry32), so every run sees the same batches. Tool workloads get their plan nodes from the real tool registry's \`toPlanNodes\` (the real declarations), \`estimateMs\` = the sampled duration.`,
-        'Durations: log-normal around the medians below (sigma = spread of the logarithm; long tails).',
-        "Makespan: the planner package's `makespan` (waves one after another, list scheduling inside a wave under the cap). Lower bound: its `lowerBound` (serial work of unsafe calls plus the longest conflict chain or the safe work ÷ cap, whichever is larger).",
-        'Planning time: `performance.now()` around `plan()`, repeated for fast planners.',
+        `Batches: for each of the seeds ${report.meta.seeds.join(', ')}, every workload generates ${report.meta.repeats} batch(es) per size (${report.meta.sizes.join(', ')}; the worked example has its 6 calls), from seeded streams (mulberry32), so every run sees the same batches. Tool workloads get their plan nodes from the real tool registry's \`toPlanNodes\` (the real declarations).`,
+        'Durations: log-normal around the medians below (sigma = spread of the logarithm; long tails). The sampled durations are what the simulation runs; no strategy sees them, except the one marked clairvoyant.',
+        `Estimates: what a dispatcher's health record holds — the executor's \`ToolHealth\` (a moving average per tool, alpha 0.2), warmed up on ${report.meta.warmupTurns} turns of the workload, then on each earlier measured turn of the seed. Strategies see them as \`estimateMs\`.`,
+        `Streamed turns: the model writes the calls one after another, each \`12 + JSON length of its arguments ÷ 4\` tokens at ${report.meta.tokensPerSecond} tokens/s; a call arrives when written. Turn time runs from the first tool-call token to the last result.`,
+        "Simulation: waves one after another, list scheduling inside a wave under the cap (the planner package's `makespan`); eager runs through the planner's `simulateEager`; peers start each call once it is ready (arrived, its dependencies ended) and a slot is free, lowest index first. Lower bound: the planner package's `lowerBound` (serial work of unsafe calls plus the longest conflict chain or the safe work ÷ cap); streamed, the same function given the arrival times (`arrivalMs`): no call starts before it was written.",
+        '`optimal` searches on a work budget (search nodes), not a clock, so the same seed gives the same plans on any machine. Decision times: `performance.now()` around `execute()`, first seed, batch mode.',
       ],
     },
     { kind: 'table', headers: ['tool', 'median', 'sigma'], rows: latency },

@@ -1,8 +1,8 @@
 import {
-  DEFAULT_BUDGET_MS,
   greedyPlanner,
   optimalPlanner,
   orderedPlanner,
+  type Planner,
   sequentialPlanner,
 } from '@toolwaves/planner';
 import { ContainerModule } from 'inversify';
@@ -10,27 +10,54 @@ import { PLANNER } from './planner-token.js';
 
 /** Options of {@link plannersModule}. */
 export interface PlannersModuleOptions {
-  /** Time budget of one `plan` call of `optimal`, in ms (default the planner's, 50 ms). */
+  /**
+   * Work budget of one `plan` call of `optimal`: search nodes of its exact search (default
+   * {@link DEFAULT_OPTIMAL_EXPANSIONS}). A work budget, not a clock, so the same seed gives the
+   * same plans on any machine.
+   */
+  readonly optimalExpansions?: number;
+  /**
+   * Time cap of one `plan` call of `optimal`, in ms: a safety net far above what the work
+   * budget needs (default {@link DEFAULT_OPTIMAL_BUDGET_MS}).
+   */
   readonly optimalBudgetMs?: number;
+}
+
+/** The bench's work budget of one `optimal` plan, in search nodes. */
+export const DEFAULT_OPTIMAL_EXPANSIONS = 20_000;
+
+/** The bench's time cap of one `optimal` plan, ms (a safety net; the work budget decides). */
+export const DEFAULT_OPTIMAL_BUDGET_MS = 10_000;
+
+/**
+ * The bench's `optimal` planner: on the work budget, with a generous time cap.
+ *
+ * @example benchOptimalPlanner({ optimalExpansions: 5000 }).plan(nodes);
+ */
+export function benchOptimalPlanner(options: PlannersModuleOptions = {}): Planner {
+  return optimalPlanner({
+    budgetMs: options.optimalBudgetMs ?? DEFAULT_OPTIMAL_BUDGET_MS,
+    maxExpansions: options.optimalExpansions ?? DEFAULT_OPTIMAL_EXPANSIONS,
+  });
 }
 
 /**
  * An inversify module binding the default planners under {@link PLANNER}: `greedy`,
- * `ordered`, `sequential` and `optimal`.
+ * `ordered`, `sequential` and `optimal` (on a work budget, {@link benchOptimalPlanner}).
  *
  * @example
  * ```ts
  * const container = new Container();
- * container.load(plannersModule({ optimalBudgetMs: 20 }));
+ * container.load(plannersModule({ optimalExpansions: 5000 }));
  * ```
  * @see benchContainer
  */
 export function plannersModule(options: PlannersModuleOptions = {}): ContainerModule {
-  const budgetMs = options.optimalBudgetMs ?? DEFAULT_BUDGET_MS;
+  const optimal = benchOptimalPlanner(options);
   return new ContainerModule(({ bind }) => {
     bind(PLANNER).toConstantValue(greedyPlanner());
     bind(PLANNER).toConstantValue(orderedPlanner());
     bind(PLANNER).toConstantValue(sequentialPlanner());
-    bind(PLANNER).toConstantValue(optimalPlanner({ budgetMs }));
+    bind(PLANNER).toConstantValue(optimal);
   });
 }

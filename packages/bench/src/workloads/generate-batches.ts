@@ -1,7 +1,8 @@
-import { describeValue, type ToolRegistry } from '@toolwaves/core';
+import { checkOption, describeValue, optionRules, type ToolRegistry } from '@toolwaves/core';
 import { BenchError } from '../bench-error.js';
-import type { BenchWorkload } from './bench-batch.js';
+import type { BenchBatch, BenchWorkload, WarmupTurn } from './bench-batch.js';
 import { seedFor } from './seed-for.js';
+import { SEED_MODEL_ARGUMENTS } from './seed-model-arguments.js';
 import { SeededRandom } from './seeded-random.js';
 import type { Workload } from './workload.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
@@ -13,51 +14,77 @@ export interface GenerateBatchesOptions {
   readonly registry: ToolRegistry;
   /** The workspace the calls refer to. */
   readonly layout: WorkspaceLayout;
-  /** The run's seed: the same seed gives the same batches. */
+  /** The seed: the same seed gives the same batches. */
   readonly seed: number;
   /** Batch sizes, each from 1 up (workloads with fixed sizes use theirs). */
   readonly sizes: readonly number[];
   /** Batches per size (default 1). */
   readonly repeats?: number;
+  /** Turns of 16 calls (or the workload's fixed size) before the measured ones (default 0). */
+  readonly warmupTurns?: number;
 }
 
 /**
- * Generates every workload's batches. Tool workloads get their plan nodes from the registry's
- * `toPlanNodes`, so the declarations are the tools' real ones, with `estimateMs` set to each
- * call's sampled duration. Each batch has its own seeded stream ({@link seedFor}), so the
- * batches do not depend on which other workloads or sizes run.
+ * Generates every workload's batches for one seed. Tool workloads get their plan nodes from
+ * the registry's `toPlanNodes`, so the declarations are the tools' real ones; nodes carry no
+ * `estimateMs` (the sampled durations are kept apart, in `durationsMs`). Each batch has its
+ * own seeded stream ({@link seedFor}), so the batches do not depend on which other workloads
+ * or sizes run; warm-up turns come from a stream of their own.
  *
- * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1 up.
+ * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1
+ * up, or `warmupTurns` that is not one from 0 up.
  * @example
  * generateBatches({ workloads: defaultWorkloads(), registry, layout, seed: 1, sizes: [4, 16] });
  */
 export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[] {
   const repeats = options.repeats ?? 1;
+  const warmupTurns = checkOption({
+    name: 'warmupTurns',
+    value: options.warmupTurns,
+    rule: optionRules.integerFrom(0),
+    default: 0,
+    error: (message) => new BenchError({ code: 'invalid_options', message }),
+  });
   assertCount('repeats', repeats);
   for (const size of options.sizes) assertCount('sizes', size);
   return options.workloads.map((workload) => {
     const sizes = workload.sizes ?? options.sizes;
-    const batches = sizes.flatMap((size) => Array.from({ length: repeats }, () => size));
+    const batchSizes = sizes.flatMap((size) => Array.from({ length: repeats }, () => size));
+    const make = (stream: string, item: number, size: number): BenchBatch => {
+      const random = new SeededRandom(seedFor({ seed: options.seed, stream, item }));
+      const request = { random, size, layout: options.layout };
+      if (workload.kind === 'seed-model') {
+        const { nodes, tools, durationsMs } = workload.batch(request);
+        const argumentChars = tools.map(
+          (tool) => JSON.stringify(SEED_MODEL_ARGUMENTS[tool] ?? {}).length,
+        );
+        return { size: nodes.length, nodes, durationsMs, tools, argumentChars };
+      }
+      const { calls, durationsMs } = workload.batch(request);
+      return {
+        size: calls.length,
+        nodes: options.registry.toPlanNodes(calls),
+        durationsMs,
+        tools: calls.map((call) => call.name),
+        argumentChars: calls.map((call) => JSON.stringify(call.input ?? {}).length),
+        calls,
+      };
+    };
+    const warmup = Array.from({ length: warmupTurns }, (_, item): WarmupTurn => {
+      const { tools, durationsMs } = make(
+        `${workload.name}:warm-up`,
+        item,
+        workload.sizes?.[0] ?? 16,
+      );
+      return { tools, durationsMs };
+    });
     return {
       name: workload.name,
       description: workload.description,
       kind: workload.kind,
-      batches: batches.map((size, item) => {
-        const random = new SeededRandom(
-          seedFor({ seed: options.seed, stream: workload.name, item }),
-        );
-        const request = { random, size, layout: options.layout };
-        if (workload.kind === 'seed-model') {
-          const nodes = workload.batch(request);
-          return { size: nodes.length, nodes };
-        }
-        const { calls, durationsMs } = workload.batch(request);
-        const byId = new Map(calls.map((call, index) => [call.id, durationsMs[index]]));
-        const nodes = options.registry.toPlanNodes(calls, {
-          estimateMs: (call) => byId.get(call.id),
-        });
-        return { size: calls.length, nodes, calls };
-      }),
+      seed: options.seed,
+      warmup,
+      batches: batchSizes.map((size, item) => make(workload.name, item, size)),
     };
   });
 }

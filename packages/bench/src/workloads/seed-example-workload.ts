@@ -24,14 +24,17 @@ export function seedExampleWorkload(): SeedModelWorkload {
     description: "The seed's worked example: Read(a) Read(b) Edit(c) Grep Read(a) Stat.",
     sizes: [calls.length],
     batch({ random }) {
-      return calls.map(
-        ({ tool, parallelizable, key }, index): PlanNode => ({
-          index,
-          parallelizable,
-          ...(key === undefined ? {} : { resourceKey: key }),
-          estimateMs: random.duration(TOOL_LATENCY[tool]!),
-        }),
-      );
+      return {
+        nodes: calls.map(
+          ({ parallelizable, key }, index): PlanNode => ({
+            index,
+            parallelizable,
+            ...(key === undefined ? {} : { resourceKey: key }),
+          }),
+        ),
+        tools: calls.map(({ tool }) => tool),
+        durationsMs: calls.map(({ tool }) => random.duration(TOOL_LATENCY[tool]!)),
+      };
     },
   };
 }

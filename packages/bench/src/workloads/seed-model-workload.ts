@@ -17,23 +17,23 @@ export function seedModelWorkload(): SeedModelWorkload {
     description: 'Seed model: unsafe calls, exclusive flat keys that repeat, keyless calls.',
     batch({ random, size }) {
       const keys = Math.max(2, Math.floor(size / 4));
-      return Array.from({ length: size }, (_, index): PlanNode => {
+      const nodes: PlanNode[] = [];
+      const tools: string[] = [];
+      const durationsMs: number[] = [];
+      const add = (tool: string, node: PlanNode): void => {
+        nodes.push(node);
+        tools.push(tool);
+        durationsMs.push(random.duration(TOOL_LATENCY[tool]!));
+      };
+      for (let index = 0; index < size; index++) {
         const kind = random.weighted({ shell: 15, keyed: 45, keyless: 40 });
-        if (kind === 'shell') {
-          return { index, parallelizable: false, estimateMs: random.duration(TOOL_LATENCY.Shell!) };
-        }
-        if (kind === 'keyed') {
+        if (kind === 'shell') add('Shell', { index, parallelizable: false });
+        else if (kind === 'keyed') {
           const tool = random.chance(0.6) ? 'Read' : 'Edit';
-          return {
-            index,
-            parallelizable: true,
-            resourceKey: `file:${random.int(keys)}`,
-            estimateMs: random.duration(TOOL_LATENCY[tool]!),
-          };
-        }
-        const tool = random.chance(0.5) ? 'Grep' : 'Stat';
-        return { index, parallelizable: true, estimateMs: random.duration(TOOL_LATENCY[tool]!) };
-      });
+          add(tool, { index, parallelizable: true, resourceKey: `file:${random.int(keys)}` });
+        } else add(random.chance(0.5) ? 'Grep' : 'Stat', { index, parallelizable: true });
+      }
+      return { nodes, tools, durationsMs };
     },
   };
 }

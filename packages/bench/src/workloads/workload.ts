@@ -32,16 +32,26 @@ export interface ToolWorkload {
   batch(request: BatchRequest): WorkloadBatch;
 }
 
+/** One seed-model batch: plain nodes, each call's abstract tool and sampled duration. */
+export interface SeedModelBatch {
+  /** Declarations only (`parallelizable`, one exclusive flat `resourceKey`), no `estimateMs`. */
+  readonly nodes: readonly PlanNode[];
+  /** The abstract tool of each call (`Read`, `Edit`, `Grep`, `Stat`, `Shell`). */
+  readonly tools: readonly string[];
+  /** Sampled duration of each call, in ms. */
+  readonly durationsMs: readonly number[];
+}
+
 /**
  * A workload in the seed model: plain nodes (`parallelizable`, one exclusive flat
- * `resourceKey`, `estimateMs`), where greedy's wave count is known to be minimal.
+ * `resourceKey`), where greedy's wave count is known to be minimal.
  */
 export interface SeedModelWorkload {
   readonly kind: 'seed-model';
   readonly name: string;
   readonly description: string;
   readonly sizes?: readonly number[];
-  batch(request: BatchRequest): readonly PlanNode[];
+  batch(request: BatchRequest): SeedModelBatch;
 }
 
 /** A generator of batches: tool calls ({@link ToolWorkload}) or seed-model nodes. */

@@ -53,7 +53,7 @@ export function ganttChart(options: GanttChartOptions): string {
       const left = x(bar.startMs);
       const barWidth = Math.max(1, x(bar.endMs) - left - 0.5);
       const y = top + bar.lane * laneHeight + 1;
-      const tip = `#${bar.call} ${bar.label}: wave ${bar.wave + 1}, ${formatMs(bar.startMs)} → ${formatMs(bar.endMs)}`;
+      const tip = `#${bar.call} ${bar.label}: ${planner.waves === 0 ? '' : `wave ${bar.wave + 1}, `}${formatMs(bar.startMs)} → ${formatMs(bar.endMs)}`;
       parts.push(
         `<rect x="${left}" y="${y}" width="${round(barWidth)}" height="${laneHeight - 2}" fill="${colorOf(bar.label)}" data-call="${bar.call}" data-wave="${bar.wave}"><title>${escapeXml(tip)}</title></rect>`,
       );
@@ -63,7 +63,8 @@ export function ganttChart(options: GanttChartOptions): string {
         );
       }
     }
-    for (const end of waveEnds.values()) {
+    // Strategies without waves (waves: 0) get no wave lines.
+    for (const end of planner.waves === 0 ? [] : waveEnds.values()) {
       parts.push(
         `<line x1="${x(end)}" x2="${x(end)}" y1="${top - 3}" y2="${top + panelHeight + 3}" class="wave-end"/>`,
       );

@@ -1,0 +1,78 @@
+import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
+import type { ModelMessage } from 'ai';
+import type { DispatchedStep } from './dispatch-step.js';
+import { type AiSdkToolCallLike, fromAiSdkToolCalls } from './from-ai-sdk-tool-calls.js';
+import { stepMessages } from './step-messages.js';
+
+/**
+ * One `streamText` step as it streams (a `StreamTextResult` fits): its `fullStream` parts, of
+ * which the `tool-call` parts are read, and the step's `response` once it has ended.
+ */
+export interface AiSdkStreamedStepLike {
+  readonly fullStream: AsyncIterable<{ readonly type: string }>;
+  readonly response: PromiseLike<{ readonly messages: readonly ModelMessage[] }>;
+}
+
+/** Options of {@link dispatchStreamedStep}. */
+export interface DispatchStreamedStepOptions {
+  readonly dispatcher: Dispatcher;
+  /** A `streamText` result of one step (tools without `execute`: see {@link toAiSdkTools}). */
+  readonly step: AiSdkStreamedStepLike;
+  /** Cancels the dispatch (the hard error `cancelled`) and stops reading the stream. */
+  readonly signal?: AbortSignal | undefined;
+  /** Sees every event of the dispatch: each call's start (and what it waited for) and end. */
+  readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+}
+
+/**
+ * Runs the tool calls of a `streamText` step as their `tool-call` parts arrive: each goes to
+ * `dispatcher.dispatchStream` the moment the model has written it, and starts as soon as the
+ * earlier calls it conflicts with have ended (two edits of one file never overlap), while the
+ * model is still writing the rest. Once the stream has ended, resolves with the results in call
+ * order and the messages that answer them, as {@link dispatchStep} does for a finished step.
+ * The step's text can be read at the same time (`result.textStream`: every read of a
+ * `streamText` result is its own copy of the stream).
+ *
+ * @throws DispatchError (as a rejection) for a hard error of the dispatch; `source_failed`, with
+ *   the AI SDK's error as its `cause`, when the model's stream reports an error.
+ * @example
+ * ```ts
+ * const result = streamText({ model, tools: toAiSdkTools(registry), messages });
+ * const step = dispatchStreamedStep({ dispatcher, step: result, signal });
+ * for await (const text of result.textStream) process.stdout.write(text);
+ * messages.push(...(await step).messages);
+ * ```
+ * @see runToolLoop with `stream: true` for the whole loop.
+ */
+export async function dispatchStreamedStep(
+  options: DispatchStreamedStepOptions,
+): Promise<DispatchedStep> {
+  const { dispatcher, step, signal, onEvent } = options;
+  const calls: ToolCall[] = [];
+  const results: ToolResult[] = await dispatcher.dispatchStream(toolCallsOf(step, calls), {
+    ...(signal === undefined ? {} : { signal }),
+    ...(onEvent === undefined ? {} : { onEvent }),
+  });
+  const response = await step.response;
+  return {
+    calls,
+    results,
+    messages: stepMessages({ responseMessages: response.messages, calls, results }),
+  };
+}
+
+/** The step's calls as its `tool-call` parts arrive, each also recorded in `seen`. */
+async function* toolCallsOf(
+  step: AiSdkStreamedStepLike,
+  seen: ToolCall[],
+): AsyncGenerator<ToolCall> {
+  for await (const part of step.fullStream) {
+    if (part.type === 'error') throw (part as { readonly error?: unknown }).error;
+    if (part.type !== 'tool-call') continue;
+    for (const call of fromAiSdkToolCalls([part as unknown as AiSdkToolCallLike])) {
+      seen.push(call);
+      yield call;
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
+import type { Strategy } from './strategy.js';
+import { streamEnd } from './stream-end.js';
+
+/** Options of {@link plannerStrategy}. */
+export interface PlannerStrategyOptions {
+  /** The row's name (default the planner's). */
+  readonly name?: string;
+  /** The row's sentence (default: "`name` waves, …"). */
+  readonly description?: string;
+  /** Mark the strategy as seeing the sampled durations (default false). */
+  readonly clairvoyant?: boolean;
+}
+
+/**
+ * A planner as a strategy, the way the executor's parallel mode runs it: plan the whole batch
+ * on the estimates, then run the waves one after another under `maxConcurrency`. In a streamed
+ * turn that means waiting for the last call before the first wave (wait-then-waves). Plans are
+ * remembered per node list, so the batch and the streamed run of one turn plan once.
+ *
+ * @example
+ * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan, ... }
+ * @see Strategy
+ */
+export function plannerStrategy(planner: Planner, options: PlannerStrategyOptions = {}): Strategy {
+  const plans = new WeakMap<readonly PlanNode[], Map<number, Plan>>();
+  const name = options.name ?? planner.name;
+  return {
+    name,
+    description:
+      options.description ??
+      `The \`${planner.name}\` planner's waves, one after another (a streamed turn waits for its last call).`,
+    ...(options.clairvoyant === true ? { clairvoyant: true } : {}),
+    execute(turn) {
+      let byCap = plans.get(turn.nodes);
+      if (byCap === undefined) {
+        byCap = new Map();
+        plans.set(turn.nodes, byCap);
+      }
+      let plan = byCap.get(turn.maxConcurrency);
+      if (plan === undefined) {
+        plan = planner.plan(turn.nodes, { maxConcurrency: turn.maxConcurrency });
+        byCap.set(turn.maxConcurrency, plan);
+      }
+      return {
+        kind: 'waves',
+        plan,
+        maxConcurrency: turn.maxConcurrency,
+        startMs: streamEnd(turn),
+      };
+    },
+  };
+}

@@ -1,0 +1,187 @@
+import { describeValue, type ToolCall } from '@toolwaves/core';
+import { DependencyTracker, dependencies } from '@toolwaves/planner';
+import { EMPTY, from, type Observable } from 'rxjs';
+import type { BatchState } from './batch-state.js';
+import { DispatchError } from './dispatch-error.js';
+import type { DispatchEvent } from './dispatch-event.js';
+import { runCall } from './run-call.js';
+import type { EagerCall, EagerStart } from './schedule-eager.js';
+
+/**
+ * Turns a batch's tool calls into calls for {@link scheduleEager}: each one's index,
+ * dependencies and work. A whole batch takes its dependencies from the planner's
+ * `dependencies` at once; a stream's calls arrive one by one, each tracked by a
+ * `DependencyTracker` (and checked: it must look like a tool call, and a second call with an id
+ * already seen is a soft error that does not run). In `sequential` mode a stream's call waits
+ * for the one before it.
+ *
+ * @see runEagerBatch which runs them.
+ */
+export class EagerArrivals {
+  readonly #batch: BatchState;
+  readonly #sequential: boolean;
+  readonly #tracker = new DependencyTracker();
+  /** The first call index of each id seen. */
+  readonly #ids = new Map<string, number>();
+
+  constructor(batch: BatchState, sequential: boolean) {
+    this.#batch = batch;
+    this.#sequential = sequential;
+  }
+
+  /** The dependencies of a whole batch, from the planner (plan nodes with latency estimates). */
+  planWhole(): number[][] {
+    return dependencies(this.#batch.prepared.nodes());
+  }
+
+  /**
+   * Call `index` of a whole batch, with its planned dependencies. (Ids are checked for streams
+   * only, where calls arrive one by one: a whole batch runs every call, as waves do.)
+   */
+  planned(index: number, waits: readonly number[]): EagerCall<DispatchEvent> {
+    return this.#eagerCall(index, waits, index, this.#batch.startedAt);
+  }
+
+  /** A call of a stream arrives: its slot, its dependencies (tracked now), its work. */
+  arrive(call: ToolCall): EagerCall<DispatchEvent> {
+    const batch = this.#batch;
+    checkCall(call, batch.calls.length);
+    const prepared = batch.arrive(call);
+    const index = prepared.index;
+    const firstIndex = this.#firstWithId(index);
+    let waits: readonly number[];
+    if (this.#sequential) waits = index === 0 ? [] : [index - 1];
+    // A duplicate does not run, but takes its place in the order like a keyless call.
+    else if (firstIndex === index) waits = this.#tracker.add(prepared.node);
+    else waits = this.#tracker.add({ index, parallelizable: true });
+    // Arrival times only show in events (`waitedMs`, `waitMs`): no clock reading without them.
+    const arrivedAt = batch.progressEvents ? batch.now() : batch.startedAt;
+    return this.#eagerCall(index, waits, firstIndex, arrivedAt);
+  }
+
+  /** The index of the first call with call `index`'s id (itself when it is the first). */
+  #firstWithId(index: number): number {
+    const id = this.#batch.calls[index]!.id;
+    const first = this.#ids.get(id);
+    if (first !== undefined) return first;
+    this.#ids.set(id, index);
+    return index;
+  }
+
+  #eagerCall(
+    index: number,
+    waits: readonly number[],
+    firstIndex: number,
+    arrivedAt: number,
+  ): EagerCall<DispatchEvent> {
+    const batch = this.#batch;
+    return firstIndex === index
+      ? new DispatchedCall(batch, index, waits, batch.prepared.node(index).estimateMs, arrivedAt)
+      : new DuplicateCall(batch, index, waits, firstIndex, arrivedAt);
+  }
+}
+
+/** A call that runs through the per-call pipeline when {@link scheduleEager} starts it. */
+class DispatchedCall implements EagerCall<DispatchEvent> {
+  readonly index: number;
+  readonly dependencies: readonly number[];
+  readonly estimateMs: number | undefined;
+  readonly #batch: BatchState;
+  readonly #arrivedAt: number;
+
+  constructor(
+    batch: BatchState,
+    index: number,
+    dependencies: readonly number[],
+    estimateMs: number | undefined,
+    arrivedAt: number,
+  ) {
+    this.#batch = batch;
+    this.index = index;
+    this.dependencies = dependencies;
+    this.estimateMs = estimateMs;
+    this.#arrivedAt = arrivedAt;
+  }
+
+  run(start: EagerStart): Observable<DispatchEvent> {
+    const batch = this.#batch;
+    const arrivedAt = this.#arrivedAt;
+    return runCall(batch.prepared.call(this.index), {
+      batch,
+      wave: undefined,
+      readyAt: arrivedAt,
+      eager: { arrivedAt, waitedFor: start.waitedFor },
+    });
+  }
+}
+
+/** A call whose id an earlier call already has: a soft error naming the id, not run. */
+class DuplicateCall implements EagerCall<DispatchEvent> {
+  readonly index: number;
+  readonly dependencies: readonly number[];
+  readonly #batch: BatchState;
+  readonly #firstIndex: number;
+  readonly #arrivedAt: number;
+
+  constructor(
+    batch: BatchState,
+    index: number,
+    dependencies: readonly number[],
+    firstIndex: number,
+    arrivedAt: number,
+  ) {
+    this.#batch = batch;
+    this.index = index;
+    this.dependencies = dependencies;
+    this.#firstIndex = firstIndex;
+    this.#arrivedAt = arrivedAt;
+  }
+
+  run(start: EagerStart): Observable<DispatchEvent> {
+    const batch = this.#batch;
+    const index = this.index;
+    const call = batch.calls[index]!;
+    const toolName = String(call.name);
+    const content = `Duplicate tool call id \`${call.id}\`: call ${this.#firstIndex} has the same id, so call ${index} (\`${toolName}\`) was not run`;
+    batch.results[index] = { toolCallId: call.id, toolName, content, isError: true, durationMs: 0 };
+    if (!batch.progressEvents) return EMPTY;
+    const waitedMs = batch.now() - this.#arrivedAt;
+    const common = { wave: undefined, index, toolCallId: call.id, toolName, attempt: 1 } as const;
+    return from<DispatchEvent[]>([
+      {
+        type: 'call-start',
+        ...common,
+        input: call.input,
+        fleetWaitMs: 0,
+        waitedFor: start.waitedFor,
+        waitedMs,
+      },
+      {
+        type: 'call-end',
+        ...common,
+        outcome: 'error',
+        isError: true,
+        content,
+        durationMs: 0,
+        waitMs: waitedMs,
+      },
+    ]);
+  }
+}
+
+/** A stream's element must look like a tool call (string `id` and `name`). */
+function checkCall(call: unknown, index: number): asserts call is ToolCall {
+  const candidate = call as Partial<ToolCall> | null;
+  if (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.id === 'string' &&
+    typeof candidate.name === 'string'
+  ) {
+    return;
+  }
+  throw new DispatchError({
+    code: 'source_failed',
+    message: `Expected call ${index} of the stream to be a tool call ({ id: string, name: string, input }), got ${describeValue(call)}`,
+  });
+}

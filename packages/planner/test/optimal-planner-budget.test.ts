@@ -1,0 +1,73 @@
+import {
+  DEFAULT_MAX_EXPANSIONS,
+  greedyPlanner,
+  makespan,
+  optimalPlanner,
+  verifyPlan,
+} from '@toolwaves/planner';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
+
+// The planner reads `performance.now()`; here it is a virtual clock that the test drives.
+let now = 0;
+let tick = 0;
+const virtualClock = (msPerReading: number) => {
+  now = 0;
+  tick = msPerReading;
+  vi.spyOn(performance, 'now').mockImplementation(() => {
+    now += tick;
+    return now;
+  });
+};
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('optimalPlanner — the work budget decides, the time budget only caps', () => {
+  it('plans the same whether the clock stands still or races, while the time budget is not reached', () => {
+    fc.assert(
+      fc.property(
+        safeBatch(10, 16),
+        cap,
+        fc.integer({ min: 0, max: 3000 }),
+        (nodes, maxConcurrency, steps) => {
+          const planner = workBudgeted(steps);
+          virtualClock(0);
+          const still = planner.plan(nodes, { maxConcurrency });
+          virtualClock(1); // a machine a thousand times slower: 1 ms per clock reading
+          const racing = planner.plan(nodes, { maxConcurrency });
+          expect(racing).toEqual(still);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 60_000);
+
+  it('stops at the time budget when the clock reaches it first, still valid and no worse than greedy', () => {
+    let unproven = 0;
+    fc.assert(
+      fc.property(safeBatch(12, 16), cap, (nodes, maxConcurrency) => {
+        virtualClock(5); // every reading 5 ms later: the 50 ms budget is gone after 10 readings
+        const plan = optimalPlanner({ maxExpansions: Number.POSITIVE_INFINITY }).plan(nodes, {
+          maxConcurrency,
+        });
+        vi.restoreAllMocks();
+        if (plan.proven !== true) unproven++;
+        const greedy = greedyPlanner().plan(nodes);
+        expect(verifyPlan(nodes, plan)).toEqual([]);
+        expect(makespan(nodes, plan, { maxConcurrency })).toBeLessThanOrEqual(
+          makespan(nodes, greedy, { maxConcurrency }),
+        );
+      }),
+      { numRuns: 100 },
+    );
+    expect(unproven).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('has a finite default work budget', () => {
+    expect(Number.isInteger(DEFAULT_MAX_EXPANSIONS)).toBe(true);
+    expect(DEFAULT_MAX_EXPANSIONS).toBeGreaterThan(0);
+  });
+});

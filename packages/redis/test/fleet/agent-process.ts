@@ -1,0 +1,48 @@
+/**
+ * One agent process of the multi-process tests: its own Dispatcher over the real fs tools
+ * (wrapped to write markers) on the shared workspace, coordinated through Redis. Run with tsx;
+ * the first argument is the path of its config (JSON).
+ */
+import { readFileSync } from 'node:fs';
+import { ToolRegistry, type ToolResult } from '@toolwaves/core';
+import { Dispatcher } from '@toolwaves/executor-rx';
+import { fsToolsModule } from '@toolwaves/tools-fs';
+import { Container } from 'inversify';
+import { redisCoordinator } from '../../src/index.js';
+import { type AgentConfig, READY_LINE, RESULTS_PREFIX } from './agent-config.js';
+import { markedTool } from './marked-tool.js';
+
+const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as AgentConfig;
+
+const container = new Container();
+container.load(fsToolsModule({ root: config.root }));
+const fsTools = ToolRegistry.fromContainer(container);
+const registry = new ToolRegistry();
+for (const name of fsTools.names()) {
+  const tool = fsTools.get(name);
+  if (tool !== undefined) registry.add(markedTool(tool, config));
+}
+
+const fleet =
+  config.redisUrl === ''
+    ? undefined
+    : redisCoordinator({
+        url: config.redisUrl,
+        namespace: config.namespace,
+        leaseMs: config.leaseMs,
+      });
+const dispatcher = new Dispatcher({
+  registry,
+  mode: 'parallel',
+  ...(fleet === undefined ? {} : { coordinator: fleet }),
+});
+
+// Every agent starts its batches at once: it says it is ready and waits for a line on stdin.
+process.stdout.write(`${READY_LINE}\n`);
+await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+process.stdin.pause();
+
+const results: ToolResult[][] = [];
+for (const batch of config.batches) results.push(await dispatcher.dispatch(batch));
+process.stdout.write(`${RESULTS_PREFIX}${JSON.stringify(results)}\n`);
+await fleet?.close();

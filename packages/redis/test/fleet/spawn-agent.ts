@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ToolResult } from '@toolwaves/core';
+import { type AgentConfig, READY_LINE, RESULTS_PREFIX, STARTED_PREFIX } from './agent-config.js';
+
+const require = createRequire(import.meta.url);
+/** tsx as a loader in the agent's own node process (its CLI would start a second process). */
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+const SCRIPT = fileURLToPath(new URL('./agent-process.ts', import.meta.url));
+const TSCONFIG = fileURLToPath(new URL('../../tsconfig.cli.json', import.meta.url));
+
+/** A running agent process. */
+export interface SpawnedAgent {
+  readonly child: ChildProcess;
+  /** Resolves when the agent is ready to dispatch. */
+  readonly ready: Promise<void>;
+  /** Lets it start its batches. */
+  go(): void;
+  /** Resolves when the agent's tool for call `id` has started (its `start` marker is written). */
+  started(id: string): Promise<void>;
+  /** The results of every batch, when the process exits normally. */
+  readonly results: Promise<ToolResult[][]>;
+  /** Resolves when the process has exited, however. */
+  readonly exited: Promise<void>;
+}
+
+/**
+ * Starts `agent-process.ts` under tsx with `config` (written next to the marker log); it
+ * dispatches once `go()` is called.
+ */
+export function spawnAgent(config: AgentConfig): SpawnedAgent {
+  const configFile = `${config.log}.${config.agent}.json`;
+  writeFileSync(configFile, JSON.stringify(config));
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, SCRIPT, configFile], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
+  });
+  const startedCalls = new Set<string>();
+  const waiting = new Map<string, () => void>();
+  let stdout = '';
+  let stderr = '';
+  let buffered = '';
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => {
+    markReady = resolve;
+  });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    buffered += chunk.toString();
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      const line = buffered.slice(0, newline);
+      buffered = buffered.slice(newline + 1);
+      if (line === READY_LINE) markReady();
+      if (line.startsWith(STARTED_PREFIX)) {
+        const id = line.slice(STARTED_PREFIX.length);
+        startedCalls.add(id);
+        waiting.get(id)?.();
+      }
+      newline = buffered.indexOf('\n');
+    }
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const results = exited.then((code) => {
+    const line = stdout.split('\n').find((l) => l.startsWith(RESULTS_PREFIX));
+    if (code !== 0 || line === undefined) {
+      throw new Error(`agent ${config.agent} exited with ${code}: ${stderr || stdout}`);
+    }
+    return JSON.parse(line.slice(RESULTS_PREFIX.length)) as ToolResult[][];
+  });
+  results.catch(() => undefined);
+  return {
+    child,
+    ready,
+    go: () => child.stdin?.end('go\n'),
+    results,
+    exited: exited.then(() => undefined),
+    started: (id) =>
+      startedCalls.has(id)
+        ? Promise.resolve()
+        : new Promise<void>((resolve, reject) => {
+            waiting.set(id, resolve);
+            exited.then(() =>
+              reject(new Error(`agent ${config.agent} exited before ${id} started: ${stderr}`)),
+            );
+          }),
+  };
+}
