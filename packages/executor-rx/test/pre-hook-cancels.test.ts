@@ -16,7 +16,7 @@ afterEach(() => {
  * A synchronous pre hook that cancels the dispatch and then answers `allow` must not get the
  * tool run: the attempt is no longer current once the hook returns.
  */
-describe.each(['sequential', 'parallel'] as const)(
+describe.each(['sequential', 'parallel', 'eager'] as const)(
   'a pre hook that cancels, then allows (%s)',
   (mode) => {
     it('the smallest case: one call, the caller signal aborted inside the hook', async () => {
