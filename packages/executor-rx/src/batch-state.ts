@@ -18,6 +18,11 @@ export interface BatchStateOptions {
   readonly calls: readonly ToolCall[];
   /** Whether waves and calls emit their events (not when nobody can see them: `dispatch`). */
   readonly progressEvents: boolean;
+  /**
+   * The run's subscriber. Once it is closed (unsubscribed from, maybe from inside a synchronous
+   * hook), no stage of any call goes on, even before the run's teardown exists to say so.
+   */
+  readonly observer?: { readonly closed: boolean } | undefined;
 }
 
 /**
@@ -44,17 +49,24 @@ export class BatchState {
   syncDepth = 0;
   /** When the current wave began: a first attempt's `waitMs` counts from here. */
   waveStartedAt: number;
+  readonly #observer: { readonly closed: boolean } | undefined;
 
   constructor(options: BatchStateOptions) {
     const { config, calls } = options;
     this.config = config;
     this.calls = calls;
     this.progressEvents = options.progressEvents;
+    this.#observer = options.observer;
     const { registry, health } = config;
     this.prepared = new PreparedCalls({ registry, calls, health });
     this.results = new Array<ToolResult | undefined>(calls.length);
     this.startedAt = config.scheduler.now();
     this.waveStartedAt = this.startedAt;
+  }
+
+  /** Nobody listens to the run any more (it was unsubscribed from, or it ended). */
+  get unobserved(): boolean {
+    return this.#observer?.closed === true;
   }
 
   now(): number {

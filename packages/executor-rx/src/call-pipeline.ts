@@ -533,7 +533,7 @@ export class CallPipeline implements StoppableCall {
    */
   private isCurrent(token: number): boolean {
     if (token !== this.token || this.closed) return false;
-    if (!this.subscriber.closed) return true;
+    if (!this.subscriber.closed && !this.batch.unobserved) return true;
     this.abandon();
     return false;
   }
