@@ -129,21 +129,26 @@ type TurnRun = AgentLoopOptions & {
   readonly written: (index: number, call: ToolCall) => void;
 };
 
+/**
+ * The turn's calls as the model writes them, each told to `written` and kept in `calls`; once
+ * the model stops writing a turn with calls, `onTurnWritten` is told.
+ */
+async function* recordWriting(options: TurnRun, calls: ToolCall[]): AsyncGenerator<ToolCall> {
+  for await (const call of options.calls) {
+    options.written(calls.length, call);
+    calls.push(call);
+    yield call;
+  }
+  if (calls.length > 0) options.onTurnWritten?.(options.turn, options.writing, calls);
+}
+
 /** Hands each call to the dispatcher's stream as the model writes it. */
 async function runStreamedTurn(options: TurnRun): Promise<TurnOutcome> {
   const calls: ToolCall[] = [];
-  async function* asWritten(): AsyncGenerator<ToolCall> {
-    for await (const call of options.calls) {
-      options.written(calls.length, call);
-      calls.push(call);
-      yield call;
-    }
-    if (calls.length > 0) options.onTurnWritten?.(options.turn, options.writing, calls);
-  }
   const onEvent = options.onEvent;
-  const results = await options.dispatcher.dispatchStream(asWritten(), {
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(onEvent === undefined ? {} : { onEvent: (event) => onEvent(event, options.turn) }),
+  const results = await options.dispatcher.dispatchStream(recordWriting(options, calls), {
+    signal: options.signal,
+    onEvent: onEvent === undefined ? undefined : (event) => onEvent(event, options.turn),
   });
   return { calls, plan: undefined, explanation: [], results };
 }
@@ -151,11 +156,9 @@ async function runStreamedTurn(options: TurnRun): Promise<TurnOutcome> {
 /** Waits for the whole turn, then runs its calls in the dispatcher's waves. */
 async function runWholeTurn(options: TurnRun): Promise<TurnOutcome> {
   const calls: ToolCall[] = [];
-  for await (const call of options.calls) {
-    options.written(calls.length, call);
-    calls.push(call);
+  for await (const _call of recordWriting(options, calls)) {
+    // Only read to the end: the calls are kept in `calls`.
   }
-  if (calls.length > 0) options.onTurnWritten?.(options.turn, options.writing, calls);
   return runBatch({ ...options, calls });
 }
 
@@ -168,7 +171,7 @@ async function runBatch(
   let plan: Plan | undefined;
   let explanation: readonly CallExplanation[] = [];
   const results = await options.dispatcher.dispatch(options.calls, {
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    signal: options.signal,
     onEvent: (event) => {
       options.onEvent?.(event, options.turn);
       if (event.type === 'batch-start') {

@@ -63,44 +63,10 @@ export async function dispatchStep(options: DispatchStepOptions): Promise<Dispat
   const { dispatcher, step, signal, onEvent } = options;
   const calls = fromAiSdkToolCalls(step.toolCalls);
   if (calls.length === 0) return { calls, results: [], messages: [...step.response.messages] };
-  const results = await run(dispatcher, calls, signal, onEvent);
+  const results = await dispatcher.dispatch(calls, { signal, onEvent });
   return {
     calls,
     results,
     messages: stepMessages({ responseMessages: step.response.messages, calls, results }),
   };
-}
-
-function run(
-  dispatcher: Dispatcher,
-  calls: readonly ToolCall[],
-  signal: AbortSignal | undefined,
-  onEvent: ((event: DispatchEvent) => void) | undefined,
-): Promise<ToolResult[]> {
-  const options = signal === undefined ? {} : { signal };
-  if (onEvent === undefined) return dispatcher.dispatch(calls, options);
-  return new Promise<ToolResult[]>((resolve, reject) => {
-    let results: ToolResult[] = [];
-    let failed = false;
-    let subscription: { unsubscribe(): void } | undefined;
-    const fail = (error: unknown): void => {
-      if (failed) return;
-      failed = true;
-      subscription?.unsubscribe(); // stops the batch: the tools' signals abort
-      reject(error);
-    };
-    subscription = dispatcher.run(calls, options).subscribe({
-      next: (event) => {
-        if (event.type === 'batch-end') results = [...event.results];
-        try {
-          onEvent(event);
-        } catch (error) {
-          fail(error);
-        }
-      },
-      error: fail,
-      complete: () => resolve(results),
-    });
-    if (failed) subscription.unsubscribe();
-  });
 }

@@ -51,8 +51,8 @@ export async function dispatchStreamedStep(
   const { dispatcher, step, signal, onEvent } = options;
   const calls: ToolCall[] = [];
   const results: ToolResult[] = await dispatcher.dispatchStream(toolCallsOf(step, calls), {
-    ...(signal === undefined ? {} : { signal }),
-    ...(onEvent === undefined ? {} : { onEvent }),
+    signal,
+    onEvent,
   });
   const response = await step.response;
   return {

@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
-import type { PlanNode } from '@toolwaves/planner';
 import type { Container } from 'inversify';
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
@@ -16,10 +15,10 @@ import { pickGanttBatch } from './report/pick-gantt-batch.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './simulate/arrival-times.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
 import { measureScaling } from './simulate/measure-scaling.js';
+import { withEstimates } from './simulate/with-estimates.js';
 import { benchContainer } from './strategies/bench-container.js';
 import { resolvePlanners } from './strategies/resolve-planners.js';
 import { resolveStrategies } from './strategies/resolve-strategies.js';
-import type { BenchBatch } from './workloads/bench-batch.js';
 import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads } from './workloads/default-workloads.js';
 import { generateBatches } from './workloads/generate-batches.js';
@@ -172,28 +171,31 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             clock,
             capMs: profile.scalingCapMs,
             minTimingMs: profile.minTimingMs,
-            nodesFor: (size) =>
-              withDurations(
-                generateBatches({
-                  workloads: [mixed],
-                  registry,
-                  layout,
-                  seed: firstSeed,
-                  sizes: [size],
-                })[0]!.batches[0]!,
-              ),
+            nodesFor: (size) => {
+              const batch = generateBatches({
+                workloads: [mixed],
+                registry,
+                layout,
+                seed: firstSeed,
+                sizes: [size],
+              })[0]!.batches[0]!;
+              // `estimateMs` = the sampled durations.
+              return withEstimates(batch.nodes, batch.durationsMs);
+            },
             onSize: (size, done, total) => {
               options.signal?.throwIfAborted();
               options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` });
             },
           });
 
+    // The simulated figures of the batches run for real: tool batches of the first seed.
     const realSizes = new Set(profile.realSizes);
-    const plannerNames = new Set(planners.map((planner) => planner.name));
-    const simulatedMs = figures
+    const realBatches = figures
       .filter((workload) => workload.kind === 'tools')
       .flatMap((workload) => workload.perBatch)
-      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size));
+    const plannerNames = new Set(planners.map((planner) => planner.name));
+    const simulatedMs = realBatches
       .flatMap((batch) => batch.batch)
       .filter((result) => plannerNames.has(result.strategy))
       .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
@@ -219,10 +221,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
           });
 
     const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
-    const streamedMs = figures
-      .filter((workload) => workload.kind === 'tools')
-      .flatMap((workload) => workload.perBatch)
-      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size))
+    const streamedMs = realBatches
       .flatMap((batch) => batch.stream)
       .filter((result) => result.strategy === wavePlanner?.name || result.strategy === 'eager')
       .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
@@ -287,9 +286,4 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   } finally {
     await rm(root, { recursive: true, force: true });
   }
-}
-
-/** A batch's nodes with `estimateMs` = the sampled durations (for planning-time scaling). */
-function withDurations(batch: BenchBatch): PlanNode[] {
-  return batch.nodes.map((node, call) => ({ ...node, estimateMs: batch.durationsMs[call]! }));
 }

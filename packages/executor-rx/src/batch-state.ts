@@ -1,7 +1,7 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome } from './dispatch-event.js';
-import { PreparedCall } from './prepared-call.js';
+import { type PreparedCall, PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
 /** A running call the batch can stop. */
@@ -18,6 +18,11 @@ export interface BatchStateOptions {
   readonly calls: readonly ToolCall[];
   /** Whether waves and calls emit their events (not when nobody can see them: `dispatch`). */
   readonly progressEvents: boolean;
+  /**
+   * The run's subscriber. Once it is closed (unsubscribed from, maybe from inside a synchronous
+   * hook), no stage of any call goes on, even before the run's teardown exists to say so.
+   */
+  readonly observer?: { readonly closed: boolean } | undefined;
 }
 
 /**
@@ -32,8 +37,8 @@ export class BatchState {
   readonly config: DispatcherConfig;
   readonly calls: readonly ToolCall[];
   readonly progressEvents: boolean;
-  /** Call i, resolved once (tool, validated input, plan node). */
-  readonly prepared: readonly PreparedCall[];
+  /** The calls, each resolved once (validated input, plan node); `prepared.call(i)` to run one. */
+  readonly prepared: PreparedCalls;
   /** Slot i answers call i. */
   readonly results: (ToolResult | undefined)[];
   readonly inFlight = new Set<StoppableCall>();
@@ -44,17 +49,24 @@ export class BatchState {
   syncDepth = 0;
   /** When the current wave began: a first attempt's `waitMs` counts from here. */
   waveStartedAt: number;
+  readonly #observer: { readonly closed: boolean } | undefined;
 
   constructor(options: BatchStateOptions) {
     const { config, calls } = options;
     this.config = config;
     this.calls = calls;
     this.progressEvents = options.progressEvents;
+    this.#observer = options.observer;
     const { registry, health } = config;
-    this.prepared = calls.map((call, index) => new PreparedCall({ registry, call, index, health }));
+    this.prepared = new PreparedCalls({ registry, calls, health });
     this.results = new Array<ToolResult | undefined>(calls.length);
     this.startedAt = config.scheduler.now();
     this.waveStartedAt = this.startedAt;
+  }
+
+  /** Nobody listens to the run any more (it was unsubscribed from, or it ended). */
+  get unobserved(): boolean {
+    return this.#observer?.closed === true;
   }
 
   now(): number {
@@ -67,11 +79,9 @@ export class BatchState {
    */
   arrive(call: ToolCall): PreparedCall {
     const index = this.calls.length;
-    const { registry, health } = this.config;
-    const prepared = new PreparedCall({ registry, call, index, health });
+    // `prepared` reads this same array: the call is prepared like the others.
     (this.calls as ToolCall[]).push(call);
-    (this.prepared as PreparedCall[]).push(prepared);
-    return prepared;
+    return this.prepared.call(index);
   }
 
   /** Fails the batch with a hard error (the first one wins) and stops the calls in flight. */

@@ -1,7 +1,7 @@
 import type { CoordinationGrant, Tool } from '@toolwaves/core';
 import type { Subscriber, Subscription } from 'rxjs';
 import { type AttemptAnswer, answerOf, softError, thrownAnswer } from './attempt-answer.js';
-import { AttemptSignal, AttemptToolContext } from './attempt-signal.js';
+import { AttemptContext } from './attempt-context.js';
 import type { BatchState, StoppableCall } from './batch-state.js';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
@@ -11,42 +11,20 @@ import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
 import type { RecoveryCorrection } from './reflector.js';
+import type { CallContext, EagerArrival } from './run-call.js';
 import { runPostHooks } from './run-post-hooks.js';
 import { runPreHooks } from './run-pre-hooks.js';
 
-/** Options of {@link CallPipeline}. */
-export interface CallPipelineOptions {
-  readonly batch: BatchState;
-  readonly prepared: PreparedCall;
-  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
-  readonly wave: number | undefined;
-  /** When the call became ready to start: its first attempt's `waitMs` counts from here. */
-  readonly readyAt: number;
-  /** Where the call's events go; completed when the call is done. */
-  readonly subscriber: Subscriber<DispatchEvent>;
-  /** Eager mode and streams: what the call's `call-start` events tell about its wait. */
-  readonly eager?: EagerArrival | undefined;
-}
-
-/** When an eager call arrived and the calls it waited for. */
-export interface EagerArrival {
-  readonly arrivedAt: number;
-  /** Its dependencies that had not ended when it arrived, ascending. */
-  readonly waitedFor: readonly number[];
+/** A tool whose attempt was answered without it (timeout, lost lease, stop): it lingers. */
+interface LateTool {
+  /** Its keys, held until it settles (or the settle timeout). */
+  hold: LingeringHold | undefined;
+  /** Its fleet grant, released once, when its keys are given back. */
+  grant: CoordinationGrant | undefined;
 }
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
-
-/** A tool that was called by an attempt and has not settled yet. */
-interface Execution {
-  /** The fleet grant it holds; released once, when the tool settles (or its keys are given up). */
-  grant: CoordinationGrant | undefined;
-  /** Its keys, held after its attempt was answered without it (timeout, lost lease, stop). */
-  hold: LingeringHold | undefined;
-  settled: boolean;
-  onLost: (() => void) | undefined;
-}
 
 const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_reported' };
 
@@ -54,17 +32,17 @@ const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_repo
  * One call, attempt by attempt, in the order every mode shares. The methods below are the
  * stages, in order; each hands its outcome to the next:
  *
- * 1. {@link CallPipeline#begin}: a new attempt; the prepared call's tool and validated input
+ * 1. `begin`: a new attempt; the prepared call's tool and validated input
  *    (unknown tool, invalid input: soft errors);
- * 2. {@link CallPipeline#preHooks}: `allow` goes on, `block` is a soft error, `abort` a hard one;
- * 3. {@link CallPipeline#holdKeys}: waits until no lingering call (see `LingeringCalls`) holds
+ * 2. `preHooks`: `allow` goes on, `block` is a soft error, `abort` a hard one;
+ * 3. `holdKeys`: waits until no lingering call (see `LingeringCalls`) holds
  *    a conflicting key — at most the dispatcher's `settleTimeoutMs`;
- * 4. {@link CallPipeline#acquire}: the attempt's `timeoutMs` starts; it takes the fleet
+ * 4. `acquire`: the attempt's `timeoutMs` starts; it takes the fleet
  *    coordinator's grant for its accesses (the wait counts in the timeout);
- * 5. {@link CallPipeline#execute}: runs the tool, racing the timeout and a lost lease; `call-start`;
- * 6. {@link CallPipeline#postHooks}: they observe; one that throws overrules the answer;
- * 7. {@link CallPipeline#record}: the tool's health;
- * 8. {@link CallPipeline#conclude}: the answer goes to the slot, or recovery decides (skip,
+ * 5. `execute`: runs the tool, racing the timeout and a lost lease; `call-start`;
+ * 6. `postHooks`: they observe; one that throws overrules the answer;
+ * 7. `record`: the tool's health;
+ * 8. `conclude`: the answer goes to the slot, or recovery decides (skip,
  *    retry from 1 after a back-off, or fail the batch).
  *
  * Each stage may answer synchronously or later. After every stage the attempt must still be
@@ -76,74 +54,87 @@ const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_repo
  * @see runCall which runs it as an Observable.
  */
 export class CallPipeline implements StoppableCall {
-  readonly #batch: BatchState;
-  readonly #subscriber: Subscriber<DispatchEvent>;
-  readonly #wave: number | undefined;
-  readonly #eager: EagerArrival | undefined;
-  #prepared: PreparedCall;
-  #attempt = 0;
+  // TS-private members, not `#` ones: one of these is made for every call, and `#` fields and
+  // methods measurably add to the dispatcher's per-call overhead (bench/overhead.ts).
+  private readonly batch: BatchState;
+  private readonly subscriber: Subscriber<DispatchEvent>;
+  private readonly wave: number | undefined;
+  /** Eager mode and streams: what the call's `call-start` events tell about its wait. */
+  private readonly eager: EagerArrival | undefined;
+  private prepared: PreparedCall;
+  private attempt = 0;
   /** Changes when pending answers (hooks, grant, tool, recovery) become stale. */
-  #token = 0;
+  private token = 0;
   /** The call ended (finished, failed, stopped or abandoned): nothing more happens. */
-  #closed = false;
+  private closed = false;
   /** A `call-start` was emitted and its `call-end` not yet. */
-  #open = false;
-  #readyAt: number;
-  #beganAt = 0;
-  #fleetWaitMs = 0;
+  private open = false;
+  private readyAt: number;
+  private beganAt = 0;
+  private fleetWaitMs = 0;
   /** When the current attempt asked the coordinator, while it waits for the grant. */
-  #fleetWaitFrom: number | undefined;
-  #durationMs = 0;
-  #answer: AttemptAnswer = NO_ANSWER;
-  #signal = new AttemptSignal();
+  private fleetWaitFrom: number | undefined;
+  private durationMs = 0;
+  private answer: AttemptAnswer = NO_ANSWER;
+  /** The current attempt's context (its signal); none during a back-off. */
+  private context: AttemptContext | undefined;
   /** The attempt's time-out, or the back-off before the next attempt. */
-  #timer: Subscription | undefined;
+  private timer: Subscription | undefined;
   /** Waiting for lingering calls to give back conflicting keys. */
-  #keysWait: Subscription | undefined;
-  /** The current attempt's tool while it runs. */
-  #execution: Execution | undefined;
+  private keysWait: Subscription | undefined;
+  /** Counts the tools this call ran; the running one is `toolRun` while `running`. */
+  private toolRuns = 0;
+  private toolRun = 0;
+  private running = false;
+  /** The fleet grant of the running tool, and its lost-lease listener. */
+  private grant: CoordinationGrant | undefined;
+  private onLost: (() => void) | undefined;
+  /** Tools that outlived their attempt, by number, until they settle. */
+  private late: Map<number, LateTool> | undefined;
 
-  constructor(options: CallPipelineOptions) {
-    this.#batch = options.batch;
-    this.#prepared = options.prepared;
-    this.#wave = options.wave;
-    this.#eager = options.eager;
-    this.#readyAt = options.readyAt;
-    this.#subscriber = options.subscriber;
+  /** `subscriber`: where the call's events go; completed when the call is done. */
+  constructor(prepared: PreparedCall, context: CallContext, subscriber: Subscriber<DispatchEvent>) {
+    this.batch = context.batch;
+    this.prepared = prepared;
+    this.wave = context.wave;
+    this.eager = context.eager;
+    this.readyAt = context.readyAt ?? context.batch.now();
+    this.subscriber = subscriber;
   }
 
   /** Called when the call's turn comes: joins the batch's calls in flight, first attempt. */
   start(): void {
-    this.#batch.inFlight.add(this);
-    this.#begin();
+    this.batch.inFlight.add(this);
+    this.begin();
   }
 
   /** 1. A new attempt, with the prepared call's tool and validated input. */
-  #begin(): void {
-    this.#attempt += 1;
-    this.#beganAt = this.#batch.now();
-    this.#fleetWaitMs = 0;
-    this.#fleetWaitFrom = undefined;
-    const { tool, validation, toolName } = this.#prepared;
+  private begin(): void {
+    this.attempt += 1;
+    this.beganAt = this.batch.now();
+    this.fleetWaitMs = 0;
+    this.fleetWaitFrom = undefined;
+    this.context = new AttemptContext(this.prepared.call.id, this.attempt);
+    const { tool, validation, toolName } = this.prepared;
     if (tool === undefined) {
-      this.#endEarly(softError('unknown_tool', this.#unknownTool(toolName)));
+      this.endEarly(softError('unknown_tool', this.unknownTool(toolName)));
     } else if (validation?.ok !== true) {
-      this.#endEarly(softError('invalid_input', validation?.message ?? ''));
+      this.endEarly(softError('invalid_input', validation?.message ?? ''));
     } else {
-      this.#preHooks(tool, validation.value);
+      this.preHooks(tool, validation.value);
     }
   }
 
   /** 2. Pre hooks: go on, soft error (block) or hard error (abort). */
-  #preHooks(tool: Tool, value: unknown): void {
-    const hooks = this.#batch.config.preHooks;
+  private preHooks(tool: Tool, value: unknown): void {
+    const hooks = this.batch.config.preHooks;
     if (hooks.length === 0) {
-      this.#holdKeys(tool, value);
+      this.holdKeys(tool, value);
       return;
     }
-    const token = this.#token;
-    const signal = this.#signal;
-    const { call, index } = this.#prepared;
+    const token = this.token;
+    const context = this.context!;
+    const { call, index } = this.prepared;
     const verdict = runPreHooks({
       hooks,
       context: {
@@ -151,78 +142,78 @@ export class CallPipeline implements StoppableCall {
         index,
         tool,
         input: value,
-        attempt: this.#attempt,
+        attempt: this.attempt,
         get signal() {
-          return signal.signal;
+          return context.signal;
         },
       },
-      isCurrent: () => this.#isCurrent(token),
+      isCurrent: () => this.isCurrent(token),
     });
-    this.#then(verdict, (settled) => {
-      if (settled === undefined) this.#holdKeys(tool, value);
-      else if (settled instanceof DispatchError) this.#hardFail(settled);
-      else this.#endEarly(settled);
+    this.step(verdict, (settled) => {
+      if (settled === undefined) this.holdKeys(tool, value);
+      else if (settled instanceof DispatchError) this.hardFail(settled);
+      else this.endEarly(settled);
     });
   }
 
   /** 3. Wait until no lingering call holds a conflicting key (at most `settleTimeoutMs`). */
-  #holdKeys(tool: Tool, value: unknown): void {
-    const lingering = this.#batch.config.lingering;
-    if (lingering.size === 0 || !lingering.blocks(this.#prepared.node)) {
-      this.#acquire(tool, value);
+  private holdKeys(tool: Tool, value: unknown): void {
+    const lingering = this.batch.config.lingering;
+    if (lingering.size === 0 || !lingering.blocks(this.prepared.node)) {
+      this.acquire(tool, value);
       return;
     }
-    const token = this.#token;
-    this.#keysWait = lingering.whenClear(this.#prepared.node).subscribe({
+    const token = this.token;
+    this.keysWait = lingering.whenClear(this.prepared.node).subscribe({
       next: (event) => {
-        if (this.#batch.progressEvents) this.#subscriber.next(event);
+        if (this.batch.progressEvents) this.subscriber.next(event);
       },
       complete: () => {
-        this.#keysWait = undefined;
-        if (token !== this.#token) return;
+        this.keysWait = undefined;
+        if (token !== this.token) return;
         // The wait was for another call's tool, not part of this attempt: it shows in `waitMs`.
-        this.#beganAt = this.#batch.now();
-        this.#acquire(tool, value);
+        this.beganAt = this.batch.now();
+        this.acquire(tool, value);
       },
     });
   }
 
   /** 4. The attempt's `timeoutMs` starts; the fleet coordinator's grant for its accesses. */
-  #acquire(tool: Tool, value: unknown): void {
-    const { timeoutMs, coordinator, scheduler } = this.#batch.config;
+  private acquire(tool: Tool, value: unknown): void {
+    const { timeoutMs, coordinator, scheduler } = this.batch.config;
     if (timeoutMs !== undefined) {
-      const token = this.#token;
-      this.#timer = scheduler.schedule(() => {
-        if (token === this.#token) this.#timedOut(timeoutMs);
+      const token = this.token;
+      this.timer = scheduler.schedule(() => {
+        if (token === this.token) this.timedOut(timeoutMs);
       }, timeoutMs);
     }
     if (coordinator === undefined) {
-      this.#execute(tool, value, undefined);
+      this.execute(tool, value, undefined);
       return;
     }
-    const { call, toolName } = this.#prepared;
-    const from = this.#batch.now();
-    this.#fleetWaitFrom = from;
+    const { call, toolName } = this.prepared;
+    const from = this.batch.now();
+    this.fleetWaitFrom = from;
     let grant: MaybeAsync<CoordinationGrant>;
     try {
       grant = coordinator.acquire({
         toolCallId: call.id,
         toolName,
-        access: this.#prepared.accesses,
-        signal: this.#signal.signal,
+        access: this.prepared.accesses,
+        signal: this.context!.signal,
       });
     } catch (error) {
       grant = Promise.reject(error);
     }
-    this.#then(
+    this.step(
       grant,
       (granted) => {
-        this.#fleetWaited();
-        this.#execute(tool, value, granted);
+        this.fleetWaited();
+        this.execute(tool, value, granted);
       },
       (error) => {
-        this.#fleetWaited();
-        this.#endEarly(
+        this.fleetWaited();
+        this.endEarly(
           softError(
             'coordination_failed',
             `Tool \`${toolName}\` did not run: the fleet coordinator could not grant its accesses: ${errorMessage(error)}`,
@@ -235,116 +226,126 @@ export class CallPipeline implements StoppableCall {
   }
 
   /** 5. The tool runs, racing the timeout and a lost lease (and the batch's stop). */
-  #execute(tool: Tool, value: unknown, grant: CoordinationGrant | undefined): void {
-    const { call, toolName } = this.#prepared;
+  private execute(tool: Tool, value: unknown, grant: CoordinationGrant | undefined): void {
+    const { toolName } = this.prepared;
     if (grant?.lost.aborted) {
       releaseGrant(grant);
-      this.#endEarly(
-        softError('lease_lost', this.#leaseLost(grant.lost.reason), grant.lost.reason),
-      );
+      this.endEarly(softError('lease_lost', this.leaseLost(grant.lost.reason), grant.lost.reason));
       return;
     }
-    this.#emitStart();
-    if (this.#closed) {
+    this.emitStart();
+    if (this.closed) {
       if (grant !== undefined) releaseGrant(grant);
       return;
     }
-    const execution: Execution = { grant, hold: undefined, settled: false, onLost: undefined };
-    this.#execution = execution;
+    const run = ++this.toolRuns;
+    this.toolRun = run;
+    this.running = true;
+    this.grant = grant;
     if (grant !== undefined) {
-      execution.onLost = () => this.#lostLease(execution, grant.lost.reason);
-      grant.lost.addEventListener('abort', execution.onLost, { once: true });
+      this.onLost = () => this.lostLease(grant.lost.reason);
+      grant.lost.addEventListener('abort', this.onLost, { once: true });
     }
-    const context = new AttemptToolContext({
-      toolCallId: call.id,
-      attempt: this.#attempt,
-      signal: this.#signal,
-      fencingToken: grant?.fencingToken,
-    });
+    const context = this.context!;
+    AttemptContext.fence(context, grant?.fencingToken);
     let output: MaybeAsync<unknown>;
     try {
       output = tool.execute(value, context);
     } catch (error) {
-      this.#settled(execution, thrownAnswer(toolName, error));
+      this.settled(run, thrownAnswer(toolName, error));
       return;
     }
     if (isPromiseLike(output)) {
       output.then(
-        (answer) => this.#settled(execution, answerOf(toolName, answer)),
-        (error: unknown) => this.#settled(execution, thrownAnswer(toolName, error)),
+        (answer) => this.settled(run, answerOf(toolName, answer)),
+        (error: unknown) => this.settled(run, thrownAnswer(toolName, error)),
       );
     } else {
-      this.#settled(execution, answerOf(toolName, output));
+      this.settled(run, answerOf(toolName, output));
     }
   }
 
-  /** The tool settled: its keys and grant are free; on time, its answer is the attempt's. */
-  #settled(execution: Execution, answer: AttemptAnswer): void {
-    execution.settled = true;
-    execution.hold?.release();
-    giveBack(execution);
-    if (execution !== this.#execution) return;
-    this.#execution = undefined;
-    this.#executed(answer);
+  /** Tool number `run` settled: on time, its answer is the attempt's; late, its keys are free. */
+  private settled(run: number, answer: AttemptAnswer): void {
+    if (this.running && run === this.toolRun) {
+      this.running = false;
+      this.releaseGrant();
+      this.executed(answer);
+      return;
+    }
+    const late = this.late?.get(run);
+    if (late === undefined) return;
+    this.late?.delete(run);
+    late.hold?.release();
+  }
+
+  /** Gives back the running tool's fleet grant and stops listening for its loss. */
+  private releaseGrant(): void {
+    const grant = this.grant;
+    if (grant === undefined) return;
+    this.grant = undefined;
+    if (this.onLost !== undefined) grant.lost.removeEventListener('abort', this.onLost);
+    this.onLost = undefined;
+    releaseGrant(grant);
   }
 
   /** The attempt's answer after its tool ran (or timed out, or lost its lease). */
-  #executed(answer: AttemptAnswer): void {
-    this.#clearTimer();
-    this.#durationMs = this.#batch.now() - this.#beganAt;
-    this.#answer = answer;
-    this.#postHooks(!answer.isError);
+  private executed(answer: AttemptAnswer): void {
+    this.clearTimer();
+    this.durationMs = this.batch.now() - this.beganAt;
+    this.answer = answer;
+    this.postHooks(!answer.isError);
   }
 
   /** 6. Post hooks (`toolOk`: the tool's own answer, whatever the hooks do). */
-  #postHooks(toolOk: boolean): void {
-    const hooks = this.#batch.config.postHooks;
+  private postHooks(toolOk: boolean): void {
+    const hooks = this.batch.config.postHooks;
     if (hooks.length === 0) {
-      this.#record(toolOk);
+      this.record(toolOk);
       return;
     }
-    const token = this.#token;
-    const { call, index, toolName } = this.#prepared;
-    const answer = this.#answer;
+    const token = this.token;
+    const { call, index, toolName } = this.prepared;
+    const answer = this.answer;
     const overrule = runPostHooks({
       hooks,
       context: {
         call,
         index,
         toolName,
-        input: this.#prepared.validation?.ok === true ? this.#prepared.validation.value : undefined,
+        input: this.prepared.validation?.ok === true ? this.prepared.validation.value : undefined,
         content: answer.content,
         isError: answer.isError,
-        durationMs: this.#durationMs,
-        attempt: this.#attempt,
+        durationMs: this.durationMs,
+        attempt: this.attempt,
       },
-      isCurrent: () => this.#isCurrent(token),
+      isCurrent: () => this.isCurrent(token),
     });
-    this.#then(overrule, (settled) => {
-      if (settled !== undefined) this.#answer = settled;
-      this.#record(toolOk);
+    this.step(overrule, (settled) => {
+      if (settled !== undefined) this.answer = settled;
+      this.record(toolOk);
     });
   }
 
   /** 7. The health record of an attempt that ran its tool. */
-  #record(toolOk: boolean): void {
-    this.#batch.config.health.record({
-      toolName: this.#prepared.toolName,
+  private record(toolOk: boolean): void {
+    this.batch.config.health.record({
+      toolName: this.prepared.toolName,
       ok: toolOk,
-      durationMs: this.#durationMs,
+      durationMs: this.durationMs,
     });
-    this.#conclude();
+    this.conclude();
   }
 
   /** 8. The answer goes to the slot, or recovery decides what comes next. */
-  #conclude(): void {
-    const answer = this.#answer;
-    const recovery = this.#batch.config.recovery;
+  private conclude(): void {
+    const answer = this.answer;
+    const recovery = this.batch.config.recovery;
     if (!answer.isError || recovery === undefined) {
-      this.#finish(answer.isError ? 'error' : 'ok', answer.content);
+      this.finish(answer.isError ? 'error' : 'ok', answer.content);
       return;
     }
-    const { call, index, toolName, input } = this.#prepared;
+    const { call, index, toolName, input } = this.prepared;
     const step = recoverAttempt({
       reflector: recovery.reflector,
       strategy: recovery.strategy,
@@ -355,172 +356,172 @@ export class CallPipeline implements StoppableCall {
         index,
         toolName,
         input,
-        attempt: this.#attempt,
+        attempt: this.attempt,
         ...(answer.error === undefined ? {} : { error: answer.error }),
       },
     });
-    this.#then(step, (settled) => {
-      if (settled instanceof DispatchError) this.#hardFail(settled);
-      else if (settled.action === 'finish') this.#finish('error', settled.content);
-      else this.#retry(settled.delayMs, settled.correction);
+    this.step(step, (settled) => {
+      if (settled instanceof DispatchError) this.hardFail(settled);
+      else if (settled.action === 'finish') this.finish('error', settled.content);
+      else this.retry(settled.delayMs, settled.correction);
     });
   }
 
   /** A soft error before the tool ran: no post hooks, no health record; then recovery. */
-  #endEarly(answer: AttemptAnswer): void {
-    this.#clearTimer();
-    this.#durationMs = this.#batch.now() - this.#beganAt;
-    this.#answer = answer;
-    if (!this.#open) this.#emitStart();
-    if (this.#closed) return;
-    this.#conclude();
+  private endEarly(answer: AttemptAnswer): void {
+    this.clearTimer();
+    this.durationMs = this.batch.now() - this.beganAt;
+    this.answer = answer;
+    if (!this.open) this.emitStart();
+    if (this.closed) return;
+    this.conclude();
   }
 
   /** The attempt ran past `timeoutMs`: its signal aborts, pending answers go stale. */
-  #timedOut(timeoutMs: number): void {
-    this.#timer = undefined;
-    const message = `Tool \`${this.#prepared.toolName}\` timed out after ${timeoutMs} ms`;
+  private timedOut(timeoutMs: number): void {
+    this.timer = undefined;
+    const message = `Tool \`${this.prepared.toolName}\` timed out after ${timeoutMs} ms`;
     const reason = new Error(message);
     reason.name = 'TimeoutError';
-    const execution = this.#execution;
-    this.#fleetWaited();
-    this.#interrupt(reason);
-    if (execution === undefined) this.#endEarly(softError('timeout', message));
-    else this.#executed(softError('timeout', message));
+    const ran = this.running;
+    this.fleetWaited();
+    this.interrupt(reason);
+    if (!ran) this.endEarly(softError('timeout', message));
+    else this.executed(softError('timeout', message));
   }
 
   /** The fleet grant was lost while the tool ran: the tool is told to stop; a soft error. */
-  #lostLease(execution: Execution, reason: unknown): void {
-    if (execution !== this.#execution) return;
-    this.#interrupt(reason ?? new Error('lease lost'));
-    this.#executed(softError('lease_lost', this.#leaseLost(reason), reason));
+  private lostLease(reason: unknown): void {
+    if (!this.running) return;
+    this.interrupt(reason ?? new Error('lease lost'));
+    this.executed(softError('lease_lost', this.leaseLost(reason), reason));
   }
 
   /**
    * The current attempt stops where it is: pending answers go stale, its signal aborts, it stops
    * waiting for keys, and a tool still running keeps its keys as a lingering call.
    */
-  #interrupt(reason: unknown): void {
-    this.#token += 1;
-    this.#signal.abort(reason);
-    this.#clearTimer();
-    this.#keysWait?.unsubscribe();
-    this.#keysWait = undefined;
-    const execution = this.#execution;
-    if (execution === undefined) return;
-    this.#execution = undefined;
-    if (execution.onLost !== undefined) {
-      execution.grant?.lost.removeEventListener('abort', execution.onLost);
+  private interrupt(reason: unknown): void {
+    this.token += 1;
+    if (this.context !== undefined) AttemptContext.abort(this.context, reason);
+    this.clearTimer();
+    this.keysWait?.unsubscribe();
+    this.keysWait = undefined;
+    if (!this.running) return;
+    this.running = false;
+    const grant = this.grant;
+    if (grant !== undefined && this.onLost !== undefined) {
+      grant.lost.removeEventListener('abort', this.onLost);
     }
-    if (execution.settled) return;
-    const { call, toolName } = this.#prepared;
-    execution.hold = this.#batch.config.lingering.hold({
-      node: this.#prepared.node,
+    this.grant = undefined;
+    this.onLost = undefined;
+    const { call, toolName } = this.prepared;
+    const late: LateTool = { hold: undefined, grant };
+    this.late ??= new Map();
+    this.late.set(this.toolRun, late);
+    late.hold = this.batch.config.lingering.hold({
+      node: this.prepared.node,
       toolCallId: call.id,
       toolName,
-      onRelease: () => giveBack(execution),
+      onRelease: () => {
+        const held = late.grant;
+        late.grant = undefined;
+        if (held !== undefined) releaseGrant(held);
+      },
     });
   }
 
   /** Ends the call with its answer in the batch's slot. */
-  #finish(outcome: 'ok' | 'error', content: string): void {
-    const { call, index, toolName } = this.#prepared;
-    this.#batch.results[index] = {
+  private finish(outcome: 'ok' | 'error', content: string): void {
+    const { call, index, toolName } = this.prepared;
+    this.batch.results[index] = {
       toolCallId: call.id,
       toolName,
       content,
-      isError: this.#answer.isError,
-      durationMs: this.#durationMs,
+      isError: this.answer.isError,
+      durationMs: this.durationMs,
     };
-    this.#end(outcome, content, this.#durationMs);
-    if (this.#closed) return;
-    this.#close();
-    this.#subscriber.complete();
+    this.end(outcome, content, this.durationMs);
+    if (this.closed) return;
+    this.close();
+    this.subscriber.complete();
   }
 
   /** Ends the attempt as a retry; the next one begins after `delayMs`, corrected. */
-  #retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
-    this.#end('retry', this.#answer.content, this.#durationMs);
-    if (this.#closed) return;
-    // The next attempt's own signal: a cancel during the back-off does not reach this one's.
-    this.#signal = new AttemptSignal();
+  private retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
+    this.end('retry', this.answer.content, this.durationMs);
+    if (this.closed) return;
+    // A cancel during the back-off does not reach the attempt that has ended.
+    this.context = undefined;
     if (correction !== undefined) {
-      const previous = this.#prepared;
-      const { registry, health } = this.#batch.config;
-      this.#prepared = new PreparedCall({
-        registry,
-        call: previous.call,
-        index: previous.index,
-        health,
-        correction: {
-          toolName:
-            typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
-          input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
-        },
+      const previous = this.prepared;
+      this.prepared = new PreparedCall(this.batch.prepared, previous.index, {
+        toolName: typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
+        input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
       });
     }
-    this.#readyAt = this.#batch.now();
+    this.readyAt = this.batch.now();
     if (delayMs === 0) {
-      this.#begin();
+      this.begin();
       return;
     }
-    const token = this.#token;
-    this.#timer = this.#batch.config.scheduler.schedule(() => {
-      this.#timer = undefined;
-      if (token === this.#token) this.#begin();
+    const token = this.token;
+    this.timer = this.batch.config.scheduler.schedule(() => {
+      this.timer = undefined;
+      if (token === this.token) this.begin();
     }, delayMs);
   }
 
   /** This call fails the batch. */
-  #hardFail(error: DispatchError): void {
-    if (!this.#open) this.#emitStart();
-    if (this.#open) this.#end('hard-error', error.message, this.#batch.now() - this.#beganAt);
-    if (this.#closed) return;
-    this.#interrupt(error);
-    this.#close();
-    this.#batch.fail(error);
-    this.#subscriber.complete();
+  private hardFail(error: DispatchError): void {
+    if (!this.open) this.emitStart();
+    if (this.open) this.end('hard-error', error.message, this.batch.now() - this.beganAt);
+    if (this.closed) return;
+    this.interrupt(error);
+    this.close();
+    this.batch.fail(error);
+    this.subscriber.complete();
   }
 
   /** Called by the batch on a hard error elsewhere, or a cancel. */
   stop(outcome: Extract<CallOutcome, 'cancelled' | 'aborted'>): void {
-    if (this.#closed) return;
-    if (this.#open) this.#end(outcome, undefined, this.#batch.now() - this.#beganAt);
-    this.#interrupt(this.#batch.failure);
-    this.#close();
-    this.#subscriber.complete();
+    if (this.closed) return;
+    if (this.open) this.end(outcome, undefined, this.batch.now() - this.beganAt);
+    this.interrupt(this.batch.failure);
+    this.close();
+    this.subscriber.complete();
   }
 
   /** Called by the batch when the run is unsubscribed from: stops quietly (no more events). */
   abandon(): void {
-    if (this.#closed) return;
-    this.#interrupt(this.#batch.failure);
-    this.#close();
+    if (this.closed) return;
+    this.interrupt(this.batch.failure);
+    this.close();
   }
 
   /**
    * Hands a stage's answer to `next`, now or when it settles, only while the attempt is still
    * current; a stale answer goes to `onStale` (a grant that came too late is given back).
    */
-  #then<T>(
+  private step<T>(
     value: MaybeAsync<T>,
     next: (value: T) => void,
     onError?: (error: unknown) => void,
     onStale?: (value: T) => void,
   ): void {
     if (!isPromiseLike(value)) {
-      if (this.#isCurrent(this.#token)) next(value);
+      if (this.isCurrent(this.token)) next(value);
       else onStale?.(value);
       return;
     }
-    const token = this.#token;
+    const token = this.token;
     value.then(
       (settled) => {
-        if (this.#isCurrent(token)) next(settled);
+        if (this.isCurrent(token)) next(settled);
         else onStale?.(settled);
       },
       (error: unknown) => {
-        if (this.#isCurrent(token)) onError?.(error);
+        if (this.isCurrent(token)) onError?.(error);
       },
     );
   }
@@ -530,80 +531,80 @@ export class CallPipeline implements StoppableCall {
    * still listens. A run unsubscribed from inside a synchronous stage (a pre hook) is noticed
    * here, before the batch's own teardown has even been registered.
    */
-  #isCurrent(token: number): boolean {
-    if (token !== this.#token || this.#closed) return false;
-    if (!this.#subscriber.closed) return true;
+  private isCurrent(token: number): boolean {
+    if (token !== this.token || this.closed) return false;
+    if (!this.subscriber.closed && !this.batch.unobserved) return true;
     this.abandon();
     return false;
   }
 
   /** The wait for the coordinator is over (granted, refused, or timed out). */
-  #fleetWaited(): void {
-    if (this.#fleetWaitFrom === undefined) return;
-    this.#fleetWaitMs = this.#batch.now() - this.#fleetWaitFrom;
-    this.#fleetWaitFrom = undefined;
+  private fleetWaited(): void {
+    if (this.fleetWaitFrom === undefined) return;
+    this.fleetWaitMs = this.batch.now() - this.fleetWaitFrom;
+    this.fleetWaitFrom = undefined;
   }
 
-  #emitStart(): void {
-    this.#open = true;
-    if (!this.#batch.progressEvents) return;
-    const { call, index, toolName, input } = this.#prepared;
-    const eager = this.#eager;
-    this.#subscriber.next({
+  private emitStart(): void {
+    this.open = true;
+    if (!this.batch.progressEvents) return;
+    const { call, index, toolName, input } = this.prepared;
+    const eager = this.eager;
+    this.subscriber.next({
       type: 'call-start',
-      wave: this.#wave,
+      wave: this.wave,
       index,
       toolCallId: call.id,
       toolName,
       input,
-      attempt: this.#attempt,
-      fleetWaitMs: this.#fleetWaitMs,
+      attempt: this.attempt,
+      fleetWaitMs: this.fleetWaitMs,
       ...(eager === undefined
         ? {}
         : {
-            waitedFor: this.#attempt === 1 ? eager.waitedFor : NO_CALLS,
-            waitedMs: this.#batch.now() - eager.arrivedAt,
+            waitedFor: this.attempt === 1 ? eager.waitedFor : NO_CALLS,
+            waitedMs: this.batch.now() - eager.arrivedAt,
           }),
     });
   }
 
-  #end(outcome: CallOutcome, content: string | undefined, durationMs: number): void {
-    this.#open = false;
-    if (!this.#batch.progressEvents) return;
-    const { call, index, toolName } = this.#prepared;
-    this.#subscriber.next({
+  private end(outcome: CallOutcome, content: string | undefined, durationMs: number): void {
+    this.open = false;
+    if (!this.batch.progressEvents) return;
+    const { call, index, toolName } = this.prepared;
+    this.subscriber.next({
       type: 'call-end',
-      wave: this.#wave,
+      wave: this.wave,
       index,
       toolCallId: call.id,
       toolName,
-      attempt: this.#attempt,
+      attempt: this.attempt,
       outcome,
       isError: outcome !== 'ok',
       content,
       durationMs,
-      waitMs: this.#beganAt - this.#readyAt,
+      waitMs: this.beganAt - this.readyAt,
     });
   }
 
-  #clearTimer(): void {
-    if (this.#timer !== undefined) {
-      this.#timer.unsubscribe();
-      this.#timer = undefined;
+  private clearTimer(): void {
+    if (this.timer !== undefined) {
+      this.timer.unsubscribe();
+      this.timer = undefined;
     }
   }
 
-  #close(): void {
-    this.#closed = true;
-    this.#token += 1;
-    this.#clearTimer();
-    this.#keysWait?.unsubscribe();
-    this.#keysWait = undefined;
-    this.#batch.inFlight.delete(this);
+  private close(): void {
+    this.closed = true;
+    this.token += 1;
+    this.clearTimer();
+    this.keysWait?.unsubscribe();
+    this.keysWait = undefined;
+    this.batch.inFlight.delete(this);
   }
 
-  #unknownTool(toolName: string): string {
-    const names = this.#batch.config.registry.names();
+  private unknownTool(toolName: string): string {
+    const names = this.batch.config.registry.names();
     const known =
       names.length === 0
         ? 'no tools are registered'
@@ -611,18 +612,9 @@ export class CallPipeline implements StoppableCall {
     return `Unknown tool \`${toolName}\`; ${known}`;
   }
 
-  #leaseLost(reason: unknown): string {
-    return `Tool \`${this.#prepared.toolName}\` lost its fleet lease${reason === undefined ? '' : `: ${errorMessage(reason)}`}`;
+  private leaseLost(reason: unknown): string {
+    return `Tool \`${this.prepared.toolName}\` lost its fleet lease${reason === undefined ? '' : `: ${errorMessage(reason)}`}`;
   }
-}
-
-/** Releases an execution's fleet grant, once. */
-function giveBack(execution: Execution): void {
-  const grant = execution.grant;
-  if (grant === undefined) return;
-  execution.grant = undefined;
-  if (execution.onLost !== undefined) grant.lost.removeEventListener('abort', execution.onLost);
-  releaseGrant(grant);
 }
 
 /** `release()` never throws by contract; a rejection is swallowed all the same. */

@@ -31,7 +31,7 @@ export class EagerArrivals {
 
   /** The dependencies of a whole batch, from the planner (plan nodes with latency estimates). */
   planWhole(): number[][] {
-    return dependencies(this.#batch.prepared.map((prepared) => prepared.node));
+    return dependencies(this.#batch.prepared.nodes());
   }
 
   /**
@@ -75,9 +75,8 @@ export class EagerArrivals {
     arrivedAt: number,
   ): EagerCall<DispatchEvent> {
     const batch = this.#batch;
-    const prepared = batch.prepared[index]!;
     return firstIndex === index
-      ? new DispatchedCall(batch, index, waits, prepared.node.estimateMs, arrivedAt)
+      ? new DispatchedCall(batch, index, waits, batch.prepared.node(index).estimateMs, arrivedAt)
       : new DuplicateCall(batch, index, waits, firstIndex, arrivedAt);
   }
 }
@@ -107,9 +106,8 @@ class DispatchedCall implements EagerCall<DispatchEvent> {
   run(start: EagerStart): Observable<DispatchEvent> {
     const batch = this.#batch;
     const arrivedAt = this.#arrivedAt;
-    return runCall({
+    return runCall(batch.prepared.call(this.index), {
       batch,
-      prepared: batch.prepared[this.index]!,
       wave: undefined,
       readyAt: arrivedAt,
       eager: { arrivedAt, waitedFor: start.waitedFor },

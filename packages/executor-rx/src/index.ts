@@ -27,12 +27,6 @@ export type {
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
-export {
-  type LingeringCallOptions,
-  LingeringCalls,
-  type LingeringCallsOptions,
-  type LingeringHold,
-} from './lingering-calls.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
 export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
 export {

@@ -9,7 +9,7 @@ import {
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchMode } from './dispatcher-options.js';
 import { errorMessage } from './error-message.js';
-import type { PreparedCall } from './prepared-call.js';
+import type { PreparedCalls } from './prepared-call.js';
 
 /** A batch's plan and, on demand, why each call sits where it does. */
 export interface PlannedBatch {
@@ -22,7 +22,7 @@ export interface PlanBatchOptions {
   /** The planner of parallel batches. */
   readonly planner: Planner;
   /** The batch's calls, resolved once (their nodes carry the health record's estimates). */
-  readonly prepared: readonly PreparedCall[];
+  readonly prepared: PreparedCalls;
   readonly mode: DispatchMode;
   /** The cap in force (already clamped to the batch size). */
   readonly maxConcurrency: number;
@@ -42,13 +42,16 @@ export function planBatch(options: PlanBatchOptions): PlannedBatch {
   const { planner, prepared, mode, maxConcurrency } = options;
   let nodes: PlanNode[] | undefined;
   const nodesOf = (): PlanNode[] => {
-    nodes ??= prepared.map((call) => call.node);
+    nodes ??= prepared.nodes();
     return nodes;
   };
   if (mode === 'sequential' || prepared.length < 2) {
     const plan: Plan = {
       planner: 'sequential',
-      waves: prepared.map((_, index) => ({ calls: [index], open: false })),
+      waves: Array.from({ length: prepared.length }, (_, index) => ({
+        calls: [index],
+        open: false,
+      })),
     };
     return { plan, explain: () => explainPlan(nodesOf(), plan) };
   }

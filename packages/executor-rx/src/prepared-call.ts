@@ -11,27 +11,103 @@ import { accessesOf, type PlanNode } from '@toolwaves/planner';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
 
-/** Options of {@link PreparedCall}. */
-export interface PreparedCallOptions {
+/** Options of {@link PreparedCalls}. */
+export interface PreparedCallsOptions {
   readonly registry: ToolRegistry;
-  readonly call: ToolCall;
-  /** Position of the call in the batch. */
-  readonly index: number;
-  /** Fills the plan node's `estimateMs` from the tool's latency estimate. */
+  readonly calls: readonly ToolCall[];
+  /** Fills the plan nodes' `estimateMs` from the tools' latency estimates. */
   readonly health?: ToolHealth | undefined;
-  /** Another tool or input for a retry; the call's own otherwise. */
-  readonly correction?: RecoveryCorrection | undefined;
 }
 
 /**
- * One call resolved once for planning and for its attempts: its tool (looked up once), its
- * input validated against the tool's schema (parsed once, on first need), and its plan node
- * (the tool's declarations for that parsed input, asked once, on first need). Planning reads
- * `node`; the first attempt reads `tool` and `validation` without parsing the input again.
+ * The calls of one batch, each resolved once: its input validated against its tool's schema on
+ * first need (by planning, or by its first attempt), its plan node (the tool's declarations for
+ * the parsed input) made once. Kept column by column, so that nothing per call but its
+ * validation and its node lives through the whole batch; {@link PreparedCalls.call} makes the
+ * {@link PreparedCall} a call's attempts use when it starts.
  *
  * @example
  * ```ts
- * const prepared = new PreparedCall({ registry, call, index: 0 });
+ * const prepared = new PreparedCalls({ registry, calls, health });
+ * planner.plan(prepared.nodes());                // inputs parsed here, once
+ * runCall(prepared.call(0), { batch, wave: 0 }); // reuses the parsed input
+ * ```
+ */
+export class PreparedCalls {
+  readonly registry: ToolRegistry;
+  readonly health: ToolHealth | undefined;
+  readonly #calls: readonly ToolCall[];
+  readonly #validations: (InputValidation<unknown> | undefined)[];
+  readonly #nodes: (PlanNode | undefined)[];
+
+  constructor(options: PreparedCallsOptions) {
+    this.registry = options.registry;
+    this.health = options.health;
+    this.#calls = options.calls;
+    const count = options.calls.length;
+    this.#validations = new Array<InputValidation<unknown> | undefined>(count);
+    this.#nodes = new Array<PlanNode | undefined>(count);
+  }
+
+  /** How many calls. */
+  get length(): number {
+    return this.#calls.length;
+  }
+
+  /** Call `index` as the model asked for it. */
+  callAt(index: number): ToolCall {
+    return this.#calls[index]!;
+  }
+
+  /** Call `index`'s input checked against its tool's schema, once; `undefined` for an unknown tool. */
+  validation(index: number): InputValidation<unknown> | undefined {
+    const known = this.#validations[index];
+    if (known !== undefined) return known;
+    const call = this.#calls[index]!;
+    const tool = this.registry.get(String(call.name));
+    if (tool === undefined) return undefined;
+    const validation = validateInput(tool, call.input);
+    this.#validations[index] = validation;
+    return validation;
+  }
+
+  /** Call `index`'s plan node, made once (its input validated on the way). */
+  node(index: number): PlanNode {
+    let node = this.#nodes[index];
+    if (node === undefined) {
+      const name = String(this.#calls[index]!.name);
+      node = nodeOf({
+        index,
+        tool: this.registry.get(name),
+        validation: this.validation(index),
+        estimateMs: this.health?.estimateMs(name),
+      });
+      this.#nodes[index] = node;
+    }
+    return node;
+  }
+
+  /** Every call's plan node, in call order. */
+  nodes(): PlanNode[] {
+    const nodes = new Array<PlanNode>(this.#calls.length);
+    for (let i = 0; i < nodes.length; i++) nodes[i] = this.node(i);
+    return nodes;
+  }
+
+  /** The {@link PreparedCall} of call `index` (what was already resolved for it is reused). */
+  call(index: number): PreparedCall {
+    return new PreparedCall(this, index);
+  }
+}
+
+/**
+ * One call as its attempts see it: its tool, its validated input and its plan node. Without a
+ * correction they are the batch's ({@link PreparedCalls}: parsed once, shared with planning);
+ * a retry with a correction (another tool, another input) prepares them afresh, once.
+ *
+ * @example
+ * ```ts
+ * const prepared = batch.prepared.call(0);
  * prepared.tool;        // undefined for an unknown tool
  * prepared.validation;  // { ok: true, value } or { ok: false, message }
  * prepared.node;        // what the planner sees
@@ -39,6 +115,7 @@ export interface PreparedCallOptions {
  * @see runCall which runs it.
  */
 export class PreparedCall {
+  /** Position of the call in the batch. */
   readonly index: number;
   /** The call as the model asked for it. */
   readonly call: ToolCall;
@@ -48,27 +125,30 @@ export class PreparedCall {
   readonly input: unknown;
   /** The tool, or `undefined` when none has the name. */
   readonly tool: Tool | undefined;
-  readonly #health: ToolHealth | undefined;
+  readonly #batch: PreparedCalls;
+  readonly #corrected: boolean;
   #validation: InputValidation<unknown> | undefined;
   #node: PlanNode | undefined;
-  #accesses: readonly Access[] | undefined;
 
-  constructor(options: PreparedCallOptions) {
-    const { call, correction } = options;
-    this.index = options.index;
+  /** Call `index` of `batch`, with `correction` applied when there is one. */
+  constructor(batch: PreparedCalls, index: number, correction?: RecoveryCorrection) {
+    const call = batch.callAt(index);
+    this.index = index;
     this.call = call;
+    this.#batch = batch;
+    this.#corrected = correction !== undefined;
     this.toolName =
       typeof correction?.toolName === 'string' ? correction.toolName : String(call.name);
     this.input =
       correction !== undefined && Object.hasOwn(correction, 'input')
         ? correction.input
         : call.input;
-    this.tool = options.registry.get(this.toolName);
-    this.#health = options.health;
+    this.tool = batch.registry.get(this.toolName);
   }
 
   /** The input checked against the tool's schema; `undefined` for an unknown tool. */
   get validation(): InputValidation<unknown> | undefined {
+    if (!this.#corrected) return this.#batch.validation(this.index);
     if (this.tool === undefined) return undefined;
     this.#validation ??= validateInput(this.tool, this.input);
     return this.#validation;
@@ -76,19 +156,13 @@ export class PreparedCall {
 
   /** What the planner sees of this call (not concurrency-safe on any doubt). */
   get node(): PlanNode {
-    if (this.#node !== undefined) return this.#node;
-    const validation = this.validation;
-    const estimateMs = this.#health?.estimateMs(this.toolName);
-    this.#node =
-      validation?.ok === true
-        ? planNodeForCall({
-            index: this.index,
-            tool: this.tool,
-            input: validation.value,
-            inputValidated: true,
-            estimateMs,
-          })
-        : planNodeForCall({ index: this.index, tool: undefined, input: undefined, estimateMs });
+    if (!this.#corrected) return this.#batch.node(this.index);
+    this.#node ??= nodeOf({
+      index: this.index,
+      tool: this.tool,
+      validation: this.validation,
+      estimateMs: this.#batch.health?.estimateMs(this.toolName),
+    });
     return this.#node;
   }
 
@@ -98,8 +172,8 @@ export class PreparedCall {
    * nothing is declared or a declaration throws).
    */
   get accesses(): readonly Access[] {
-    this.#accesses ??= this.node.parallelizable ? accessesOf(this.node) : this.#declared();
-    return this.#accesses;
+    const node = this.node;
+    return node.parallelizable ? accessesOf(node) : this.#declared();
   }
 
   #declared(): readonly Access[] {
@@ -123,4 +197,21 @@ export class PreparedCall {
     }
     return declared;
   }
+}
+
+/** Options of {@link nodeOf}. */
+interface NodeOfOptions {
+  readonly index: number;
+  readonly tool: Tool | undefined;
+  /** `undefined` for an unknown tool. */
+  readonly validation: InputValidation<unknown> | undefined;
+  readonly estimateMs: number | undefined;
+}
+
+/** A call's plan node from its validated input (not concurrency-safe when it is invalid). */
+function nodeOf(options: NodeOfOptions): PlanNode {
+  const { index, tool, validation, estimateMs } = options;
+  return validation?.ok === true
+    ? planNodeForCall({ index, tool, input: validation.value, inputValidated: true, estimateMs })
+    : planNodeForCall({ index, tool: undefined, input: undefined, estimateMs });
 }

@@ -46,7 +46,12 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     return undefined;
   }
   const cap = Math.max(1, Math.min(dispatch.maxConcurrency, calls.length));
-  const batch = new BatchState({ config, calls, progressEvents: options.progressEvents ?? true });
+  const batch = new BatchState({
+    config,
+    calls,
+    progressEvents: options.progressEvents ?? true,
+    observer: subscriber,
+  });
   let planned: ReturnType<typeof planBatch>;
   try {
     planned = planBatch({

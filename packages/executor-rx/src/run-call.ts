@@ -1,22 +1,30 @@
 import { Observable } from 'rxjs';
 import type { BatchState } from './batch-state.js';
-import { CallPipeline, type EagerArrival } from './call-pipeline.js';
+import { CallPipeline } from './call-pipeline.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
 import { startNested } from './start-nested.js';
 
-/** Options of {@link runCall}. */
-export interface RunCallOptions {
+/**
+ * Where a call runs, for {@link runCall}: the same object may serve every call of a wave (or
+ * of a batch), so nothing is allocated per call for it.
+ */
+export interface CallContext {
   /** The dispatch the call belongs to (its config, slots, calls in flight, hard error). */
   readonly batch: BatchState;
-  /** The call, resolved once: `batch.prepared[i]`. */
-  readonly prepared: PreparedCall;
   /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
   readonly wave: number | undefined;
   /** When the call became ready: its first `call-end`'s `waitMs` counts from here. Default: when subscribed. */
-  readonly readyAt?: number;
+  readonly readyAt?: number | undefined;
   /** Eager mode and streams: when the call arrived and which calls it waited for. */
   readonly eager?: EagerArrival | undefined;
+}
+
+/** When an eager call arrived and the calls it waited for (on its `call-start` events). */
+export interface EagerArrival {
+  readonly arrivedAt: number;
+  /** Its dependencies that had not ended when it arrived, ascending. */
+  readonly waitedFor: readonly number[];
 }
 
 /**
@@ -33,25 +41,19 @@ export interface RunCallOptions {
  * @example
  * ```ts
  * // one wave, under the cap
- * from(wave.calls).pipe(mergeMap((i) => runCall({ batch, prepared: batch.prepared[i]!, wave: w }), cap));
+ * const context: CallContext = { batch, wave: w, readyAt: batch.now() };
+ * from(wave.calls).pipe(mergeMap((i) => runCall(batch.prepared.call(i), context), cap));
  * ```
  * @see CallPipeline for the stages.
  */
-export function runCall(options: RunCallOptions): Observable<DispatchEvent> {
-  const { batch } = options;
+export function runCall(prepared: PreparedCall, context: CallContext): Observable<DispatchEvent> {
+  const { batch } = context;
   return new Observable<DispatchEvent>((subscriber) => {
     if (batch.failure !== undefined) {
       subscriber.complete();
       return undefined;
     }
-    const pipeline = new CallPipeline({
-      batch,
-      prepared: options.prepared,
-      wave: options.wave,
-      readyAt: options.readyAt ?? batch.now(),
-      subscriber,
-      eager: options.eager,
-    });
+    const pipeline = new CallPipeline(prepared, context, subscriber);
     // No teardown per call: when the run is unsubscribed from, the batch abandons its calls.
     startNested(batch, subscriber, pipeline);
     return undefined;

@@ -8,7 +8,7 @@ import {
   type TeardownLogic,
   throwError,
 } from 'rxjs';
-import { BatchState } from './batch-state.js';
+import { BatchState, type BatchStateOptions } from './batch-state.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import { EagerArrivals } from './eager-arrivals.js';
@@ -67,8 +67,9 @@ function start(
   const batchCalls = whole ?? [];
   // A hard error (a call's, the source's, a cancel) ends the run once every call in flight has
   // been stopped and has emitted its `call-end`: no call starts after it, the source is left.
-  const batch = new EagerBatchState(config, batchCalls, progressEvents, (error) =>
-    subscriber.error(error),
+  const batch = new EagerBatchState(
+    { config, calls: batchCalls, progressEvents, observer: subscriber },
+    (error) => subscriber.error(error),
   );
   subscriber.next({
     type: 'batch-start',
@@ -142,13 +143,8 @@ function start(
 class EagerBatchState extends BatchState {
   readonly #onFailed: (error: DispatchError) => void;
 
-  constructor(
-    config: DispatcherConfig,
-    calls: readonly ToolCall[],
-    progressEvents: boolean,
-    onFailed: (error: DispatchError) => void,
-  ) {
-    super({ config, calls, progressEvents });
+  constructor(options: BatchStateOptions, onFailed: (error: DispatchError) => void) {
+    super(options);
     this.#onFailed = onFailed;
   }
 

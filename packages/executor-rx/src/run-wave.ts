@@ -2,7 +2,7 @@ import type { Wave } from '@toolwaves/planner';
 import { concat, defer, EMPTY, from, mergeMap, Observable, of } from 'rxjs';
 import type { BatchState } from './batch-state.js';
 import type { DispatchEvent } from './dispatch-event.js';
-import { runCall } from './run-call.js';
+import { type CallContext, runCall } from './run-call.js';
 import { startNested } from './start-nested.js';
 
 /**
@@ -39,9 +39,9 @@ function waveEvents(
   cap: number,
 ): Observable<DispatchEvent> {
   const { calls } = wave;
-  const readyAt = batch.waveStartedAt;
+  const context: CallContext = { batch, wave: position, readyAt: batch.waveStartedAt };
   const callOf = (index: number): Observable<DispatchEvent> =>
-    runCall({ batch, prepared: batch.prepared[index]!, wave: position, readyAt });
+    runCall(batch.prepared.call(index), context);
   const run = calls.length === 1 ? callOf(calls[0]!) : from(calls).pipe(mergeMap(callOf, cap));
   if (!batch.progressEvents) return run;
   return concat(

@@ -105,240 +105,247 @@ beforeEach(() => {
   fencingTokens.length = 0;
 });
 
-describe.each(['sequential', 'parallel'] as const)('the fleet coordinator (%s)', (mode) => {
-  const make = (
-    coordinator: Coordinator,
-    tools: MockTool[],
-    options: Partial<DispatcherOptions> = {},
-  ) =>
-    new Dispatcher({
-      registry: tools.reduce((registry, tool) => registry.add(tool), new ToolRegistry()),
-      mode,
-      coordinator,
-      ...options,
+describe.each(['sequential', 'parallel', 'eager'] as const)(
+  'the fleet coordinator (%s)',
+  (mode) => {
+    const make = (
+      coordinator: Coordinator,
+      tools: MockTool[],
+      options: Partial<DispatcherOptions> = {},
+    ) =>
+      new Dispatcher({
+        registry: tools.reduce((registry, tool) => registry.add(tool), new ToolRegistry()),
+        mode,
+        coordinator,
+        ...options,
+      });
+
+    it('grants every attempt its declared accesses; the wait shows, the token reaches the tool', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 40 });
+      const write = writer();
+      const reader = new MockTool({
+        name: 'read',
+        concurrencySafe: true,
+        access: [{ key: 'db:/users', mode: 'read' }],
+      });
+      const plain = new MockTool({ name: 'plain' });
+      const dispatcher = make(fleet, [write, reader, plain]);
+      const run = record(
+        dispatcher.run([
+          call('w', 'write', { file: 'a.ts' }),
+          call('r', 'read'),
+          call('p', 'plain'),
+        ]),
+      );
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(run.status).toBe('complete');
+      expect(fleet.requests.map((r) => [r.toolCallId, r.toolName, r.access])).toEqual([
+        ['w', 'write', [{ key: 'fs:/repo/a.ts', mode: 'write' }]],
+        ['r', 'read', [{ key: 'db:/users', mode: 'read' }]],
+        ['p', 'plain', []],
+      ]);
+      expect(starts(run.events).map((e) => [e.toolCallId, e.fleetWaitMs])).toEqual([
+        ['w', 40],
+        ['r', 40],
+        ['p', 40],
+      ]);
+      expect(write.calls[0]?.startedAt).toBe(40);
+      expect(fencingTokens).toEqual([
+        fleet.grants.find((g) => g.request.toolCallId === 'w')?.fencingToken,
+      ]);
+      expect(fleet.grants.map((g) => g.releases)).toEqual([1, 1, 1]);
+      // Nothing is left listening on a grant once it is given back.
+      expect(fleet.grants.map((g) => getEventListeners(g.lost.signal, 'abort').length)).toEqual([
+        0, 0, 0,
+      ]);
+      const end = run.events.at(-1);
+      expect(end?.type === 'batch-end' && end.results[0]).toMatchObject({
+        content: 'written',
+        durationMs: 140,
+      });
     });
 
-  it('grants every attempt its declared accesses; the wait shows, the token reaches the tool', async () => {
-    const fleet = new FakeCoordinator({ delayMs: 40 });
-    const write = writer();
-    const reader = new MockTool({
-      name: 'read',
-      concurrencySafe: true,
-      access: [{ key: 'db:/users', mode: 'read' }],
+    it('the wait counts in timeoutMs: past it the call is a soft error and its tool never runs', async () => {
+      const fleet = new FakeCoordinator({ delayMs: undefined });
+      const write = writer();
+      const dispatcher = make(fleet, [write], { timeoutMs: 100 });
+      const run = record(dispatcher.run([call('w', 'write', { file: 'a.ts' })]));
+      await vi.advanceTimersByTimeAsync(99);
+      expect(run.status).toBe('running');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(run.status).toBe('complete');
+      const end = run.events.at(-1);
+      expect(end?.type === 'batch-end' && end.results[0]).toMatchObject({
+        content: 'Tool `write` timed out after 100 ms',
+        isError: true,
+        durationMs: 100,
+      });
+      expect(fleet.requests[0]?.signal.aborted).toBe(true);
+      expect(write.calls).toEqual([]);
+      expect(starts(run.events)[0]?.fleetWaitMs).toBe(100);
     });
-    const plain = new MockTool({ name: 'plain' });
-    const dispatcher = make(fleet, [write, reader, plain]);
-    const run = record(
-      dispatcher.run([call('w', 'write', { file: 'a.ts' }), call('r', 'read'), call('p', 'plain')]),
-    );
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(run.status).toBe('complete');
-    expect(fleet.requests.map((r) => [r.toolCallId, r.toolName, r.access])).toEqual([
-      ['w', 'write', [{ key: 'fs:/repo/a.ts', mode: 'write' }]],
-      ['r', 'read', [{ key: 'db:/users', mode: 'read' }]],
-      ['p', 'plain', []],
-    ]);
-    expect(starts(run.events).map((e) => [e.toolCallId, e.fleetWaitMs])).toEqual([
-      ['w', 40],
-      ['r', 40],
-      ['p', 40],
-    ]);
-    expect(write.calls[0]?.startedAt).toBe(40);
-    expect(fencingTokens).toEqual([
-      fleet.grants.find((g) => g.request.toolCallId === 'w')?.fencingToken,
-    ]);
-    expect(fleet.grants.map((g) => g.releases)).toEqual([1, 1, 1]);
-    // Nothing is left listening on a grant once it is given back.
-    expect(fleet.grants.map((g) => getEventListeners(g.lost.signal, 'abort').length)).toEqual([
-      0, 0, 0,
-    ]);
-    const end = run.events.at(-1);
-    expect(end?.type === 'batch-end' && end.results[0]).toMatchObject({
-      content: 'written',
-      durationMs: 140,
+
+    it('a grant that comes after the timeout is given back at once, unused', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 200, deaf: true });
+      const write = writer();
+      const dispatcher = make(fleet, [write], { timeoutMs: 100 });
+      const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(done.value?.[0]?.content).toBe('Tool `write` timed out after 100 ms');
+      await vi.advanceTimersByTimeAsync(100);
+      expect(fleet.grants.map((g) => g.releases)).toEqual([1]);
+      expect(write.calls).toEqual([]);
     });
-  });
 
-  it('the wait counts in timeoutMs: past it the call is a soft error and its tool never runs', async () => {
-    const fleet = new FakeCoordinator({ delayMs: undefined });
-    const write = writer();
-    const dispatcher = make(fleet, [write], { timeoutMs: 100 });
-    const run = record(dispatcher.run([call('w', 'write', { file: 'a.ts' })]));
-    await vi.advanceTimersByTimeAsync(99);
-    expect(run.status).toBe('running');
-    await vi.advanceTimersByTimeAsync(1);
-    expect(run.status).toBe('complete');
-    const end = run.events.at(-1);
-    expect(end?.type === 'batch-end' && end.results[0]).toMatchObject({
-      content: 'Tool `write` timed out after 100 ms',
-      isError: true,
-      durationMs: 100,
+    it('cancellation while waiting: the request is abandoned, the tool never runs', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 500 });
+      const write = writer();
+      const dispatcher = make(fleet, [write]);
+      const controller = new AbortController();
+      const done = track(
+        dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })], { signal: controller.signal }),
+      );
+      await vi.advanceTimersByTimeAsync(30);
+      controller.abort();
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(done.status).toBe('rejected');
+      expect((done.error as DispatchError).code).toBe('cancelled');
+      expect(fleet.requests[0]?.signal.aborted).toBe(true);
+      expect(fleet.grants).toEqual([]);
+      expect(write.calls).toEqual([]);
     });
-    expect(fleet.requests[0]?.signal.aborted).toBe(true);
-    expect(write.calls).toEqual([]);
-    expect(starts(run.events)[0]?.fleetWaitMs).toBe(100);
-  });
 
-  it('a grant that comes after the timeout is given back at once, unused', async () => {
-    const fleet = new FakeCoordinator({ delayMs: 200, deaf: true });
-    const write = writer();
-    const dispatcher = make(fleet, [write], { timeoutMs: 100 });
-    const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
-    await vi.advanceTimersByTimeAsync(100);
-    expect(done.value?.[0]?.content).toBe('Tool `write` timed out after 100 ms');
-    await vi.advanceTimersByTimeAsync(100);
-    expect(fleet.grants.map((g) => g.releases)).toEqual([1]);
-    expect(write.calls).toEqual([]);
-  });
-
-  it('cancellation while waiting: the request is abandoned, the tool never runs', async () => {
-    const fleet = new FakeCoordinator({ delayMs: 500 });
-    const write = writer();
-    const dispatcher = make(fleet, [write]);
-    const controller = new AbortController();
-    const done = track(
-      dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })], { signal: controller.signal }),
-    );
-    await vi.advanceTimersByTimeAsync(30);
-    controller.abort();
-    await vi.advanceTimersByTimeAsync(1_000);
-    expect(done.status).toBe('rejected');
-    expect((done.error as DispatchError).code).toBe('cancelled');
-    expect(fleet.requests[0]?.signal.aborted).toBe(true);
-    expect(fleet.grants).toEqual([]);
-    expect(write.calls).toEqual([]);
-  });
-
-  it('a coordinator that cannot grant: a soft error naming the cause, the tool never runs', async () => {
-    const outage = new Error('Redis at 10.0.0.7:6379 is unreachable');
-    const failures: SoftFailure[] = [];
-    const write = writer();
-    const dispatcher = make(new FakeCoordinator({ failWith: outage }), [write], {
-      recovery: {
-        strategy: {
-          name: 'watch',
-          decide: ({ failure }) => {
-            failures.push(failure);
-            return { action: 'skip' };
+    it('a coordinator that cannot grant: a soft error naming the cause, the tool never runs', async () => {
+      const outage = new Error('Redis at 10.0.0.7:6379 is unreachable');
+      const failures: SoftFailure[] = [];
+      const write = writer();
+      const dispatcher = make(new FakeCoordinator({ failWith: outage }), [write], {
+        recovery: {
+          strategy: {
+            name: 'watch',
+            decide: ({ failure }) => {
+              failures.push(failure);
+              return { action: 'skip' };
+            },
           },
         },
-      },
+      });
+      const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
+      expect(result).toMatchObject({
+        content:
+          'Tool `write` did not run: the fleet coordinator could not grant its accesses: Redis at 10.0.0.7:6379 is unreachable',
+        isError: true,
+      });
+      expect(failures.map((f) => [f.kind, f.error])).toEqual([['coordination_failed', outage]]);
+      expect(write.calls).toEqual([]);
+      expect(dispatcher.health.stats('write')).toEqual({
+        successes: 0,
+        failures: 0,
+        latencyMs: undefined,
+      });
     });
-    const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
-    expect(result).toMatchObject({
-      content:
-        'Tool `write` did not run: the fleet coordinator could not grant its accesses: Redis at 10.0.0.7:6379 is unreachable',
-      isError: true,
-    });
-    expect(failures.map((f) => [f.kind, f.error])).toEqual([['coordination_failed', outage]]);
-    expect(write.calls).toEqual([]);
-    expect(dispatcher.health.stats('write')).toEqual({
-      successes: 0,
-      failures: 0,
-      latencyMs: undefined,
-    });
-  });
 
-  it('a coordinator whose acquire throws is treated the same', async () => {
-    const write = writer();
-    const throwing: Coordinator = {
-      acquire: () => {
-        throw new Error('not connected');
-      },
-    };
-    const dispatcher = make(throwing, [write]);
-    const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
-    expect(result?.content).toBe(
-      'Tool `write` did not run: the fleet coordinator could not grant its accesses: not connected',
-    );
-    expect(write.calls).toEqual([]);
-  });
-
-  it('a lease lost mid-call stops the tool and answers a soft error saying so', async () => {
-    const fleet = new FakeCoordinator({ delayMs: 0 });
-    const write = writer();
-    const dispatcher = make(fleet, [write]);
-    const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
-    await vi.advanceTimersByTimeAsync(50);
-    fleet.grants[0]?.lost.abort(new Error('lease expired'));
-    await vi.advanceTimersByTimeAsync(0);
-    expect(done.status).toBe('resolved');
-    expect(done.value?.[0]).toMatchObject({
-      content: 'Tool `write` lost its fleet lease: lease expired',
-      isError: true,
-      durationMs: 50,
+    it('a coordinator whose acquire throws is treated the same', async () => {
+      const write = writer();
+      const throwing: Coordinator = {
+        acquire: () => {
+          throw new Error('not connected');
+        },
+      };
+      const dispatcher = make(throwing, [write]);
+      const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
+      expect(result?.content).toBe(
+        'Tool `write` did not run: the fleet coordinator could not grant its accesses: not connected',
+      );
+      expect(write.calls).toEqual([]);
     });
-    expect(write.calls.map((c) => [c.outcome, c.endedAt])).toEqual([['aborted', 50]]);
-    expect(fleet.grants[0]?.releases).toBe(1);
-  });
 
-  it('a grant already lost when it arrives: the tool never runs', async () => {
-    const write = writer();
-    const lost = new AbortController();
-    lost.abort(new Error('expired in transit'));
-    let releases = 0;
-    const stale: Coordinator = {
-      acquire: () =>
-        Promise.resolve({
-          fencingToken: 7,
-          lost: lost.signal,
-          release: () => {
-            releases += 1;
-            return Promise.resolve();
-          },
-        }),
-    };
-    const dispatcher = make(stale, [write]);
-    const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
-    expect(result?.content).toBe('Tool `write` lost its fleet lease: expired in transit');
-    expect(write.calls).toEqual([]);
-    expect(releases).toBe(1);
-  });
-
-  it('release() once whatever ends the attempt: a throw, a timeout, a cancel', async () => {
-    const fleet = new FakeCoordinator({ delayMs: 0 });
-    const broken = new MockTool({ name: 'broken', error: new Error('disk full') });
-    const slow = new MockTool({ name: 'slow', delayMs: 1_000 });
-    const dispatcher = make(fleet, [broken, slow], { timeoutMs: 100 });
-    const first = track(dispatcher.dispatch([call('b', 'broken'), call('s', 'slow')]));
-    await vi.advanceTimersByTimeAsync(100);
-    expect(first.value?.map((r) => r.content)).toEqual([
-      'Tool `broken` failed: disk full',
-      'Tool `slow` timed out after 100 ms',
-    ]);
-    const controller = new AbortController();
-    const cancelled = track(
-      dispatcher.dispatch([call('c', 'slow')], { signal: controller.signal }),
-    );
-    await vi.advanceTimersByTimeAsync(10);
-    controller.abort();
-    await vi.advanceTimersByTimeAsync(0);
-    expect(cancelled.status).toBe('rejected');
-    expect(fleet.grants.map((g) => [g.request.toolCallId, g.releases])).toEqual([
-      ['b', 1],
-      ['s', 1],
-      ['c', 1],
-    ]);
-  });
-
-  it('a tool that ignores its signal keeps its fleet grant until it really settles', async () => {
-    const fleet = new FakeCoordinator({ delayMs: 0 });
-    const stubborn = fnTool({
-      name: 'stubborn',
-      description: 'ignores its signal',
-      execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 500)),
+    it('a lease lost mid-call stops the tool and answers a soft error saying so', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 0 });
+      const write = writer();
+      const dispatcher = make(fleet, [write]);
+      const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
+      await vi.advanceTimersByTimeAsync(50);
+      fleet.grants[0]?.lost.abort(new Error('lease expired'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done.status).toBe('resolved');
+      expect(done.value?.[0]).toMatchObject({
+        content: 'Tool `write` lost its fleet lease: lease expired',
+        isError: true,
+        durationMs: 50,
+      });
+      expect(write.calls.map((c) => [c.outcome, c.endedAt])).toEqual([['aborted', 50]]);
+      expect(fleet.grants[0]?.releases).toBe(1);
     });
-    const dispatcher = new Dispatcher({
-      registry: new ToolRegistry().add(stubborn),
-      mode,
-      coordinator: fleet,
-      timeoutMs: 100,
+
+    it('a grant already lost when it arrives: the tool never runs', async () => {
+      const write = writer();
+      const lost = new AbortController();
+      lost.abort(new Error('expired in transit'));
+      let releases = 0;
+      const stale: Coordinator = {
+        acquire: () =>
+          Promise.resolve({
+            fencingToken: 7,
+            lost: lost.signal,
+            release: () => {
+              releases += 1;
+              return Promise.resolve();
+            },
+          }),
+      };
+      const dispatcher = make(stale, [write]);
+      const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
+      expect(result?.content).toBe('Tool `write` lost its fleet lease: expired in transit');
+      expect(write.calls).toEqual([]);
+      expect(releases).toBe(1);
     });
-    const done = track(dispatcher.dispatch([call('x', 'stubborn')]));
-    await vi.advanceTimersByTimeAsync(100);
-    expect(done.status).toBe('resolved');
-    expect(fleet.grants[0]?.releases).toBe(0);
-    await vi.advanceTimersByTimeAsync(400);
-    expect(fleet.grants[0]?.releases).toBe(1);
-  });
-});
+
+    it('release() once whatever ends the attempt: a throw, a timeout, a cancel', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 0 });
+      const broken = new MockTool({ name: 'broken', error: new Error('disk full') });
+      const slow = new MockTool({ name: 'slow', delayMs: 1_000 });
+      const dispatcher = make(fleet, [broken, slow], { timeoutMs: 100 });
+      const first = track(dispatcher.dispatch([call('b', 'broken'), call('s', 'slow')]));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(first.value?.map((r) => r.content)).toEqual([
+        'Tool `broken` failed: disk full',
+        'Tool `slow` timed out after 100 ms',
+      ]);
+      const controller = new AbortController();
+      const cancelled = track(
+        dispatcher.dispatch([call('c', 'slow')], { signal: controller.signal }),
+      );
+      await vi.advanceTimersByTimeAsync(10);
+      controller.abort();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(cancelled.status).toBe('rejected');
+      expect(fleet.grants.map((g) => [g.request.toolCallId, g.releases])).toEqual([
+        ['b', 1],
+        ['s', 1],
+        ['c', 1],
+      ]);
+    });
+
+    it('a tool that ignores its signal keeps its fleet grant until it really settles', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 0 });
+      const stubborn = fnTool({
+        name: 'stubborn',
+        description: 'ignores its signal',
+        execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 500)),
+      });
+      const dispatcher = new Dispatcher({
+        registry: new ToolRegistry().add(stubborn),
+        mode,
+        coordinator: fleet,
+        timeoutMs: 100,
+      });
+      const done = track(dispatcher.dispatch([call('x', 'stubborn')]));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(done.status).toBe('resolved');
+      expect(fleet.grants[0]?.releases).toBe(0);
+      await vi.advanceTimersByTimeAsync(400);
+      expect(fleet.grants[0]?.releases).toBe(1);
+    });
+  },
+);

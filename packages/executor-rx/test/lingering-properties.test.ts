@@ -32,7 +32,7 @@ const opArb: fc.Arbitrary<Op> = fc.record({
 const scenarioArb = fc.record({
   first: fc.array(opArb, { minLength: 1, maxLength: 6 }),
   second: fc.array(opArb, { minLength: 1, maxLength: 6 }),
-  mode: fc.constantFrom('parallel' as const, 'sequential' as const),
+  mode: fc.constantFrom('parallel' as const, 'sequential' as const, 'eager' as const),
   cap: fc.integer({ min: 1, max: 4 }),
   timeoutMs: fc.option(fc.integer({ min: 5, max: 60 }), { nil: undefined }),
   cancelFirstAt: fc.option(fc.integer({ min: 0, max: 60 }), { nil: undefined }),

@@ -1,6 +1,6 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { Subject, takeUntil } from 'rxjs';
+import { from, Subject, takeUntil } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher, type PreHook } from '../src/index.js';
 import { call, ends, record, starts, track } from './helpers.js';
@@ -16,7 +16,7 @@ afterEach(() => {
  * A synchronous pre hook that cancels the dispatch and then answers `allow` must not get the
  * tool run: the attempt is no longer current once the hook returns.
  */
-describe.each(['sequential', 'parallel'] as const)(
+describe.each(['sequential', 'parallel', 'eager'] as const)(
   'a pre hook that cancels, then allows (%s)',
   (mode) => {
     it('the smallest case: one call, the caller signal aborted inside the hook', async () => {
@@ -93,3 +93,31 @@ describe.each(['sequential', 'parallel'] as const)(
     });
   },
 );
+
+describe('a pre hook that cancels, then allows, in a stream', () => {
+  it('the tool of the streamed call never runs', async () => {
+    const tool = new MockTool({ name: 'm', concurrencySafe: true });
+    const controller = new AbortController();
+    const dispatcher = new Dispatcher({
+      registry: new ToolRegistry().add(tool),
+      mode: 'eager',
+      hooks: {
+        pre: [
+          () => {
+            controller.abort();
+            return { action: 'allow' };
+          },
+        ],
+      },
+    });
+    const done = track(
+      dispatcher.dispatchStream(from([call('a', 'm'), call('b', 'm')]), {
+        signal: controller.signal,
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    expect(done.status).toBe('rejected');
+    expect((done.error as DispatchError).code).toBe('cancelled');
+    expect(tool.calls).toEqual([]);
+  });
+});

@@ -5,7 +5,7 @@ import { Dispatcher } from '../src/index.js';
 import { call } from './helpers.js';
 
 describe('a call is prepared once, from planning to its first attempt', () => {
-  it.each(['sequential', 'parallel'] as const)(
+  it.each(['sequential', 'parallel', 'eager'] as const)(
     '%s: the input is parsed once and the declarations asked once per call',
     async (mode) => {
       let parses = 0;
@@ -36,8 +36,8 @@ describe('a call is prepared once, from planning to its first attempt', () => {
       ]);
       expect(results.map((r) => r.content)).toEqual(['ok', 'ok', 'ok']);
       expect(parses).toBe(3);
-      // Sequential mode never plans, so it never asks; parallel mode asks each call once.
-      expect(safetyChecks).toBe(mode === 'parallel' ? 3 : 0);
+      // Sequential mode never plans, so it never asks; parallel and eager ask each call once.
+      expect(safetyChecks).toBe(mode === 'sequential' ? 0 : 3);
       expect(seen).toEqual([
         { path: 'x', parsed: 1 },
         { path: 'y', parsed: 2 },

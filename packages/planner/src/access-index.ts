@@ -1,3 +1,5 @@
+import { KeyTrie } from './key-trie.js';
+
 /**
  * A record of the index: the highest value recorded for a set of accesses, and which access
  * of which call recorded it (`access` is the position in the call's {@link accessesOf} list).
@@ -52,31 +54,18 @@ export class KeyNode {
 
 /**
  * Finds, without comparing all pairs, the best earlier access that conflicts with a new one.
- * Keys live in a trie of their `/`-separated segments (a trailing empty segment is dropped,
- * so `fs:/a/` is `fs:/a`, matching {@link keysOverlap}); each key node keeps the best record
- * at it and below it, per mode. A query walks the key's ancestors (their own records) and reads
- * the key's subtree records: O(depth) per access, whatever the batch size. Internal to the
- * package; the planners record wave positions, {@link lowerBound} records chain lengths.
+ * Keys live in a {@link KeyTrie}; each key node keeps the best record at it and below it, per
+ * mode. A query walks the key's ancestors (their own records) and reads the key's subtree
+ * records: O(depth) per access, whatever the batch size. Internal to the package; the planners
+ * record wave positions, {@link lowerBound} records chain lengths.
  */
 export class AccessIndex {
-  private readonly root = new KeyNode(undefined);
-  /** Key → node. A prototype-less object: V8 looks string keys up faster here than in a Map. */
-  private readonly nodes: Record<string, KeyNode | undefined> = Object.create(null);
+  private readonly trie = new KeyTrie<KeyNode>((parent) => new KeyNode(parent));
+  private readonly root = this.trie.root;
 
   /** The trie node of `key`, created on first use; each distinct key is split only once. */
   keyNode(key: string): KeyNode {
-    const known = this.nodes[key];
-    if (known !== undefined) return known;
-    let node = this.root;
-    if (key.indexOf('/') === -1) {
-      node = child(node, key);
-    } else {
-      const segments = key.split('/');
-      if (segments[segments.length - 1] === '') segments.pop();
-      for (const segment of segments) node = child(node, segment);
-    }
-    this.nodes[key] = node;
-    return node;
+    return this.trie.nodeOf(key);
   }
 
   /**
@@ -100,14 +89,4 @@ export class AccessIndex {
       if (!(write ? up.belowWrite : up.belowRead).offer(value, call, access)) break;
     }
   }
-}
-
-function child(node: KeyNode, segment: string): KeyNode {
-  node.children ??= new Map();
-  let next = node.children.get(segment);
-  if (next === undefined) {
-    next = new KeyNode(node);
-    node.children.set(segment, next);
-  }
-  return next;
 }

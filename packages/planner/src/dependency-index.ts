@@ -1,3 +1,5 @@
+import { KeyTrie } from './key-trie.js';
+
 /** One key of the trie: the accesses recorded at exactly this key, and which children hold some. */
 interface DependencyKey {
   readonly parent: DependencyKey | undefined;
@@ -14,32 +16,19 @@ interface DependencyKey {
 
 /**
  * The accesses that later calls may have to wait for, by key, for {@link DependencyTracker}.
- * Keys live in a trie of their `/`-separated segments (a trailing empty segment is dropped,
- * as in {@link keysOverlap}); each key keeps its latest writer and the readers since. A write
+ * Keys live in a {@link KeyTrie}; each key keeps its latest writer and the readers since. A write
  * to a key clears the key's subtree: every later access that overlaps a cleared record also
  * overlaps the write, which waits for the record, so the record is implied. Each record is
  * cleared at most once, and a query walks the key's ancestors and only the subtrees that hold
  * records, so a batch costs O(accesses × key depth + answers). Internal to the package.
  */
 export class DependencyIndex {
-  private readonly root: DependencyKey = newKey(undefined);
-  /** Key → trie node. A prototype-less object: V8 looks string keys up faster here than in a Map. */
-  private readonly keys: Record<string, DependencyKey | undefined> = Object.create(null);
+  private readonly trie = new KeyTrie<DependencyKey>(newKey);
+  private readonly root = this.trie.root;
 
   /** The trie node of `key`, created on first use. */
   keyOf(key: string): DependencyKey {
-    const known = this.keys[key];
-    if (known !== undefined) return known;
-    let node = this.root;
-    if (key.indexOf('/') === -1) {
-      node = child(node, key);
-    } else {
-      const segments = key.split('/');
-      if (segments[segments.length - 1] === '') segments.pop();
-      for (const segment of segments) node = child(node, segment);
-    }
-    this.keys[key] = node;
-    return node;
+    return this.trie.nodeOf(key);
   }
 
   /**
@@ -93,16 +82,6 @@ function newKey(parent: DependencyKey | undefined): DependencyKey {
     holding: new Set(),
     writing: new Set(),
   };
-}
-
-function child(node: DependencyKey, segment: string): DependencyKey {
-  node.children ??= new Map();
-  let next = node.children.get(segment);
-  if (next === undefined) {
-    next = newKey(node);
-    node.children.set(segment, next);
-  }
-  return next;
 }
 
 /**

@@ -100,13 +100,21 @@ const mutate = (
   return { startMs: starts, endMs: ends };
 };
 
-/** The pairs (j < i) of calls the rules order, filtered; fc.pre skips scenarios with none. */
-const pairs = (scenario: EagerScenario, keep: (j: number, i: number) => boolean) => {
+/**
+ * One pair (j < i) of calls that `keep` accepts: the `pick`-th, modulo their number; fc.pre
+ * skips scenarios with none.
+ */
+const pickPair = (
+  scenario: EagerScenario,
+  pick: number,
+  keep: (j: number, i: number) => boolean,
+): [number, number] => {
   const found: [number, number][] = [];
   for (let i = 0; i < scenario.nodes.length; i++) {
     for (let j = 0; j < i; j++) if (keep(j, i)) found.push([j, i]);
   }
-  return found;
+  fc.pre(found.length > 0);
+  return found[pick % found.length]!;
 };
 
 const verify = (scenario: EagerScenario, mutated: Schedule) =>
@@ -117,9 +125,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
     fc.assert(
       fc.property(valid, ({ scenario, picks }) => {
         const { nodes } = scenario;
-        const found = pairs(scenario, (j, i) => keyConflict(nodes[j]!, nodes[i]!));
-        fc.pre(found.length > 0);
-        const [j, i] = found[picks[0]! % found.length]!;
+        const [j, i] = pickPair(scenario, picks[0]!, (j, i) => keyConflict(nodes[j]!, nodes[i]!));
         const base = simulateEager(nodes, scenario);
         const mutated = mutate(base, i, base.startMs[j]!, nodes);
         expect(verify(scenario, mutated)).toContainEqual(
@@ -134,9 +140,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
     fc.assert(
       fc.property(valid, ({ scenario, picks }) => {
         const { nodes } = scenario;
-        const found = pairs(scenario, (j, i) => keyConflict(nodes[j]!, nodes[i]!));
-        fc.pre(found.length > 0);
-        const [j, i] = found[picks[0]! % found.length]!;
+        const [j, i] = pickPair(scenario, picks[0]!, (j, i) => keyConflict(nodes[j]!, nodes[i]!));
         const base = simulateEager(nodes, scenario);
         const mutated = mutate(base, i, base.startMs[j]! - estimateOf(nodes[i]!), nodes);
         expect(verify(scenario, mutated).join('\n')).toContain(
@@ -151,12 +155,11 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
     fc.assert(
       fc.property(valid, ({ scenario, picks }) => {
         const { nodes } = scenario;
-        const found = pairs(
+        const [j, i] = pickPair(
           scenario,
+          picks[0]!,
           (j, i) => !nodes[j]!.parallelizable || !nodes[i]!.parallelizable,
         );
-        fc.pre(found.length > 0);
-        const [j, i] = found[picks[0]! % found.length]!;
         const barrier = nodes[j]!.parallelizable ? i : j;
         const other = barrier === j ? i : j;
         const base = simulateEager(nodes, scenario);
@@ -173,12 +176,11 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
     fc.assert(
       fc.property(valid, ({ scenario, picks }) => {
         const { nodes } = scenario;
-        const found = pairs(
+        const [j, i] = pickPair(
           scenario,
+          picks[0]!,
           (j, i) => !nodes[j]!.parallelizable || !nodes[i]!.parallelizable,
         );
-        fc.pre(found.length > 0);
-        const [j, i] = found[picks[0]! % found.length]!;
         const barrier = nodes[j]!.parallelizable ? i : j;
         const base = simulateEager(nodes, scenario);
         // The later call ends as the earlier starts: no overlap, the wrong order.

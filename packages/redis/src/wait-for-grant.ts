@@ -68,12 +68,7 @@ export function waitForGrant(
       timer = undefined;
       request.signal.removeEventListener('abort', onAbort);
     };
-    const leave = (): void => {
-      // If Redis is away, the entry expires with its lease.
-      connection.inBackground(
-        connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
-      );
-    };
+    const leave = (): void => leaveQueue({ connection, keys, id, requestKey });
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
@@ -191,15 +186,28 @@ function grant(options: {
       if (!released) {
         released = true;
         lease.stop();
-        // Not awaited: the call goes on at once. This connection's later commands are ordered
-        // after it, and `close()` waits for it; if Redis is away, the lease expires on its own.
-        connection.inBackground(
-          connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
-        );
+        leaveQueue({ connection, keys, id, requestKey });
       }
       return Promise.resolve();
     },
   };
+}
+
+/**
+ * Takes a request out of the queue (waiting or holding) and announces its departure. Not
+ * awaited: the caller goes on at once. The connection's later commands are ordered after it,
+ * and `close()` waits for it; if Redis is away, the entry expires with its lease.
+ */
+function leaveQueue(options: {
+  connection: FleetConnection;
+  keys: FleetKeys;
+  id: string;
+  requestKey: string;
+}): void {
+  const { connection, keys, id, requestKey } = options;
+  connection.inBackground(
+    connection.run(RELEASE, [keys.queue, requestKey, keys.waiting], [id, keys.released]),
+  );
 }
 
 function describeAccess(request: CoordinationRequest): string {

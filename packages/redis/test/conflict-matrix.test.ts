@@ -24,7 +24,7 @@ async function waitsFor(held: string, asked: string, namespace: string): Promise
   const grant = await holder.acquire(lockRequest([held]));
   const second = tracked(other.acquire(lockRequest([asked])));
   await settleEarlierRequests(other);
-  const waited = second.state() === 'pending';
+  const waited = second.status === 'pending';
   await grant.release();
   const secondGrant = await second.promise;
   await secondGrant.release();
@@ -70,15 +70,15 @@ describeWithRedis('fleet locks: the conflict rule of the planner', () => {
     // queued second: waits for a (held) and for b (wanted by an earlier waiter)
     const second = tracked(coordinator.acquire(lockRequest(['w b', 'w a'])));
     await settleEarlierRequests(coordinator);
-    expect([first.state(), second.state()]).toEqual(['pending', 'pending']);
+    expect([first.status, second.status]).toEqual(['pending', 'pending']);
     await onC.release();
     // if the second had taken b while waiting for a, the first could not get b now
     const firstGrant = await first.promise;
     await settleEarlierRequests(coordinator);
-    expect(second.state()).toBe('pending');
+    expect(second.status).toBe('pending');
     await firstGrant.release();
     await settleEarlierRequests(coordinator);
-    expect(second.state()).toBe('pending');
+    expect(second.status).toBe('pending');
     await onA.release();
     await (await second.promise).release();
   });
@@ -119,7 +119,7 @@ describeWithRedis('fleet locks: the conflict rule of the planner', () => {
     await settleEarlierRequests(churn);
     // ten unrelated releases: at most a fallback poll (one per second) in between, not ten retries
     expect(waiting.roundTrips - tripsBefore).toBeLessThanOrEqual(2);
-    expect(second.state()).toBe('pending');
+    expect(second.status).toBe('pending');
     await onA.release();
     await (await second.promise).release();
   });

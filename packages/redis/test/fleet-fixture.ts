@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Access, CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
+import { type TrackedPromise, trackPromise } from '@toolwaves/core/testing';
 import { afterEach, describe, inject } from 'vitest';
 import {
   type RedisCoordinator,
@@ -65,27 +66,11 @@ function parseAccess(text: string): Access {
   return { key, mode: mode === 'r' ? 'read' : 'write' };
 }
 
-/** A promise's state, readable synchronously. */
-export interface Tracked<T> {
-  readonly promise: Promise<T>;
-  readonly state: () => 'pending' | 'fulfilled' | 'rejected';
-  readonly value: () => T | undefined;
-}
-
-/** Tracks `promise` so a test can read whether it settled yet. */
-export function tracked<T>(promise: Promise<T>): Tracked<T> {
-  let state: 'pending' | 'fulfilled' | 'rejected' = 'pending';
-  let value: T | undefined;
-  promise.then(
-    (v) => {
-      state = 'fulfilled';
-      value = v;
-    },
-    () => {
-      state = 'rejected';
-    },
-  );
-  return { promise, state: () => state, value: () => value };
+/** {@link trackPromise}, keeping the promise too, so a test can read its state and await it. */
+export function tracked<T>(
+  promise: Promise<T>,
+): TrackedPromise<T> & { readonly promise: Promise<T> } {
+  return Object.assign(trackPromise(promise), { promise });
 }
 
 /**

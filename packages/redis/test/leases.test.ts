@@ -75,7 +75,7 @@ describeWithRedis('fleet locks: leases and fencing', () => {
     first.lost.addEventListener('abort', () => events.push('holder told it lost the lease'));
     const second = tracked(waiter.acquire(lockRequest(['w db:/orders'])));
     await settleEarlierRequests(waiter);
-    expect(second.state()).toBe('pending');
+    expect(second.status).toBe('pending');
 
     // the holder's process stalls: no renewal reaches Redis any more
     stalled.destroy();
@@ -111,7 +111,7 @@ describeWithRedis('fleet locks: leases and fencing', () => {
     await renewalsOrLoss(holder, { renewals: 5, lost: grant.lost });
     expect(grant.lost.reason).toBeUndefined();
     expect(grant.lost.aborted).toBe(false);
-    expect(second.state()).toBe('pending');
+    expect(second.status).toBe('pending');
     await grant.release();
     await (await second.promise).release();
   });

@@ -26,18 +26,18 @@ describeWithRedis('fleet limits', () => {
     const d = ask(one);
     const other = tracked(one.acquire(lockRequest([], { toolName: 'send_email' })));
     await settleEarlierRequests(one);
-    expect([a, b, c, d, other].map((t) => t.state())).toEqual([
-      'fulfilled',
-      'fulfilled',
+    expect([a, b, c, d, other].map((t) => t.status)).toEqual([
+      'resolved',
+      'resolved',
       'pending',
       'pending',
-      'fulfilled',
+      'resolved',
     ]);
-    await (a.value() as CoordinationGrant).release();
+    await (a.value as CoordinationGrant).release();
     await c.promise;
     await settleEarlierRequests(one);
-    expect(d.state()).toBe('pending');
-    await (b.value() as CoordinationGrant).release();
+    expect(d.status).toBe('pending');
+    await (b.value as CoordinationGrant).release();
     await (await d.promise).release();
     await (await c.promise).release();
   });
@@ -58,7 +58,7 @@ describeWithRedis('cancellation while waiting', () => {
     const stop = new AbortController();
     const waiting = tracked(coordinator.acquire(lockRequest(['w fs:/a'], { signal: stop.signal })));
     await settleEarlierRequests(coordinator);
-    expect(waiting.state()).toBe('pending');
+    expect(waiting.status).toBe('pending');
 
     stop.abort(new Error('user pressed Ctrl-C'));
     const error: unknown = await waiting.promise.catch((e: unknown) => e);
@@ -70,7 +70,7 @@ describeWithRedis('cancellation while waiting', () => {
     await holder.release();
     const reader = tracked(coordinator.acquire(lockRequest(['r fs:/a'])));
     await settleEarlierRequests(coordinator);
-    expect(reader.state()).toBe('fulfilled');
+    expect(reader.status).toBe('resolved');
     await (await reader.promise).release();
   });
 

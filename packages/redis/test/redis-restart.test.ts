@@ -75,7 +75,7 @@ describeWithRedis('Redis restarted mid-run', () => {
       });
       const waiter = tracked(late.acquire(lockRequest(['w fs:/x'])));
       await settleEarlierRequests(late);
-      expect(waiter.state()).toBe('pending');
+      expect(waiter.status).toBe('pending');
       await holder.release();
       await (await waiter.promise).release();
     } finally {

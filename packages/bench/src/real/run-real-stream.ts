@@ -1,14 +1,14 @@
-import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
-import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import type { PlanNode, Planner } from '@toolwaves/planner';
+import type { Planner } from '@toolwaves/planner';
 import type { RealStreamFigures, WorkloadFigures } from '../report/bench-report.js';
 import { arrivalTimes } from '../simulate/arrival-times.js';
 import { healthEstimates } from '../simulate/health-estimates.js';
+import { spreadOf } from '../simulate/spread-of.js';
+import { withEstimates } from '../simulate/with-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
-import { createWorkspace } from './create-workspace.js';
+import { onDelayedWorkspace } from './on-delayed-workspace.js';
 import { timedSource } from './timed-source.js';
 
 /** Options of {@link runRealStream}. */
@@ -91,9 +91,9 @@ export async function runRealStream(options: RunRealStreamOptions): Promise<Real
       for (const name of strategies) {
         const sum = totals.get(name)!;
         const own = walls.get(name)!;
-        const middle = median(own);
-        sum.wallMs += middle;
-        sum.spreadSum += middle === 0 ? 0 : (Math.max(...own) - Math.min(...own)) / middle;
+        const { median, min, max } = spreadOf(own);
+        sum.wallMs += median;
+        sum.spreadSum += median === 0 ? 0 : (max - min) / median;
         sum.calls += entry.calls.length;
         const turnMs =
           simulated?.perBatch[entry.position]?.stream.find((result) => result.strategy === name)
@@ -126,46 +126,35 @@ async function runOnce(
 ): Promise<{ wallMs: number; results: ToolResult[] }> {
   const { batch, calls } = entry;
   const scale = options.latencyScale;
-  const latency = new Map(calls.map((call, index) => [call.id, batch.durationsMs[index]! * scale]));
   const arrivalMs = arrivalTimes({
     argumentChars: batch.argumentChars,
     tokensPerSecond: options.tokensPerSecond,
   }).map((ms) => ms * scale);
-  const nodes = batch.nodes.map((node, call): PlanNode => {
-    const estimateMs = entry.estimates[call];
-    return estimateMs === undefined ? node : { ...node, estimateMs };
-  });
+  const nodes = withEstimates(batch.nodes, entry.estimates);
   const plan = options.planner.plan(nodes, { maxConcurrency: options.maxConcurrency });
-  const root = await createWorkspace({ layout: options.layout });
-  try {
-    const registry = withLatency({
-      registry: options.registryFor(root),
-      latencyMs: (_tool, _input, context) => latency.get(context.toolCallId) ?? 0,
-    });
-    const dispatcher = new Dispatcher({
-      registry,
-      mode: eager ? 'eager' : 'parallel',
-      planner: { name: options.planner.name, plan: () => plan },
-      maxConcurrency: options.maxConcurrency,
-    });
-    const start = options.clock();
-    const source = timedSource({ calls, arrivalMs, clock: options.clock, start });
-    let results: ToolResult[];
-    if (eager) {
-      results = await dispatcher.dispatchStream(source);
-    } else {
-      const written: ToolCall[] = [];
-      for await (const call of source) written.push(call);
-      results = await dispatcher.dispatch(written);
-    }
-    return { wallMs: options.clock() - start, results };
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return onDelayedWorkspace({
+    batch,
+    layout: options.layout,
+    registryFor: options.registryFor,
+    latencyScale: scale,
+    run: async (registry) => {
+      const dispatcher = new Dispatcher({
+        registry,
+        mode: eager ? 'eager' : 'parallel',
+        planner: { name: options.planner.name, plan: () => plan },
+        maxConcurrency: options.maxConcurrency,
+      });
+      const start = options.clock();
+      const source = timedSource({ calls, arrivalMs, clock: options.clock, start });
+      let results: ToolResult[];
+      if (eager) {
+        results = await dispatcher.dispatchStream(source);
+      } else {
+        const written: ToolCall[] = [];
+        for await (const call of source) written.push(call);
+        results = await dispatcher.dispatch(written);
+      }
+      return { wallMs: options.clock() - start, results };
+    },
+  });
 }

@@ -1,13 +1,13 @@
-import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
-import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import type { PlanNode, Planner } from '@toolwaves/planner';
 import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
 import { healthEstimates } from '../simulate/health-estimates.js';
+import { spreadOf } from '../simulate/spread-of.js';
+import { withEstimates } from '../simulate/with-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
-import { createWorkspace } from './create-workspace.js';
+import { onDelayedWorkspace } from './on-delayed-workspace.js';
 
 /** Options of {@link runReal}. */
 export interface RunRealOptions {
@@ -64,10 +64,7 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
                   batch,
                   calls: batch.calls,
                   position,
-                  nodes: batch.nodes.map((node, call): PlanNode => {
-                    const estimateMs = estimates[position]![call];
-                    return estimateMs === undefined ? node : { ...node, estimateMs };
-                  }),
+                  nodes: withEstimates(batch.nodes, estimates[position]!),
                 },
               ],
         );
@@ -126,9 +123,9 @@ export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]
       for (const planner of planners) {
         const total = totals.get(planner.name)!;
         const own = walls.get(planner.name)!;
-        const middle = median(own);
-        total.wallMs += middle;
-        total.spreadSum += middle === 0 ? 0 : (Math.max(...own) - Math.min(...own)) / middle;
+        const { median, min, max } = spreadOf(own);
+        total.wallMs += median;
+        total.spreadSum += median === 0 ? 0 : (max - min) / median;
         total.calls += calls.length;
         const makespanMs =
           simulated?.perBatch[position]?.batch.find((result) => result.strategy === planner.name)
@@ -156,36 +153,25 @@ async function dispatchOnce(
   entry: { batch: BenchBatch; calls: readonly ToolCall[]; nodes: readonly PlanNode[] },
   planner: Planner,
 ): Promise<{ wallMs: number; results: ToolResult[] }> {
-  const { batch, calls } = entry;
-  const latency = new Map(
-    calls.map((call, index) => [call.id, (batch.durationsMs[index] ?? 0) * options.latencyScale]),
-  );
   const plan = planner.plan(
     entry.nodes,
     options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
   );
-  const root = await createWorkspace({ layout: options.layout });
-  try {
-    const registry = withLatency({
-      registry: options.registryFor(root),
-      latencyMs: (_tool, _input, context) => latency.get(context.toolCallId) ?? 0,
-    });
-    const dispatcher = new Dispatcher({
-      registry,
-      mode: 'parallel',
-      planner: { name: planner.name, plan: () => plan },
-      ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
-    });
-    const start = options.clock();
-    const results = await dispatcher.dispatch(calls);
-    return { wallMs: options.clock() - start, results };
-  } finally {
-    await rm(root, { recursive: true, force: true });
-  }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return onDelayedWorkspace({
+    batch: entry.batch,
+    layout: options.layout,
+    registryFor: options.registryFor,
+    latencyScale: options.latencyScale,
+    run: async (registry) => {
+      const dispatcher = new Dispatcher({
+        registry,
+        mode: 'parallel',
+        planner: { name: planner.name, plan: () => plan },
+        ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+      });
+      const start = options.clock();
+      const results = await dispatcher.dispatch(entry.calls);
+      return { wallMs: options.clock() - start, results };
+    },
+  });
 }

@@ -118,7 +118,7 @@ export interface StrategyInfo {
 }
 
 /** Mean time a strategy took to decide a batch (planning), first seed, batch mode. */
-export interface PlanningTime {
+export interface MeanPlanningTime {
   readonly strategy: string;
   readonly meanMs: number;
 }
@@ -237,7 +237,7 @@ export interface BenchReport {
   readonly meta: BenchMeta;
   readonly workloads: readonly WorkloadFigures[];
   readonly overall: OverallFigures;
-  readonly planning: readonly PlanningTime[];
+  readonly planning: readonly MeanPlanningTime[];
   readonly scaling: readonly ScalingPoint[];
   readonly realRuns: readonly RealRunFigures[];
   readonly realStreams: readonly RealStreamFigures[];

@@ -1,6 +1,7 @@
-import { lowerBound, type PlanNode } from '@toolwaves/planner';
+import { lowerBound } from '@toolwaves/planner';
 import { healthEstimates } from '../simulate/health-estimates.js';
 import { runTurn } from '../simulate/run-turn.js';
+import { withEstimates } from '../simulate/with-estimates.js';
 import type { Strategy } from '../strategies/strategy.js';
 import type { BenchWorkload } from '../workloads/bench-batch.js';
 import type { GanttBar, GanttFigures } from './bench-report.js';
@@ -33,12 +34,8 @@ export function ganttFigures(options: GanttFiguresOptions): GanttFigures {
     throw new RangeError(`No batch ${choice.batch} in workload \`${choice.workload}\``);
   }
   const estimates = healthEstimates({ workload })[choice.batch]!;
-  const set = (values: readonly (number | undefined)[]): PlanNode[] =>
-    batch.nodes.map(({ estimateMs: _ignored, ...node }, call) =>
-      values[call] === undefined ? node : { ...node, estimateMs: values[call] },
-    );
-  const estimated = set(estimates);
-  const actual = set(batch.durationsMs);
+  const estimated = withEstimates(batch.nodes, estimates);
+  const actual = withEstimates(batch.nodes, batch.durationsMs);
   return {
     workload: choice.workload,
     batch: choice.batch,

@@ -1,9 +1,9 @@
-import { DEFAULT_ESTIMATE_MS, lowerBound, type PlanNode } from '@toolwaves/planner';
+import { DEFAULT_ESTIMATE_MS, lowerBound } from '@toolwaves/planner';
 import { BenchError } from '../bench-error.js';
 import type {
   BatchFigures,
+  MeanPlanningTime,
   OverallFigures,
-  PlanningTime,
   TurnResult,
   WorkloadFigures,
 } from '../report/bench-report.js';
@@ -15,6 +15,7 @@ import { healthEstimates } from './health-estimates.js';
 import { minimalWaveCount } from './minimal-wave-count.js';
 import { runTurn } from './run-turn.js';
 import { summarizeStrategies } from './summarize-strategies.js';
+import { withEstimates } from './with-estimates.js';
 
 /** Options of {@link compareStrategies}. */
 export interface CompareStrategiesOptions {
@@ -38,7 +39,7 @@ export interface StrategyComparison {
   readonly workloads: WorkloadFigures[];
   readonly overall: OverallFigures;
   /** Mean planning time per batch (first seed, batch mode); empty without a clock. */
-  readonly planning: PlanningTime[];
+  readonly planning: MeanPlanningTime[];
 }
 
 /**
@@ -186,18 +187,6 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
             };
           }),
   };
-}
-
-/** The nodes with `estimateMs` set from `values` (left out where a value is missing). */
-function withEstimates(
-  nodes: readonly PlanNode[],
-  values: readonly (number | undefined)[],
-): PlanNode[] {
-  return nodes.map((node, call) => {
-    const { estimateMs: _ignored, ...rest } = node;
-    const value = values[call];
-    return value === undefined ? rest : { ...rest, estimateMs: value };
-  });
 }
 
 function decide(

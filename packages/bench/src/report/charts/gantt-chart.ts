@@ -2,6 +2,7 @@ import type { GanttFigures } from '../bench-report.js';
 import { escapeXml } from './escape-xml.js';
 import { legend } from './legend.js';
 import { seriesColor } from './series-color.js';
+import { svgChart } from './svg-chart.js';
 
 /** Options of {@link ganttChart}. */
 export interface GanttChartOptions {
@@ -84,12 +85,7 @@ export function ganttChart(options: GanttChartOptions): string {
   const perRow = Math.max(1, Math.floor(plotWidth / itemWidth));
   parts.push(legend({ names: tools, x: margin.left, y: legendY, itemWidth, perRow }));
   const height = legendY + 18 * (Math.ceil(tools.length / perRow) - 1) + 14;
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${escapeXml(options.id)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(options.title)}">`,
-    `<text x="${width / 2}" y="20" text-anchor="middle" class="chart-title">${escapeXml(options.title)}</text>`,
-    ...parts,
-    '</svg>',
-  ].join('\n');
+  return svgChart({ id: options.id, title: options.title, width, height, body: parts });
 }
 
 /** The tool of a call label: its first word (`read_file`, or `#3` → the seed model's kind). */

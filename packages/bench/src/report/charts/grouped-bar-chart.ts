@@ -1,6 +1,7 @@
 import { escapeXml } from './escape-xml.js';
 import { legend } from './legend.js';
 import { seriesColor } from './series-color.js';
+import { svgChart } from './svg-chart.js';
 
 /** One series of a {@link groupedBarChart}: a value per group (`null`: no bar). */
 export interface BarSeries {
@@ -53,10 +54,6 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
   const groupWidth = plotWidth / Math.max(1, options.groups.length);
   const barWidth = (groupWidth * 0.8) / Math.max(1, options.series.length);
   const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${escapeXml(options.id)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(options.title)}">`,
-    `<text x="${width / 2}" y="20" text-anchor="middle" class="chart-title">${escapeXml(options.title)}</text>`,
-  );
   for (let tick = 0; tick <= 4; tick++) {
     const value = yMin + ((top - yMin) * tick) / 4;
     const ty = y(value);
@@ -96,8 +93,7 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
   parts.push(
     legend({ names: options.series.map((series) => series.name), x: margin.left, y: height - 22 }),
   );
-  parts.push('</svg>');
-  return parts.join('\n');
+  return svgChart({ id: options.id, title: options.title, width, height, body: parts });
 }
 
 /** The smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k) at or above `value`. */

@@ -1,6 +1,7 @@
 import { escapeXml } from './escape-xml.js';
 import { legend } from './legend.js';
 import { seriesColor } from './series-color.js';
+import { svgChart } from './svg-chart.js';
 
 /** One line of a {@link logLogChart}: points with positive coordinates; `null` y breaks the line. */
 export interface LineSeries {
@@ -48,10 +49,7 @@ export function logLogChart(options: LogLogChartOptions): string {
     margin.left + ((Math.log10(x) - x0) / Math.max(1e-9, x1 - x0)) * plotWidth;
   const py = (y: number): number =>
     margin.top + plotHeight - ((Math.log10(y) - y0) / Math.max(1e-9, y1 - y0)) * plotHeight;
-  const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${escapeXml(options.id)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(options.title)}">`,
-    `<text x="${width / 2}" y="20" text-anchor="middle" class="chart-title">${escapeXml(options.title)}</text>`,
-  ];
+  const parts: string[] = [];
   for (let e = x0; e <= x1; e++) {
     const tx = round(px(10 ** e));
     parts.push(
@@ -95,8 +93,7 @@ export function logLogChart(options: LogLogChartOptions): string {
   parts.push(
     legend({ names: options.series.map((series) => series.name), x: margin.left, y: height - 12 }),
   );
-  parts.push('</svg>');
-  return parts.join('\n');
+  return svgChart({ id: options.id, title: options.title, width, height, body: parts });
 }
 
 /** Whole decades (log10) around the values: `[floor(min), ceil(max)]`, at least one apart. */
