@@ -1,5 +1,6 @@
 import type { McpClientLike, McpListedTool } from './mcp-client-like.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import { withRequestSignal } from './with-request-signal.js';
 
 /** Options of {@link listAllMcpTools}. */
 export interface ListAllMcpToolsOptions {
@@ -22,9 +23,9 @@ export async function listAllMcpTools(options: ListAllMcpToolsOptions): Promise<
   do {
     let page: Awaited<ReturnType<McpClientLike['listTools']>>;
     try {
-      page = await client.listTools(
-        cursor === undefined ? {} : { cursor },
-        signal === undefined ? {} : { signal },
+      const params = cursor === undefined ? {} : { cursor };
+      page = await withRequestSignal(signal, (requestSignal) =>
+        client.listTools(params, requestSignal === undefined ? {} : { signal: requestSignal }),
       );
     } catch (error) {
       throw new McpToolsError({

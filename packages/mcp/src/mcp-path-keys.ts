@@ -6,6 +6,7 @@ import type { McpClientLike } from './mcp-client-like.js';
 import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput } from './mcp-tool-override.js';
+import { withRequestSignal } from './with-request-signal.js';
 
 /** A path a call touches, and how (what {@link McpPathKeys.access} maps to accesses). */
 export interface McpPathUse {
@@ -144,10 +145,12 @@ function within(path: string, root: string): boolean {
 async function askAllowedDirectories(options: McpPathKeysFromServerOptions): Promise<string[]> {
   let answer: unknown;
   try {
-    answer = await options.client.callTool(
-      { name: 'list_allowed_directories', arguments: {} },
-      undefined,
-      options.signal === undefined ? {} : { signal: options.signal },
+    answer = await withRequestSignal(options.signal, (signal) =>
+      options.client.callTool(
+        { name: 'list_allowed_directories', arguments: {} },
+        undefined,
+        signal === undefined ? {} : { signal },
+      ),
     );
   } catch (error) {
     if (options.signal?.aborted === true) throw error;

@@ -6,6 +6,7 @@ import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import { withRequestSignal } from './with-request-signal.js';
 
 /**
  * A tool of an MCP server as a toolwaves {@link Tool}. Its calls go to the server through the
@@ -80,10 +81,12 @@ export function mcpTool(options: McpToolOptions): McpTool {
     execute: async (input: McpToolInput, context: ToolContext): Promise<ToolOutput> => {
       let result: unknown;
       try {
-        result = await client.callTool({ name: listed.name, arguments: { ...input } }, undefined, {
-          signal: context.signal,
-          ...(requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs }),
-        });
+        result = await withRequestSignal(context.signal, (signal) =>
+          client.callTool({ name: listed.name, arguments: { ...input } }, undefined, {
+            signal,
+            ...(requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs }),
+          }),
+        );
       } catch (error) {
         if (context.signal.aborted) throw error;
         throw new McpToolsError({
