@@ -1,6 +1,6 @@
 import { fnTool, type ToolContext, ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   type DispatchError,
@@ -10,14 +10,10 @@ import {
   type PreHookContext,
   type SoftFailure,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, ends, record, starts, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 describe('input validation and unknown tools', () => {
   it('lists the registered names, or says there are none', async () => {

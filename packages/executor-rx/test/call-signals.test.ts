@@ -1,15 +1,11 @@
 import { getEventListeners } from 'node:events';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** Like an MCP client: one abort listener per request, never removed. */
 const leakyTool = (signals: AbortSignal[]) =>

@@ -8,21 +8,17 @@ import {
   ToolRegistry,
 } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type DispatchError,
   Dispatcher,
   type DispatcherOptions,
   type SoftFailure,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, record, starts, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 interface FakeGrant {
   readonly request: CoordinationRequest;

@@ -1,15 +1,11 @@
 import { noCoordination, ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, record, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const registry = () =>
   new ToolRegistry().add(

@@ -2,21 +2,17 @@ import { type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { MockTool, type MockToolCall } from '@toolwaves/core/testing';
 import { conflicts } from '@toolwaves/planner';
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import {
   type DispatchError,
   type DispatchEvent,
   Dispatcher,
   type RecoveryStrategy,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What one generated call asks the `op` tool to do. */
 interface Op {

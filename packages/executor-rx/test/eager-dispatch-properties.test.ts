@@ -1,21 +1,17 @@
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import fc from 'fast-check';
 import { Observable } from 'rxjs';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import {
   type DispatchError,
   type DispatchEvent,
   Dispatcher,
   type RecoveryStrategy,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** One generated call: what it declares, how long it runs, how it ends, when it arrives. */
 interface Op {

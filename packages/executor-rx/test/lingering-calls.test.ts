@@ -1,15 +1,11 @@
 import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchEvent, Dispatcher, type DispatcherOptions } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, record, starts, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /**
  * A writer of `file` that ignores its signal: it answers `ms` after it starts, whatever happens.

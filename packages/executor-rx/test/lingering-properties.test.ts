@@ -1,15 +1,11 @@
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { Dispatcher } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What one generated call does: its declarations, how long it works, whether it hears its signal. */
 interface Op {

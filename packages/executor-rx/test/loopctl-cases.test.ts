@@ -1,6 +1,6 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   type DispatchError,
@@ -8,14 +8,10 @@ import {
   type RecoveryStrategy,
   type ToolHealth,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, ends, record, starts, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const retry = (delayMs: number, times = Number.POSITIVE_INFINITY): RecoveryStrategy => ({
   name: `retry-${times}`,

@@ -1,16 +1,12 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { greedyPlanner, optimalPlanner, type Planner } from '@toolwaves/planner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, record, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /**
  * slow = 100 ms, fast = 10 ms, all keyless and safe. Under a cap of 2, the batch

@@ -1,16 +1,12 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { from, Subject, takeUntil } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher, type PreHook } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, ends, record, starts, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /**
  * A synchronous pre hook that cancels the dispatch and then answers `allow` must not get the

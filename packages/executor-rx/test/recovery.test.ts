@@ -1,6 +1,6 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   basicReflector,
@@ -12,14 +12,10 @@ import {
   type Reflector,
   type SoftFailure,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, ends, record, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const failing = () => new MockTool({ name: 'flaky', error: new Error('busy') });
 

@@ -8,16 +8,12 @@ import {
 } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { Observable } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { record } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What one generated call declares. */
 interface Declared {

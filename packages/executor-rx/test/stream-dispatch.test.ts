@@ -1,20 +1,16 @@
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { Subject } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type CallStartEvent,
   DispatchError,
   type DispatchEvent,
   Dispatcher,
 } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { ends, record, starts, track } from './helpers.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What a `work` call declares and how long it takes. */
 interface Work {

@@ -1,7 +1,8 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
 import { call, track } from './helpers.js';
 
 describe('ToolHealth', () => {
@@ -32,12 +33,7 @@ describe('ToolHealth', () => {
 });
 
 describe('the dispatcher records every attempt that ran a tool', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ now: 0 });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeClock();
 
   it('timed in virtual time; soft errors before the tool runs are not recorded', async () => {
     const health = new ToolHealth({ alpha: 0.5 });
