@@ -8,7 +8,7 @@ import {
   Dispatcher,
   type RecoveryStrategy,
 } from '../src/index.js';
-import { useFakeClock } from './fake-clock.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './helpers.js';
 
 useFakeClock();
@@ -89,12 +89,12 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
           access: (input) =>
             op(input).accesses.map(({ key, write }) => ({ key, mode: write ? 'write' : 'read' })),
           execute: async (input, context) => {
-            const run: ToolRun = { index: input.i, start: Date.now(), startSeq: seq++ };
+            const run: ToolRun = { index: input.i, start: fakeNow(), startSeq: seq++ };
             toolRuns.push(run);
             try {
               await abortableDelay(op(input).ms, context.signal);
             } finally {
-              run.end = Date.now();
+              run.end = fakeNow();
               run.endSeq = seq++;
             }
             const { end } = op(input);
@@ -127,7 +127,7 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
       const source = new Observable<ToolCall>((subscriber) => {
         const timers = calls.map((call, i) =>
           setTimeout(() => {
-            delivered.push(Date.now());
+            delivered.push(fakeNow());
             subscriber.next(call);
             if (i === calls.length - 1) subscriber.complete();
           }, arrivalMs[i]),
@@ -142,7 +142,7 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
       let cancelSeq: number | undefined;
       if (cancelAt !== undefined) {
         setTimeout(() => {
-          cancelledAt = Date.now();
+          cancelledAt = fakeNow();
           cancelSeq = seq++;
           controller.abort();
         }, cancelAt);

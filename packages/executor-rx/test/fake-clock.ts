@@ -27,3 +27,21 @@ export function useFakeClock(): void {
     vi.useRealTimers();
   });
 }
+
+/**
+ * The fake clock's time in ms: what a tool in these tests reads to note when it started or
+ * ended. Throws outside fake timers, so a test can never measure real time by mistake.
+ *
+ * @example
+ * ```ts
+ * const started = fakeNow();
+ * await vi.advanceTimersByTimeAsync(40);
+ * expect(fakeNow() - started).toBe(40);
+ * ```
+ * @see useFakeClock
+ */
+export function fakeNow(): number {
+  const now = vi.isFakeTimers() ? vi.getMockedSystemTime() : null;
+  if (now === null) throw new Error('fakeNow() reads the fake clock: call useFakeClock() first');
+  return now.getTime();
+}

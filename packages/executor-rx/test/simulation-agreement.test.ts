@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { Observable } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
-import { useFakeClock } from './fake-clock.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
 import { record } from './helpers.js';
 
 useFakeClock();
@@ -88,7 +88,7 @@ function setUp(declared: readonly Declared[], durations: readonly number[]) {
   const startMs: number[] = [];
   const endMs: number[] = [];
   // Times from the scenario's start (the fake clock runs on across generated scenarios).
-  const origin = Date.now();
+  const origin = fakeNow();
   const registry = new ToolRegistry();
   const health = new ToolHealth();
   declared.forEach((call, k) => {
@@ -99,9 +99,9 @@ function setUp(declared: readonly Declared[], durations: readonly number[]) {
         concurrencySafe: call.safe,
         access: call.access,
         execute: async (_input, context) => {
-          startMs[k] = Date.now() - origin;
+          startMs[k] = fakeNow() - origin;
           await abortableDelay(durations[k]!, context.signal);
-          endMs[k] = Date.now() - origin;
+          endMs[k] = fakeNow() - origin;
           return 'ok';
         },
       }),

@@ -7,7 +7,7 @@ import {
   type DispatchEvent,
   Dispatcher,
 } from '../src/index.js';
-import { useFakeClock } from './fake-clock.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
 import { ends, record, starts, track } from './helpers.js';
 
 useFakeClock();
@@ -33,7 +33,7 @@ const registry = new ToolRegistry().add(
       ...(input.read === undefined ? [] : [{ key: input.read, mode: 'read' as const }]),
     ],
     execute: async (input, context) => {
-      const run: { start: number; end?: number; aborted?: boolean } = { start: Date.now() };
+      const run: { start: number; end?: number; aborted?: boolean } = { start: fakeNow() };
       runs.set(context.toolCallId, run);
       try {
         await abortableDelay(input.ms, context.signal);
@@ -41,7 +41,7 @@ const registry = new ToolRegistry().add(
         run.aborted = true;
         throw error;
       } finally {
-        run.end = Date.now();
+        run.end = fakeNow();
       }
       return `done ${context.toolCallId}`;
     },
@@ -386,10 +386,10 @@ describe('calls whose tool outlived its attempt, in eager mode and streams', () 
     concurrencySafe: true,
     resourceKey: (input) => input.file,
     execute: (input, context) => {
-      runs.set(context.toolCallId, { start: Date.now() });
+      runs.set(context.toolCallId, { start: fakeNow() });
       return new Promise<string>((resolve) =>
         setTimeout(() => {
-          runs.get(context.toolCallId)!.end = Date.now();
+          runs.get(context.toolCallId)!.end = fakeNow();
           resolve('written');
         }, input.ms),
       );
