@@ -8,10 +8,10 @@ import {
   type PostHookContext,
   type PreHook,
   type PreHookContext,
-  type SoftFailure,
 } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
 import { call, ends, record, starts, track } from './helpers.js';
+import { skipAndKeep } from './recovery-strategies.js';
 
 useFakeClock();
 
@@ -313,26 +313,18 @@ describe('post hooks', () => {
     const tool = new MockTool({ name: 'm' });
     const outage = new Error('audit log down');
     const after = vi.fn();
-    const failures: SoftFailure[] = [];
+    const skipping = skipAndKeep();
     const dispatcher = new Dispatcher({
       registry: new ToolRegistry().add(tool),
       hooks: {
         post: [() => Promise.resolve(), () => Promise.reject(outage), after],
       },
-      recovery: {
-        strategy: {
-          name: 'watch',
-          decide: ({ failure }) => {
-            failures.push(failure);
-            return { action: 'skip' };
-          },
-        },
-      },
+      recovery: { strategy: skipping.strategy },
     });
     const [result] = await dispatcher.dispatch([call('a', 'm')]);
     expect(result).toMatchObject({ content: 'Post hook 1 threw: audit log down', isError: true });
     expect(after).not.toHaveBeenCalled();
-    expect(failures.map((f) => [f.kind, f.message, f.error, f.attempt])).toEqual([
+    expect(skipping.failures.map((f) => [f.kind, f.message, f.error, f.attempt])).toEqual([
       ['hook_failed', 'Post hook 1 threw: audit log down', outage, 1],
     ]);
     expect(dispatcher.health.stats('m')).toMatchObject({ successes: 1, failures: 0 });

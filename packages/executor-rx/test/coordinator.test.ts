@@ -9,14 +9,10 @@ import {
 } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type DispatchError,
-  Dispatcher,
-  type DispatcherOptions,
-  type SoftFailure,
-} from '../src/index.js';
+import { type DispatchError, Dispatcher, type DispatcherOptions } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
 import { call, record, starts, track } from './helpers.js';
+import { skipAndKeep } from './recovery-strategies.js';
 
 useFakeClock();
 
@@ -213,18 +209,10 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
 
     it('a coordinator that cannot grant: a soft error naming the cause, the tool never runs', async () => {
       const outage = new Error('Redis at 10.0.0.7:6379 is unreachable');
-      const failures: SoftFailure[] = [];
+      const skipping = skipAndKeep();
       const write = writer();
       const dispatcher = make(new FakeCoordinator({ failWith: outage }), [write], {
-        recovery: {
-          strategy: {
-            name: 'watch',
-            decide: ({ failure }) => {
-              failures.push(failure);
-              return { action: 'skip' };
-            },
-          },
-        },
+        recovery: { strategy: skipping.strategy },
       });
       const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
       expect(result).toMatchObject({
@@ -232,7 +220,9 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
           'Tool `write` did not run: the fleet coordinator could not grant its accesses: Redis at 10.0.0.7:6379 is unreachable',
         isError: true,
       });
-      expect(failures.map((f) => [f.kind, f.error])).toEqual([['coordination_failed', outage]]);
+      expect(skipping.failures.map((f) => [f.kind, f.error])).toEqual([
+        ['coordination_failed', outage],
+      ]);
       expect(write.calls).toEqual([]);
       expect(dispatcher.health.stats('write')).toEqual({
         successes: 0,

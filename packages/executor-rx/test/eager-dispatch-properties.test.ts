@@ -2,14 +2,10 @@ import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/
 import fc from 'fast-check';
 import { Observable } from 'rxjs';
 import { expect, it, vi } from 'vitest';
-import {
-  type DispatchError,
-  type DispatchEvent,
-  Dispatcher,
-  type RecoveryStrategy,
-} from '../src/index.js';
+import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './helpers.js';
+import { retryOnce } from './recovery-strategies.js';
 
 useFakeClock();
 
@@ -47,15 +43,6 @@ const scenarioArb = fc.record({
   >,
   cancelAt: fc.option(fc.integer({ min: 0, max: 100 }), { freq: 3, nil: undefined }),
   retryDelay: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
-});
-
-/** Retry what threw, once. */
-const retryOnce = (delayMs: number): RecoveryStrategy => ({
-  name: 'retry-once',
-  decide: ({ failure }) =>
-    failure.kind === 'tool_error' && failure.attempt === 1
-      ? { action: 'retry', delayMs }
-      : { action: 'skip' },
 });
 
 // The reference: the rules written plainly from the generated declarations.
