@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { resolveLinks } from '@toolwaves/core/node';
 import type { Access, AccessMode } from '@toolwaves/planner';
-import { canonicalServerPath } from './canonical-server-path.js';
 import type { McpClientLike } from './mcp-client-like.js';
 import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
@@ -79,7 +79,7 @@ export class McpPathKeys {
     this.server = options.server;
     this.roots = options.roots.map((root) => resolve(root));
     this.#coarse = mcpServerKey(options.server);
-    const canonical = this.roots.flatMap((root) => canonicalServerPath(root) ?? []);
+    const canonical = this.roots.flatMap((root) => resolveLinks(root) ?? []);
     this.#canonicalRoots = [...new Set([...this.roots, ...canonical])];
   }
 
@@ -102,7 +102,7 @@ export class McpPathKeys {
       return this.#fallback(`not a path: ${JSON.stringify(path) ?? String(path)}`);
     }
     if (this.roots.length === 0) return this.#fallback('the allowed directories are unknown');
-    const canonical = canonicalServerPath(this.#absolute(path.trim()));
+    const canonical = resolveLinks(this.#absolute(path.trim()));
     if (canonical === undefined) return this.#fallback(`too many symbolic links: ${path}`);
     if (!this.#canonicalRoots.some((root) => within(canonical, root))) {
       return this.#fallback(`outside the allowed directories: ${path}`);
