@@ -1,4 +1,4 @@
-import { noCoordination, ToolRegistry } from '@toolwaves/core';
+import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
@@ -61,27 +61,5 @@ describe('dispatch with onEvent', () => {
     expect((done.error as DispatchError).message).toBe(
       'Expected `onEvent` to be a function, got `"log"` (string)',
     );
-  });
-});
-
-describe('dispatcher options and getters', () => {
-  it('exposes the registry it runs', () => {
-    const tools = registry();
-    expect(new Dispatcher({ registry: tools }).registry).toBe(tools);
-  });
-
-  it('takes noCoordination, and refuses a coordinator without acquire and a bad settleTimeoutMs', () => {
-    expect(
-      () => new Dispatcher({ registry: registry(), coordinator: noCoordination }),
-    ).not.toThrow();
-    expect(() => new Dispatcher({ registry: registry(), coordinator: {} as never })).toThrow(
-      'Expected `coordinator` to be a Coordinator ({ acquire(request) }), got `{}` (object)',
-    );
-    expect(() => new Dispatcher({ registry: registry(), settleTimeoutMs: 0 })).toThrow(
-      'Expected `settleTimeoutMs` to be a number above 0 (or Infinity), got `0` (number)',
-    );
-    expect(
-      () => new Dispatcher({ registry: registry(), settleTimeoutMs: Number.POSITIVE_INFINITY }),
-    ).not.toThrow();
   });
 });
