@@ -6,6 +6,7 @@ import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index
 import { fakeNow, useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './helpers.js';
 import { retryOnce } from './recovery-strategies.js';
+import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
 useFakeClock();
 
@@ -46,12 +47,12 @@ const scenarioArb = fc.record({
 });
 
 // The reference: the rules written plainly from the generated declarations.
-const overlapKeys = (a: string, b: string): boolean =>
-  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 const mustOrder = (a: Op, b: Op): boolean =>
   !a.safe ||
   !b.safe ||
-  a.accesses.some((x) => b.accesses.some((y) => (x.write || y.write) && overlapKeys(x.key, y.key)));
+  a.accesses.some((x) =>
+    b.accesses.some((y) => (x.write || y.write) && referenceKeysOverlap(x.key, y.key)),
+  );
 
 /** A tool run on the fake clock, with a sequence number for the order of things at one time. */
 interface ToolRun {

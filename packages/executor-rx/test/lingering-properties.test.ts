@@ -4,6 +4,7 @@ import { expect, it, vi } from 'vitest';
 import { Dispatcher } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
 import { track } from './helpers.js';
+import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
 useFakeClock();
 
@@ -35,12 +36,13 @@ const scenarioArb = fc.record({
 });
 
 /** A plain reference of the conflict rule, written from the declarations alone. */
-const keysOverlap = (x: string, y: string): boolean =>
-  x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
 const clash = (a: Op, b: Op): boolean =>
   !a.safe ||
   !b.safe ||
-  (a.key !== undefined && b.key !== undefined && keysOverlap(a.key, b.key) && (a.write || b.write));
+  (a.key !== undefined &&
+    b.key !== undefined &&
+    referenceKeysOverlap(a.key, b.key) &&
+    (a.write || b.write));
 
 interface Run {
   readonly id: string;
