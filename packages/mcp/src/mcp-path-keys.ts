@@ -11,6 +11,7 @@ import type { McpToolInput } from './mcp-tool-override.js';
 export interface McpPathUse {
   /** The path as the model wrote it: relative, absolute, `./x`, `a/../x`, `~/x`, a link. */
   readonly path: unknown;
+  /** Whether the call reads or writes the path. */
   readonly mode: AccessMode;
 }
 
@@ -35,13 +36,16 @@ export interface McpPathKeysOptions {
 
 /** Options of {@link McpPathKeys.fromServer}. */
 export interface McpPathKeysFromServerOptions {
+  /** A connected client of the server, asked for its allowed directories unless `roots` are given. */
   readonly client: McpClientLike;
+  /** The server's name, as given to `mcpTools`: keys are `mcp:<server>/<canonical path>`. */
   readonly server: string;
   /**
    * The server's allowed directories when you know them (e.g. the MCP roots your client
    * announces); by default the server is asked with its `list_allowed_directories` tool.
    */
   readonly roots?: readonly string[] | undefined;
+  /** Aborts the question to the server. */
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -69,6 +73,7 @@ export interface McpPathKeysFromServerOptions {
  * @see filesystemServerOverrides for every tool of the official filesystem server at once.
  */
 export class McpPathKeys {
+  /** The server's name: keys are `mcp:<server>/<canonical path>`. */
   readonly server: string;
   /** The roots as the server gave them (lexical, for resolving relative paths). */
   readonly roots: readonly string[];
