@@ -1,5 +1,5 @@
 import { fnTool, type ToolContext, ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -10,8 +10,9 @@ import {
   type PreHookContext,
 } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, ends, record, starts, track } from './helpers.js';
+import { ends, record, starts } from './recording.js';
 import { skipAndKeep } from './recovery-strategies.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 
@@ -126,7 +127,7 @@ describe('timeouts', () => {
       registry: new ToolRegistry().add(slow).add(spy),
       timeoutMs: 100,
     });
-    const done = track(dispatcher.dispatch([call('s', 'slow'), call('p', 'spy')]));
+    const done = trackPromise(dispatcher.dispatch([call('s', 'slow'), call('p', 'spy')]));
     await vi.advanceTimersByTimeAsync(99);
     expect(done.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -148,7 +149,7 @@ describe('timeouts', () => {
   it('lets a call that answers in time through', async () => {
     const quick = new MockTool({ name: 'quick', delayMs: 99 });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(quick), timeoutMs: 100 });
-    const done = track(dispatcher.dispatch([call('q', 'quick')]));
+    const done = trackPromise(dispatcher.dispatch([call('q', 'quick')]));
     await vi.advanceTimersByTimeAsync(99);
     expect(done.value?.[0]?.content).toBe('quick ok');
     expect(quick.calls[0]?.outcome).toBe('ok');
@@ -279,7 +280,7 @@ describe('post hooks', () => {
         ],
       },
     });
-    const done = track(dispatcher.dispatch([call('a', 'm', 'good'), call('b', 'm', 'bad')]));
+    const done = trackPromise(dispatcher.dispatch([call('a', 'm', 'good'), call('b', 'm', 'bad')]));
     await vi.advanceTimersByTimeAsync(70);
     expect(done.status).toBe('resolved');
     expect(

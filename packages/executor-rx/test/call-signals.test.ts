@@ -1,9 +1,10 @@
 import { getEventListeners } from 'node:events';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
+import { trackPromise } from '@toolwaves/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, track } from './helpers.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 
@@ -33,7 +34,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const controller = new AbortController();
       const before = getEventListeners(controller.signal, 'abort').length;
       const calls = Array.from({ length: 11 }, (_, i) => call(`c${i}`, 'leaky', { ms: 10 }));
-      const done = track(dispatcher.dispatch(calls, { signal: controller.signal }));
+      const done = trackPromise(dispatcher.dispatch(calls, { signal: controller.signal }));
       await vi.advanceTimersByTimeAsync(200);
       expect(done.status).toBe('resolved');
       expect(getEventListeners(controller.signal, 'abort').length).toBe(before);
@@ -50,7 +51,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
         mode,
       });
       const controller = new AbortController();
-      const done = track(
+      const done = trackPromise(
         dispatcher.dispatch(
           [call('quick', 'leaky', { ms: 10 }), call('slow', 'leaky', { ms: 1_000 })],
           {

@@ -7,12 +7,13 @@ import {
   type ToolContext,
   ToolRegistry,
 } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher, type DispatcherOptions } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, record, starts, track } from './helpers.js';
+import { record, starts } from './recording.js';
 import { skipAndKeep } from './recovery-strategies.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 
@@ -181,7 +182,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const fleet = new FakeCoordinator({ delayMs: 200, deaf: true });
       const write = writer();
       const dispatcher = make(fleet, [write], { timeoutMs: 100 });
-      const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
+      const done = trackPromise(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
       await vi.advanceTimersByTimeAsync(100);
       expect(done.value?.[0]?.content).toBe('Tool `write` timed out after 100 ms');
       await vi.advanceTimersByTimeAsync(100);
@@ -194,7 +195,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const write = writer();
       const dispatcher = make(fleet, [write]);
       const controller = new AbortController();
-      const done = track(
+      const done = trackPromise(
         dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })], { signal: controller.signal }),
       );
       await vi.advanceTimersByTimeAsync(30);
@@ -250,7 +251,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const fleet = new FakeCoordinator({ delayMs: 0 });
       const write = writer();
       const dispatcher = make(fleet, [write]);
-      const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
+      const done = trackPromise(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
       await vi.advanceTimersByTimeAsync(50);
       fleet.grants[0]?.lost.abort(new Error('lease expired'));
       await vi.advanceTimersByTimeAsync(0);
@@ -292,14 +293,14 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const broken = new MockTool({ name: 'broken', error: new Error('disk full') });
       const slow = new MockTool({ name: 'slow', delayMs: 1_000 });
       const dispatcher = make(fleet, [broken, slow], { timeoutMs: 100 });
-      const first = track(dispatcher.dispatch([call('b', 'broken'), call('s', 'slow')]));
+      const first = trackPromise(dispatcher.dispatch([call('b', 'broken'), call('s', 'slow')]));
       await vi.advanceTimersByTimeAsync(100);
       expect(first.value?.map((r) => r.content)).toEqual([
         'Tool `broken` failed: disk full',
         'Tool `slow` timed out after 100 ms',
       ]);
       const controller = new AbortController();
-      const cancelled = track(
+      const cancelled = trackPromise(
         dispatcher.dispatch([call('c', 'slow')], { signal: controller.signal }),
       );
       await vi.advanceTimersByTimeAsync(10);
@@ -326,7 +327,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
         coordinator: fleet,
         timeoutMs: 100,
       });
-      const done = track(dispatcher.dispatch([call('x', 'stubborn')]));
+      const done = trackPromise(dispatcher.dispatch([call('x', 'stubborn')]));
       await vi.advanceTimersByTimeAsync(100);
       expect(done.status).toBe('resolved');
       expect(fleet.grants[0]?.releases).toBe(0);

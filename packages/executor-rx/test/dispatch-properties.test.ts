@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { ends, record, starts } from './helpers.js';
+import { ends, record, starts } from './recording.js';
 import { retryOnce } from './recovery-strategies.js';
 
 useFakeClock();

@@ -9,7 +9,7 @@ import {
   loopDetectionHook,
   ToolHealth,
 } from '../src/index.js';
-import { call } from './helpers.js';
+import { call } from './tool-call.js';
 
 const registry = new ToolRegistry().add(new MockTool({ name: 'm' }));
 

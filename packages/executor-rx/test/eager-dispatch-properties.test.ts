@@ -4,7 +4,7 @@ import { Observable } from 'rxjs';
 import { expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
-import { ends, record, starts } from './helpers.js';
+import { ends, record, starts } from './recording.js';
 import { retryOnce } from './recovery-strategies.js';
 import { referenceKeysOverlap } from './reference-keys-overlap.js';
 

@@ -1,9 +1,9 @@
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { trackPromise } from '@toolwaves/core/testing';
 import fc from 'fast-check';
 import { expect, it, vi } from 'vitest';
 import { Dispatcher } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { track } from './helpers.js';
 import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
 useFakeClock();
@@ -105,10 +105,10 @@ it('two batches of one dispatcher: conflicting tools never overlap, even when on
         const controller = new AbortController();
         if (cancelFirstAt !== undefined) setTimeout(() => controller.abort(), cancelFirstAt);
         const first$ = dispatcher.dispatch(calls('x', first), { signal: controller.signal });
-        const firstDone = track(first$);
+        const firstDone = trackPromise(first$);
         // The next turn starts the moment the first one is answered (or cancelled).
         const nextTurn = (): Promise<unknown[]> => dispatcher.dispatch(calls('y', second));
-        const secondDone = track(first$.then(nextTurn, nextTurn));
+        const secondDone = trackPromise(first$.then(nextTurn, nextTurn));
         await vi.runAllTimersAsync();
 
         expect(firstDone.status).not.toBe('pending');

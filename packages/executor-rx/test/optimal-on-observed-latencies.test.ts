@@ -1,10 +1,11 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { greedyPlanner, optimalPlanner, type Planner } from '@toolwaves/planner';
 import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, record, track } from './helpers.js';
+import { record } from './recording.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 
@@ -25,7 +26,7 @@ async function runOnObservedLatencies(planner: Planner) {
     planner,
     health,
   });
-  const warmUp = track(dispatcher.dispatch([call('w1', 'slow'), call('w2', 'fast')]));
+  const warmUp = trackPromise(dispatcher.dispatch([call('w1', 'slow'), call('w2', 'fast')]));
   await vi.advanceTimersByTimeAsync(100);
   expect(warmUp.status).toBe('resolved');
   expect([health.estimateMs('slow'), health.estimateMs('fast')]).toEqual([100, 10]);

@@ -4,7 +4,8 @@ import { greedyPlanner, type PlanNode, type Planner, sequentialPlanner } from '@
 import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher, ToolHealth } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, ends, record } from './helpers.js';
+import { ends, record } from './recording.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 

@@ -1,5 +1,5 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
@@ -13,7 +13,8 @@ import {
   type SoftFailure,
 } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, ends, record, track } from './helpers.js';
+import { ends, record } from './recording.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 
@@ -27,7 +28,7 @@ describe('exponentialBackoff', () => {
       recovery: { strategy: exponentialBackoff() },
     });
     expect(MAX_RETRIES).toBe(5);
-    const done = track(dispatcher.dispatch([call('a', 'flaky')]));
+    const done = trackPromise(dispatcher.dispatch([call('a', 'flaky')]));
     await vi.advanceTimersByTimeAsync(3_099);
     expect(done.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);

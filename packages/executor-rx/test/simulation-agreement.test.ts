@@ -11,7 +11,7 @@ import { Observable } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
-import { record } from './helpers.js';
+import { record } from './recording.js';
 
 useFakeClock();
 

@@ -1,9 +1,9 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, track } from './helpers.js';
+import { call } from './tool-call.js';
 
 describe('ToolHealth', () => {
   it('keeps successes, failures and an EWMA of latency per tool', () => {
@@ -43,7 +43,7 @@ describe('the dispatcher records every attempt that ran a tool', () => {
       result: (input) => ({ content: 'r', isError: (input as { bad?: boolean }).bad === true }),
     });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool), health });
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([
         call('a', 'm', { ms: 40 }),
         call('b', 'm', { ms: 80, bad: true }),

@@ -2,8 +2,8 @@ import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { catchError, filter, map, of } from 'rxjs';
 import { describe, it } from 'vitest';
 import { type DispatchError, Dispatcher, exponentialBackoff } from '../src/index.js';
-import { call } from './helpers.js';
 import { marbleScheduler } from './marble-scheduler.js';
+import { call } from './tool-call.js';
 
 /** Synchronous tools: the only time that passes is the dispatcher's own (back-off, timeouts). */
 const registry = new ToolRegistry()

@@ -3,7 +3,8 @@ import { MockTool } from '@toolwaves/core/testing';
 import { expect, it, vi } from 'vitest';
 import { Dispatcher } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
-import { call, ends, record } from './helpers.js';
+import { ends, record } from './recording.js';
+import { call } from './tool-call.js';
 
 useFakeClock();
 
