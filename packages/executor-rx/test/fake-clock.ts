@@ -13,7 +13,7 @@ import { afterEach, beforeEach, vi } from 'vitest';
  * useFakeClock();
  *
  * it('waits 100 ms', async () => {
- *   const done = track(abortableDelay(100));
+ *   const done = trackPromise(abortableDelay(100));
  *   await vi.advanceTimersByTimeAsync(100);
  *   expect(done.status).toBe('resolved');
  * });
