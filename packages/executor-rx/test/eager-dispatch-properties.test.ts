@@ -1,8 +1,9 @@
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import fc from 'fast-check';
-import { Observable } from 'rxjs';
+import { tap } from 'rxjs';
 import { expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { arrivingCalls } from './arriving-calls.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './recording.js';
 import { retryOnce } from './recovery-strategies.js';
@@ -112,19 +113,7 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
         arrivalMs.push(at);
       }
       const delivered: number[] = [];
-      const source = new Observable<ToolCall>((subscriber) => {
-        const timers = calls.map((call, i) =>
-          setTimeout(() => {
-            delivered.push(fakeNow());
-            subscriber.next(call);
-            if (i === calls.length - 1) subscriber.complete();
-          }, arrivalMs[i]),
-        );
-        if (calls.length === 0) subscriber.complete();
-        return () => {
-          for (const timer of timers) clearTimeout(timer);
-        };
-      });
+      const source = arrivingCalls(calls, arrivalMs).pipe(tap(() => delivered.push(fakeNow())));
       const controller = new AbortController();
       let cancelledAt: number | undefined;
       let cancelSeq: number | undefined;

@@ -7,9 +7,9 @@ import {
   simulateEager,
 } from '@toolwaves/planner';
 import fc from 'fast-check';
-import { Observable } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
+import { arrivingCalls } from './arriving-calls.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
 import { record } from './recording.js';
 
@@ -68,20 +68,6 @@ const arrivalsOf = (declared: readonly Declared[], priority: EagerPriority): num
     return at;
   });
 };
-
-/** The calls as a stream: call k arrives at `arrivalMs[k]` on the fake clock. */
-const arriving = (calls: readonly ToolCall[], arrivalMs: readonly number[]) =>
-  new Observable<ToolCall>((subscriber) => {
-    const timers = calls.map((call, k) =>
-      setTimeout(() => {
-        subscriber.next(call);
-        if (k === calls.length - 1) subscriber.complete();
-      }, arrivalMs[k]),
-    );
-    return () => {
-      for (const timer of timers) clearTimeout(timer);
-    };
-  });
 
 /** One tool per call (named by its index), with the call's declarations and duration. */
 function setUp(declared: readonly Declared[], durations: readonly number[]) {
@@ -146,7 +132,7 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
       fc.asyncProperty(scenarioArb, async ({ declared, durations, cap, priority }) => {
         const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
         const arrivalMs = arrivalsOf(declared, priority);
-        const source = arriving(calls, arrivalMs);
+        const source = arrivingCalls(calls, arrivalMs);
         const dispatcher = new Dispatcher({
           registry,
           health,
@@ -170,7 +156,7 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
       fc.asyncProperty(scenarioArb, async ({ declared, durations }) => {
         const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
         const arrivalMs = arrivalsOf(declared, 'model-order');
-        const source = arriving(calls, arrivalMs);
+        const source = arrivingCalls(calls, arrivalMs);
         const dispatcher = new Dispatcher({ registry, health, mode: 'sequential' });
         const run = record(dispatcher.runStream(source));
         await vi.runAllTimersAsync();
