@@ -11,6 +11,7 @@ const alias = [
     find: /^@toolwaves\/core\/testing$/,
     replacement: here('./packages/core/src/testing/index.ts'),
   },
+  { find: /^@toolwaves\/core\/node$/, replacement: here('./packages/core/src/node/index.ts') },
   { find: /^@toolwaves\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
   { find: /^@toolwaves\/tools-fs$/, replacement: here('./packages/tools-fs/src/index.ts') },

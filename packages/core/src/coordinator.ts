@@ -5,7 +5,9 @@ import type { Access } from '@toolwaves/planner';
  * inside its own batch has come and just before its tool executes.
  */
 export interface CoordinationRequest {
+  /** The id of the call asking (its `ToolCall.id`). */
   readonly toolCallId: string;
+  /** The tool the call runs. */
   readonly toolName: string;
   /**
    * The accesses the call declared (`access(input)`, or `resourceKey(input)` as one write);

@@ -1,6 +1,6 @@
 import { fnTool, type ToolContext, ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   type DispatchError,
@@ -8,16 +8,13 @@ import {
   type PostHookContext,
   type PreHook,
   type PreHookContext,
-  type SoftFailure,
 } from '../src/index.js';
-import { call, ends, record, starts, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
+import { skipAndKeep } from './recovery-strategies.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 describe('input validation and unknown tools', () => {
   it('lists the registered names, or says there are none', async () => {
@@ -130,7 +127,7 @@ describe('timeouts', () => {
       registry: new ToolRegistry().add(slow).add(spy),
       timeoutMs: 100,
     });
-    const done = track(dispatcher.dispatch([call('s', 'slow'), call('p', 'spy')]));
+    const done = trackPromise(dispatcher.dispatch([call('s', 'slow'), call('p', 'spy')]));
     await vi.advanceTimersByTimeAsync(99);
     expect(done.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
@@ -152,7 +149,7 @@ describe('timeouts', () => {
   it('lets a call that answers in time through', async () => {
     const quick = new MockTool({ name: 'quick', delayMs: 99 });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(quick), timeoutMs: 100 });
-    const done = track(dispatcher.dispatch([call('q', 'quick')]));
+    const done = trackPromise(dispatcher.dispatch([call('q', 'quick')]));
     await vi.advanceTimersByTimeAsync(99);
     expect(done.value?.[0]?.content).toBe('quick ok');
     expect(quick.calls[0]?.outcome).toBe('ok');
@@ -283,7 +280,7 @@ describe('post hooks', () => {
         ],
       },
     });
-    const done = track(dispatcher.dispatch([call('a', 'm', 'good'), call('b', 'm', 'bad')]));
+    const done = trackPromise(dispatcher.dispatch([call('a', 'm', 'good'), call('b', 'm', 'bad')]));
     await vi.advanceTimersByTimeAsync(70);
     expect(done.status).toBe('resolved');
     expect(
@@ -317,26 +314,18 @@ describe('post hooks', () => {
     const tool = new MockTool({ name: 'm' });
     const outage = new Error('audit log down');
     const after = vi.fn();
-    const failures: SoftFailure[] = [];
+    const skipping = skipAndKeep();
     const dispatcher = new Dispatcher({
       registry: new ToolRegistry().add(tool),
       hooks: {
         post: [() => Promise.resolve(), () => Promise.reject(outage), after],
       },
-      recovery: {
-        strategy: {
-          name: 'watch',
-          decide: ({ failure }) => {
-            failures.push(failure);
-            return { action: 'skip' };
-          },
-        },
-      },
+      recovery: { strategy: skipping.strategy },
     });
     const [result] = await dispatcher.dispatch([call('a', 'm')]);
     expect(result).toMatchObject({ content: 'Post hook 1 threw: audit log down', isError: true });
     expect(after).not.toHaveBeenCalled();
-    expect(failures.map((f) => [f.kind, f.message, f.error, f.attempt])).toEqual([
+    expect(skipping.failures.map((f) => [f.kind, f.message, f.error, f.attempt])).toEqual([
       ['hook_failed', 'Post hook 1 threw: audit log down', outage, 1],
     ]);
     expect(dispatcher.health.stats('m')).toMatchObject({ successes: 1, failures: 0 });

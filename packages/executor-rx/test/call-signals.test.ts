@@ -1,15 +1,12 @@
 import { getEventListeners } from 'node:events';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher } from '../src/index.js';
-import { call, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** Like an MCP client: one abort listener per request, never removed. */
 const leakyTool = (signals: AbortSignal[]) =>
@@ -37,7 +34,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const controller = new AbortController();
       const before = getEventListeners(controller.signal, 'abort').length;
       const calls = Array.from({ length: 11 }, (_, i) => call(`c${i}`, 'leaky', { ms: 10 }));
-      const done = track(dispatcher.dispatch(calls, { signal: controller.signal }));
+      const done = trackPromise(dispatcher.dispatch(calls, { signal: controller.signal }));
       await vi.advanceTimersByTimeAsync(200);
       expect(done.status).toBe('resolved');
       expect(getEventListeners(controller.signal, 'abort').length).toBe(before);
@@ -54,7 +51,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
         mode,
       });
       const controller = new AbortController();
-      const done = track(
+      const done = trackPromise(
         dispatcher.dispatch(
           [call('quick', 'leaky', { ms: 10 }), call('slow', 'leaky', { ms: 1_000 })],
           {

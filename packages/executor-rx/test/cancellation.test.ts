@@ -1,17 +1,14 @@
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { take } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fillResultSlots } from '../src/fill-result-slots.js';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
-import { call, ends, record, starts, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 describe('cancellation', () => {
   it('an already aborted signal rejects before anything runs', async () => {
@@ -69,7 +66,7 @@ describe('cancellation', () => {
       mode: 'parallel',
     });
     const controller = new AbortController();
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([call('a', 'stubborn'), call('b', 'stubborn')], {
         signal: controller.signal,
       }),

@@ -7,22 +7,15 @@ import {
   type ToolContext,
   ToolRegistry,
 } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  type DispatchError,
-  Dispatcher,
-  type DispatcherOptions,
-  type SoftFailure,
-} from '../src/index.js';
-import { call, record, starts, track } from './helpers.js';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { type DispatchError, Dispatcher, type DispatcherOptions } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
+import { record, starts } from './recording.js';
+import { skipAndKeep } from './recovery-strategies.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 interface FakeGrant {
   readonly request: CoordinationRequest;
@@ -189,7 +182,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const fleet = new FakeCoordinator({ delayMs: 200, deaf: true });
       const write = writer();
       const dispatcher = make(fleet, [write], { timeoutMs: 100 });
-      const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
+      const done = trackPromise(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
       await vi.advanceTimersByTimeAsync(100);
       expect(done.value?.[0]?.content).toBe('Tool `write` timed out after 100 ms');
       await vi.advanceTimersByTimeAsync(100);
@@ -202,7 +195,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const write = writer();
       const dispatcher = make(fleet, [write]);
       const controller = new AbortController();
-      const done = track(
+      const done = trackPromise(
         dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })], { signal: controller.signal }),
       );
       await vi.advanceTimersByTimeAsync(30);
@@ -217,18 +210,10 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
 
     it('a coordinator that cannot grant: a soft error naming the cause, the tool never runs', async () => {
       const outage = new Error('Redis at 10.0.0.7:6379 is unreachable');
-      const failures: SoftFailure[] = [];
+      const skipping = skipAndKeep();
       const write = writer();
       const dispatcher = make(new FakeCoordinator({ failWith: outage }), [write], {
-        recovery: {
-          strategy: {
-            name: 'watch',
-            decide: ({ failure }) => {
-              failures.push(failure);
-              return { action: 'skip' };
-            },
-          },
-        },
+        recovery: { strategy: skipping.strategy },
       });
       const [result] = await dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]);
       expect(result).toMatchObject({
@@ -236,7 +221,9 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
           'Tool `write` did not run: the fleet coordinator could not grant its accesses: Redis at 10.0.0.7:6379 is unreachable',
         isError: true,
       });
-      expect(failures.map((f) => [f.kind, f.error])).toEqual([['coordination_failed', outage]]);
+      expect(skipping.failures.map((f) => [f.kind, f.error])).toEqual([
+        ['coordination_failed', outage],
+      ]);
       expect(write.calls).toEqual([]);
       expect(dispatcher.health.stats('write')).toEqual({
         successes: 0,
@@ -264,7 +251,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const fleet = new FakeCoordinator({ delayMs: 0 });
       const write = writer();
       const dispatcher = make(fleet, [write]);
-      const done = track(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
+      const done = trackPromise(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
       await vi.advanceTimersByTimeAsync(50);
       fleet.grants[0]?.lost.abort(new Error('lease expired'));
       await vi.advanceTimersByTimeAsync(0);
@@ -306,14 +293,14 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       const broken = new MockTool({ name: 'broken', error: new Error('disk full') });
       const slow = new MockTool({ name: 'slow', delayMs: 1_000 });
       const dispatcher = make(fleet, [broken, slow], { timeoutMs: 100 });
-      const first = track(dispatcher.dispatch([call('b', 'broken'), call('s', 'slow')]));
+      const first = trackPromise(dispatcher.dispatch([call('b', 'broken'), call('s', 'slow')]));
       await vi.advanceTimersByTimeAsync(100);
       expect(first.value?.map((r) => r.content)).toEqual([
         'Tool `broken` failed: disk full',
         'Tool `slow` timed out after 100 ms',
       ]);
       const controller = new AbortController();
-      const cancelled = track(
+      const cancelled = trackPromise(
         dispatcher.dispatch([call('c', 'slow')], { signal: controller.signal }),
       );
       await vi.advanceTimersByTimeAsync(10);
@@ -340,7 +327,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
         coordinator: fleet,
         timeoutMs: 100,
       });
-      const done = track(dispatcher.dispatch([call('x', 'stubborn')]));
+      const done = trackPromise(dispatcher.dispatch([call('x', 'stubborn')]));
       await vi.advanceTimersByTimeAsync(100);
       expect(done.status).toBe('resolved');
       expect(fleet.grants[0]?.releases).toBe(0);

@@ -1,15 +1,12 @@
-import { noCoordination, ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ToolRegistry } from '@toolwaves/core';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
-import { call, record, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { record } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const registry = () =>
   new ToolRegistry().add(
@@ -21,7 +18,7 @@ describe('dispatch with onEvent', () => {
     const dispatcher = new Dispatcher({ registry: registry(), mode: 'parallel' });
     const calls = [call('a', 'm'), call('b', 'm')];
     const seen: DispatchEvent[] = [];
-    const done = track(dispatcher.dispatch(calls, { onEvent: (event) => seen.push(event) }));
+    const done = trackPromise(dispatcher.dispatch(calls, { onEvent: (event) => seen.push(event) }));
     const run = record(dispatcher.run(calls));
     await vi.advanceTimersByTimeAsync(100);
     expect(done.status).toBe('resolved');
@@ -45,7 +42,7 @@ describe('dispatch with onEvent', () => {
     const tool = new MockTool({ name: 'm', delayMs: 100 });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool) });
     const bug = new Error('observer bug');
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([call('a', 'm'), call('b', 'm')], {
         onEvent: (event) => {
           if (event.type === 'call-start') throw bug;
@@ -60,32 +57,10 @@ describe('dispatch with onEvent', () => {
 
   it('refuses an onEvent that is not a function, naming it', async () => {
     const dispatcher = new Dispatcher({ registry: registry() });
-    const done = track(dispatcher.dispatch([call('a', 'm')], { onEvent: 'log' as never }));
+    const done = trackPromise(dispatcher.dispatch([call('a', 'm')], { onEvent: 'log' as never }));
     await vi.advanceTimersByTimeAsync(0);
     expect((done.error as DispatchError).message).toBe(
       'Expected `onEvent` to be a function, got `"log"` (string)',
     );
-  });
-});
-
-describe('dispatcher options and getters', () => {
-  it('exposes the registry it runs', () => {
-    const tools = registry();
-    expect(new Dispatcher({ registry: tools }).registry).toBe(tools);
-  });
-
-  it('takes noCoordination, and refuses a coordinator without acquire and a bad settleTimeoutMs', () => {
-    expect(
-      () => new Dispatcher({ registry: registry(), coordinator: noCoordination }),
-    ).not.toThrow();
-    expect(() => new Dispatcher({ registry: registry(), coordinator: {} as never })).toThrow(
-      'Expected `coordinator` to be a Coordinator ({ acquire(request) }), got `{}` (object)',
-    );
-    expect(() => new Dispatcher({ registry: registry(), settleTimeoutMs: 0 })).toThrow(
-      'Expected `settleTimeoutMs` to be a number above 0 (or Infinity), got `0` (number)',
-    );
-    expect(
-      () => new Dispatcher({ registry: registry(), settleTimeoutMs: Number.POSITIVE_INFINITY }),
-    ).not.toThrow();
   });
 });

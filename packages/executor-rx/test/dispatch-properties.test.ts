@@ -2,21 +2,13 @@ import { type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { MockTool, type MockToolCall } from '@toolwaves/core/testing';
 import { conflicts } from '@toolwaves/planner';
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import {
-  type DispatchError,
-  type DispatchEvent,
-  Dispatcher,
-  type RecoveryStrategy,
-} from '../src/index.js';
-import { ends, record, starts } from './helpers.js';
+import { expect, it, vi } from 'vitest';
+import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
+import { retryOnce } from './recovery-strategies.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What one generated call asks the `op` tool to do. */
 interface Op {
@@ -43,15 +35,6 @@ const scenarioArb = fc.record({
   >,
   retryDelay: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
   cancelAt: fc.option(fc.integer({ min: 0, max: 120 }), { freq: 3, nil: undefined }),
-});
-
-/** Retry what threw, once. */
-const retryOnce = (delayMs: number): RecoveryStrategy => ({
-  name: 'retry-once',
-  decide: ({ failure }) =>
-    failure.kind === 'tool_error' && failure.attempt === 1
-      ? { action: 'retry', delayMs }
-      : { action: 'skip' },
 });
 
 const overlap = (a: MockToolCall, b: MockToolCall): boolean =>

@@ -1,4 +1,4 @@
-import { ToolRegistry } from '@toolwaves/core';
+import { noCoordination, ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -9,7 +9,7 @@ import {
   loopDetectionHook,
   ToolHealth,
 } from '../src/index.js';
-import { call } from './helpers.js';
+import { call } from './tool-call.js';
 
 const registry = new ToolRegistry().add(new MockTool({ name: 'm' }));
 
@@ -146,5 +146,25 @@ describe('Dispatcher options', () => {
     expect(error.name).toBe('DispatchError');
     expect(error.cause).toBe(cause);
     expect(error).toBeInstanceOf(Error);
+  });
+});
+
+describe('dispatcher options and getters', () => {
+  it('exposes the registry it runs', () => {
+    const tools = new ToolRegistry().add(new MockTool({ name: 'm' }));
+    expect(new Dispatcher({ registry: tools }).registry).toBe(tools);
+  });
+
+  it('takes noCoordination, and refuses a coordinator without acquire and a bad settleTimeoutMs', () => {
+    expect(() => new Dispatcher({ registry, coordinator: noCoordination })).not.toThrow();
+    expect(() => new Dispatcher({ registry, coordinator: {} as never })).toThrow(
+      'Expected `coordinator` to be a Coordinator ({ acquire(request) }), got `{}` (object)',
+    );
+    expect(() => new Dispatcher({ registry, settleTimeoutMs: 0 })).toThrow(
+      'Expected `settleTimeoutMs` to be a number above 0 (or Infinity), got `0` (number)',
+    );
+    expect(
+      () => new Dispatcher({ registry, settleTimeoutMs: Number.POSITIVE_INFINITY }),
+    ).not.toThrow();
   });
 });

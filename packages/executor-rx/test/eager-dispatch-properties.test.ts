@@ -1,21 +1,15 @@
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import fc from 'fast-check';
-import { Observable } from 'rxjs';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
-import {
-  type DispatchError,
-  type DispatchEvent,
-  Dispatcher,
-  type RecoveryStrategy,
-} from '../src/index.js';
-import { ends, record, starts } from './helpers.js';
+import { tap } from 'rxjs';
+import { expect, it, vi } from 'vitest';
+import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { arrivingCalls } from './arriving-calls.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
+import { retryOnce } from './recovery-strategies.js';
+import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** One generated call: what it declares, how long it runs, how it ends, when it arrives. */
 interface Op {
@@ -53,22 +47,13 @@ const scenarioArb = fc.record({
   retryDelay: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
 });
 
-/** Retry what threw, once. */
-const retryOnce = (delayMs: number): RecoveryStrategy => ({
-  name: 'retry-once',
-  decide: ({ failure }) =>
-    failure.kind === 'tool_error' && failure.attempt === 1
-      ? { action: 'retry', delayMs }
-      : { action: 'skip' },
-});
-
 // The reference: the rules written plainly from the generated declarations.
-const overlapKeys = (a: string, b: string): boolean =>
-  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 const mustOrder = (a: Op, b: Op): boolean =>
   !a.safe ||
   !b.safe ||
-  a.accesses.some((x) => b.accesses.some((y) => (x.write || y.write) && overlapKeys(x.key, y.key)));
+  a.accesses.some((x) =>
+    b.accesses.some((y) => (x.write || y.write) && referenceKeysOverlap(x.key, y.key)),
+  );
 
 /** A tool run on the fake clock, with a sequence number for the order of things at one time. */
 interface ToolRun {
@@ -93,12 +78,12 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
           access: (input) =>
             op(input).accesses.map(({ key, write }) => ({ key, mode: write ? 'write' : 'read' })),
           execute: async (input, context) => {
-            const run: ToolRun = { index: input.i, start: Date.now(), startSeq: seq++ };
+            const run: ToolRun = { index: input.i, start: fakeNow(), startSeq: seq++ };
             toolRuns.push(run);
             try {
               await abortableDelay(op(input).ms, context.signal);
             } finally {
-              run.end = Date.now();
+              run.end = fakeNow();
               run.endSeq = seq++;
             }
             const { end } = op(input);
@@ -128,25 +113,13 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
         arrivalMs.push(at);
       }
       const delivered: number[] = [];
-      const source = new Observable<ToolCall>((subscriber) => {
-        const timers = calls.map((call, i) =>
-          setTimeout(() => {
-            delivered.push(Date.now());
-            subscriber.next(call);
-            if (i === calls.length - 1) subscriber.complete();
-          }, arrivalMs[i]),
-        );
-        if (calls.length === 0) subscriber.complete();
-        return () => {
-          for (const timer of timers) clearTimeout(timer);
-        };
-      });
+      const source = arrivingCalls(calls, arrivalMs).pipe(tap(() => delivered.push(fakeNow())));
       const controller = new AbortController();
       let cancelledAt: number | undefined;
       let cancelSeq: number | undefined;
       if (cancelAt !== undefined) {
         setTimeout(() => {
-          cancelledAt = Date.now();
+          cancelledAt = fakeNow();
           cancelSeq = seq++;
           controller.abort();
         }, cancelAt);

@@ -1,7 +1,7 @@
 import type { PlanNode } from '@toolwaves/planner';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { LingeringCalls } from '../src/lingering-calls.js';
+import { marbleScheduler } from './marble-scheduler.js';
 
 const writer = (index: number, key: string): PlanNode => ({
   index,
@@ -15,14 +15,9 @@ const reader = (index: number, key: string): PlanNode => ({
 });
 const unsafe = (index: number): PlanNode => ({ index, parallelizable: false });
 
-const scheduler = () =>
-  new TestScheduler((actual, expected) => {
-    expect(actual).toEqual(expected);
-  });
-
 describe('LingeringCalls on the marble timeline', () => {
   it('a conflicting wait completes when the tool settles; others pass at once', () => {
-    const test = scheduler();
+    const test = marbleScheduler();
     test.run(({ expectObservable, cold }) => {
       const lingering = new LingeringCalls({ scheduler: test, settleTimeoutMs: 100 });
       const hold = lingering.hold({ node: writer(0, 'fs:/a'), toolCallId: 'a', toolName: 'w' });
@@ -35,7 +30,7 @@ describe('LingeringCalls on the marble timeline', () => {
   });
 
   it('after settleTimeoutMs the keys are given back, and the waiter is told', () => {
-    const test = scheduler();
+    const test = marbleScheduler();
     test.run(({ expectObservable }) => {
       const released: string[] = [];
       const lingering = new LingeringCalls({ scheduler: test, settleTimeoutMs: 30 });
@@ -56,7 +51,7 @@ describe('LingeringCalls on the marble timeline', () => {
   });
 
   it('two lingering calls: the wait ends when the last conflicting one settles', () => {
-    const test = scheduler();
+    const test = marbleScheduler();
     test.run(({ expectObservable, cold }) => {
       const lingering = new LingeringCalls({ scheduler: test, settleTimeoutMs: 1_000 });
       const first = lingering.hold({ node: writer(0, 'k'), toolCallId: 'a', toolName: 'w' });

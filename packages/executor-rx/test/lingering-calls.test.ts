@@ -1,15 +1,12 @@
 import { fnTool, ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchEvent, Dispatcher, type DispatcherOptions } from '../src/index.js';
-import { call, record, starts, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { record, starts } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /**
  * A writer of `file` that ignores its signal: it answers `ms` after it starts, whatever happens.
@@ -57,12 +54,12 @@ const write = (id: string, file: string) => call(id, 'write', { file });
 describe('a call whose tool outlives its attempt keeps its keys until the tool settles', () => {
   it('a later batch: the conflicting write waits for the tool, the other one does not', async () => {
     const { dispatcher, writer, settled } = setup();
-    const first = track(dispatcher.dispatch([stubborn('a', 'f', 500)]));
+    const first = trackPromise(dispatcher.dispatch([stubborn('a', 'f', 500)]));
     await vi.advanceTimersByTimeAsync(100);
     // The slot is answered at the timeout, not when the tool ends.
     expect(first.status).toBe('resolved');
     expect(first.value?.[0]?.content).toBe('Tool `stubborn` timed out after 100 ms');
-    const second = track(dispatcher.dispatch([write('b', 'f'), write('c', 'g')]));
+    const second = trackPromise(dispatcher.dispatch([write('b', 'f'), write('c', 'g')]));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(second.status).toBe('resolved');
     expect(settled).toEqual(['a']);
@@ -88,10 +85,10 @@ describe('a call whose tool outlives its attempt keeps its keys until the tool s
 
   it('a batch with no conflicting call never waits for it', async () => {
     const { dispatcher, settled } = setup();
-    const first = track(dispatcher.dispatch([stubborn('a', 'f', 10_000)]));
+    const first = trackPromise(dispatcher.dispatch([stubborn('a', 'f', 10_000)]));
     await vi.advanceTimersByTimeAsync(100);
     expect(first.status).toBe('resolved');
-    const second = track(dispatcher.dispatch([write('b', 'g'), write('c', 'h')]));
+    const second = trackPromise(dispatcher.dispatch([write('b', 'g'), write('c', 'h')]));
     await vi.advanceTimersByTimeAsync(10);
     expect(second.status).toBe('resolved');
     expect(settled).toEqual([]);
@@ -99,7 +96,7 @@ describe('a call whose tool outlives its attempt keeps its keys until the tool s
 
   it('after settleTimeoutMs the keys are given back anyway, and the waiting batch is told', async () => {
     const { dispatcher, writer } = setup({ settleTimeoutMs: 300 });
-    const first = track(dispatcher.dispatch([stubborn('a', 'f', 60_000)]));
+    const first = trackPromise(dispatcher.dispatch([stubborn('a', 'f', 60_000)]));
     await vi.advanceTimersByTimeAsync(100);
     expect(first.status).toBe('resolved');
     await vi.advanceTimersByTimeAsync(50);
@@ -126,14 +123,14 @@ describe('a call whose tool outlives its attempt keeps its keys until the tool s
   it('a cancelled batch: its tool still running holds its file for the next batch', async () => {
     const { dispatcher, writer } = setup({ timeoutMs: undefined });
     const controller = new AbortController();
-    const first = track(
+    const first = trackPromise(
       dispatcher.dispatch([stubborn('a', 'f', 500)], { signal: controller.signal }),
     );
     await vi.advanceTimersByTimeAsync(50);
     controller.abort();
     await vi.advanceTimersByTimeAsync(0);
     expect(first.status).toBe('rejected');
-    const second = track(dispatcher.dispatch([write('b', 'f')]));
+    const second = trackPromise(dispatcher.dispatch([write('b', 'f')]));
     await vi.advanceTimersByTimeAsync(1_000);
     expect(second.status).toBe('resolved');
     expect(writer.calls.map((c) => [c.toolCallId, c.startedAt])).toEqual([['b', 500]]);
@@ -169,9 +166,9 @@ describe('a call whose tool outlives its attempt keeps its keys until the tool s
   it('the wait is not part of the waiting call: not in its timeout, not in its duration', async () => {
     const { dispatcher, writer } = setup({ timeoutMs: 100 });
     const events: DispatchEvent[] = [];
-    track(dispatcher.dispatch([stubborn('a', 'f', 400)]));
+    trackPromise(dispatcher.dispatch([stubborn('a', 'f', 400)]));
     await vi.advanceTimersByTimeAsync(100);
-    const second = track(
+    const second = trackPromise(
       dispatcher.dispatch([write('b', 'f')], { onEvent: (e) => events.push(e) }),
     );
     await vi.advanceTimersByTimeAsync(1_000);

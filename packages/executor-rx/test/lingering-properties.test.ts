@@ -1,15 +1,12 @@
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { trackPromise } from '@toolwaves/core/testing';
 import fc from 'fast-check';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { Dispatcher } from '../src/index.js';
-import { track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What one generated call does: its declarations, how long it works, whether it hears its signal. */
 interface Op {
@@ -39,12 +36,13 @@ const scenarioArb = fc.record({
 });
 
 /** A plain reference of the conflict rule, written from the declarations alone. */
-const keysOverlap = (x: string, y: string): boolean =>
-  x === y || x.startsWith(`${y}/`) || y.startsWith(`${x}/`);
 const clash = (a: Op, b: Op): boolean =>
   !a.safe ||
   !b.safe ||
-  (a.key !== undefined && b.key !== undefined && keysOverlap(a.key, b.key) && (a.write || b.write));
+  (a.key !== undefined &&
+    b.key !== undefined &&
+    referenceKeysOverlap(a.key, b.key) &&
+    (a.write || b.write));
 
 interface Run {
   readonly id: string;
@@ -107,10 +105,10 @@ it('two batches of one dispatcher: conflicting tools never overlap, even when on
         const controller = new AbortController();
         if (cancelFirstAt !== undefined) setTimeout(() => controller.abort(), cancelFirstAt);
         const first$ = dispatcher.dispatch(calls('x', first), { signal: controller.signal });
-        const firstDone = track(first$);
+        const firstDone = trackPromise(first$);
         // The next turn starts the moment the first one is answered (or cancelled).
         const nextTurn = (): Promise<unknown[]> => dispatcher.dispatch(calls('y', second));
-        const secondDone = track(first$.then(nextTurn, nextTurn));
+        const secondDone = trackPromise(first$.then(nextTurn, nextTurn));
         await vi.runAllTimersAsync();
 
         expect(firstDone.status).not.toBe('pending');

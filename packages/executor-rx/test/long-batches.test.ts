@@ -2,7 +2,7 @@ import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { Dispatcher, type DispatchMode } from '../src/index.js';
-import { ends } from './helpers.js';
+import { ends } from './recording.js';
 
 /** One asynchronous call, then thousands that answer synchronously. */
 const registry = new ToolRegistry()

@@ -9,7 +9,8 @@ import {
   exponentialBackoff,
   loopDetectionHook,
 } from '../src/index.js';
-import { call, ends } from './helpers.js';
+import { ends } from './recording.js';
+import { call } from './tool-call.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and keeps arrays in order', () => {

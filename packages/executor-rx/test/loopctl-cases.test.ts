@@ -1,6 +1,6 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   type DispatchError,
@@ -8,14 +8,11 @@ import {
   type RecoveryStrategy,
   type ToolHealth,
 } from '../src/index.js';
-import { call, ends, record, starts, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const retry = (delayMs: number, times = Number.POSITIVE_INFINITY): RecoveryStrategy => ({
   name: `retry-${times}`,
@@ -27,7 +24,7 @@ describe('the loopctl dispatch cases, in virtual time', () => {
   it('runs independent calls at the same time: 3 × 100 ms finish at 100 ms', async () => {
     const slow = new MockTool({ name: 'slow', delayMs: 100, concurrencySafe: true });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(slow), mode: 'parallel' });
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([call('a', 'slow'), call('b', 'slow'), call('c', 'slow')]),
     );
     await vi.advanceTimersByTimeAsync(99);
@@ -88,7 +85,7 @@ describe('the loopctl dispatch cases, in virtual time', () => {
       )
       .add(new MockTool({ name: 'typed', input: z.object({ path: z.string() }) }));
     const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([
         call('1', 'throws'),
         call('2', 'reports'),
@@ -140,7 +137,7 @@ describe('the loopctl dispatch cases, in virtual time', () => {
     expect(fast.calls[0]?.outcome).toBe('ok');
     // The same through dispatch: the promise rejects, nothing resolved is returned.
     const again = new AbortController();
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([call('f', 'fast'), call('s', 'slow')], { signal: again.signal }),
     );
     await vi.advanceTimersByTimeAsync(50);
@@ -180,7 +177,9 @@ describe('the loopctl dispatch cases, in virtual time', () => {
     });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    const done = track(dispatcher.dispatch([call('a', 'flaky')], { signal: controller.signal }));
+    const done = trackPromise(
+      dispatcher.dispatch([call('a', 'flaky')], { signal: controller.signal }),
+    );
     await vi.advanceTimersByTimeAsync(49);
     expect(done.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);

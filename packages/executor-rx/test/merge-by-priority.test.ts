@@ -1,12 +1,7 @@
 import { from, map, of, Subject, timer } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
 import { mergeByPriority } from '../src/merge-by-priority.js';
-
-const scheduler = () =>
-  new TestScheduler((actual, expected) => {
-    expect(actual).toEqual(expected);
-  });
+import { marbleScheduler } from './marble-scheduler.js';
 
 /** Each value runs for `value` ms and then answers itself; larger values first. */
 const largestFirst = (concurrency: number, onEnd?: (value: number) => void) =>
@@ -18,7 +13,7 @@ const largestFirst = (concurrency: number, onEnd?: (value: number) => void) =>
 
 describe('mergeByPriority', () => {
   it('gives a free slot to the best waiting value, not the first that came', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // One slot: 1 runs as it arrives alone (0–1); 2, 5 and 3 arrive while it still runs.
       const values = cold('a(bcd|)', { a: 1, b: 2, c: 5, d: 3 });
       expectObservable(values.pipe(largestFirst(1))).toBe('1ms a 4ms b 2ms c 1ms (d|)', {
@@ -31,7 +26,7 @@ describe('mergeByPriority', () => {
   });
 
   it('never leaves a slot free while a value waits, and respects the cap', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // Two slots: 2 and 9 take them as they arrive; at 2, 4 (better than 3) takes the free
       // slot; at 6, 3 does; all done at 9.
       const values = cold('(abcd|)', { a: 2, b: 9, c: 3, d: 4 });
@@ -45,7 +40,7 @@ describe('mergeByPriority', () => {
   });
 
   it('values that arrive during onEnd compete together for every free slot', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // Two slots, one used by 3. When 3 ends, onEnd brings 1, 8 and 5 at once: 8 and 5 take
       // the two free slots (1 came first but is worst); 1 runs when 5 ends.
       const source = new Subject<number>();
@@ -63,7 +58,7 @@ describe('mergeByPriority', () => {
   });
 
   it('an error from a value stops the others', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    marbleScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const slow = cold('20ms s|');
       const values = cold('(ab|)', { a: 0, b: 1 });
       const merged = values.pipe(

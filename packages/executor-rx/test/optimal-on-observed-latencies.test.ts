@@ -1,16 +1,13 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { greedyPlanner, optimalPlanner, type Planner } from '@toolwaves/planner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
-import { call, record, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { record } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /**
  * slow = 100 ms, fast = 10 ms, all keyless and safe. Under a cap of 2, the batch
@@ -29,7 +26,7 @@ async function runOnObservedLatencies(planner: Planner) {
     planner,
     health,
   });
-  const warmUp = track(dispatcher.dispatch([call('w1', 'slow'), call('w2', 'fast')]));
+  const warmUp = trackPromise(dispatcher.dispatch([call('w1', 'slow'), call('w2', 'fast')]));
   await vi.advanceTimersByTimeAsync(100);
   expect(warmUp.status).toBe('resolved');
   expect([health.estimateMs('slow'), health.estimateMs('fast')]).toEqual([100, 10]);

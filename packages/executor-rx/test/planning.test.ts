@@ -1,16 +1,13 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { greedyPlanner, type PlanNode, type Planner, sequentialPlanner } from '@toolwaves/planner';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher, ToolHealth } from '../src/index.js';
-import { call, ends, record } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const safe = (name = 'safe', delayMs = 100) =>
   new MockTool({ name, delayMs, concurrencySafe: true });

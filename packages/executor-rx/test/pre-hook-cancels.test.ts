@@ -1,16 +1,13 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { from, Subject, takeUntil } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type DispatchError, Dispatcher, type PreHook } from '../src/index.js';
-import { call, ends, record, starts, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /**
  * A synchronous pre hook that cancels the dispatch and then answers `allow` must not get the
@@ -61,7 +58,7 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
         maxConcurrency: 2,
         hooks: { pre: [pre] },
       });
-      const done = track(
+      const done = trackPromise(
         dispatcher.dispatch([call('a', 'm'), call('b', 'm'), call('c', 'm')], {
           signal: controller.signal,
         }),
@@ -110,7 +107,7 @@ describe('a pre hook that cancels, then allows, in a stream', () => {
         ],
       },
     });
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatchStream(from([call('a', 'm'), call('b', 'm')]), {
         signal: controller.signal,
       }),

@@ -2,7 +2,7 @@ import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Dispatcher } from '../src/index.js';
-import { call } from './helpers.js';
+import { call } from './tool-call.js';
 
 describe('a call is prepared once, from planning to its first attempt', () => {
   it.each(['sequential', 'parallel', 'eager'] as const)(

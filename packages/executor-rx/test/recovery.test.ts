@@ -1,6 +1,6 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   basicReflector,
@@ -12,14 +12,11 @@ import {
   type Reflector,
   type SoftFailure,
 } from '../src/index.js';
-import { call, ends, record, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const failing = () => new MockTool({ name: 'flaky', error: new Error('busy') });
 
@@ -31,7 +28,7 @@ describe('exponentialBackoff', () => {
       recovery: { strategy: exponentialBackoff() },
     });
     expect(MAX_RETRIES).toBe(5);
-    const done = track(dispatcher.dispatch([call('a', 'flaky')]));
+    const done = trackPromise(dispatcher.dispatch([call('a', 'flaky')]));
     await vi.advanceTimersByTimeAsync(3_099);
     expect(done.status).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);

@@ -1,13 +1,8 @@
 import type { EagerPriority } from '@toolwaves/planner';
 import { from, map, type Observable, timer } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
-
-const scheduler = () =>
-  new TestScheduler((actual, expected) => {
-    expect(actual).toEqual(expected);
-  });
+import { marbleScheduler } from './marble-scheduler.js';
 
 /** A call that takes `ms` of virtual time and then answers its letter. */
 const job = (
@@ -30,7 +25,7 @@ const schedule = (
 
 describe('scheduleEager on the marble timeline', () => {
   it('starts a call when its dependency ends, others beside it', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // a (30 ms) and c (10 ms) start at 0; b waits for a, then takes 10 ms.
       const calls = cold('(abc|)', { a: job(0, 30), b: job(1, 10, [0]), c: job(2, 10) });
       expectObservable(schedule(calls, 2)).toBe('10ms c 19ms a 9ms (b|)');
@@ -38,7 +33,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('keeps a free slot for nothing: the cap admits the next ready call at once', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // cap 2: a and b start at 0, c takes a's slot at 10, d takes a slot at 20 (the group "(bc)" spans 4 frames).
       const calls = cold('(abcd|)', { a: job(0, 10), b: job(1, 20), c: job(2, 10), d: job(3, 5) });
       expectObservable(schedule(calls, 2)).toBe('10ms a 9ms (bc) 1ms (d|)');
@@ -46,7 +41,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('gives a freed slot to the earliest ready call, not the first that became ready', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // cap 2. a (0–50) and b (0–10) run; d is ready at 0 but waits; c waits for b and is
       // ready at 10, when b's slot frees: c (earlier in model order) gets it, d waits for c.
       const calls = cold('(abcd|)', {
@@ -60,7 +55,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('longest-first: the ready call with the largest estimate takes the slot', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // cap 1: a runs first (alone when it arrives); then c (estimate 30), d (20), b (10).
       const calls = cold('(abcd|)', {
         a: job(0, 5, [], 1),
@@ -73,7 +68,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('longest-first: calls an end makes ready compete for every slot free at that moment', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       // cap 3: x (0–50) and d (0–10) run, one slot stays free (a, b, c wait for d). At 10 two
       // slots are free: b (estimate 100) and c (50) take them, a (10) waits for b (10–30).
       const calls = cold('(xdabc|)', {
@@ -89,7 +84,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('a whole batch emitted at once competes by priority from the first slot on', () => {
-    scheduler().run(({ expectObservable }) => {
+    marbleScheduler().run(({ expectObservable }) => {
       // Synchronous source, cap 1: b (estimate 30) first, then c (20), then a (10).
       const calls = from([job(0, 5, [], 10), job(1, 5, [], 30), job(2, 5, [], 20)]);
       expectObservable(schedule(calls, 1, 'longest-first')).toBe('5ms b 4ms c 4ms (a|)');
@@ -97,7 +92,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('starts nothing before it arrives, and completes when the source has and all ended', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       const calls = cold('a 9ms b 19ms |', { a: job(0, 15), b: job(1, 10, [0]) });
       // b arrives at 10 and waits for a (ends at 15); the source completes at 30.
       expectObservable(schedule(calls, 4)).toBe('15ms a 9ms b 4ms |');
@@ -105,7 +100,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('an error from a call stops everything: nothing starts, running calls are unsubscribed', () => {
-    scheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
+    marbleScheduler().run(({ cold, expectObservable, expectSubscriptions }) => {
       const running = cold('20ms r|');
       const later = cold('5ms l|');
       const calls = cold('(abc|)', {
@@ -120,7 +115,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('unsubscribing stops the calls running and reads no more of the source', () => {
-    scheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
+    marbleScheduler().run(({ cold, hot, expectObservable, expectSubscriptions }) => {
       const running = cold('20ms r|');
       const source = hot<EagerCall<string>>('a 9ms b', {
         a: { index: 0, dependencies: [], run: () => running },
@@ -133,7 +128,7 @@ describe('scheduleEager on the marble timeline', () => {
   });
 
   it('refuses a dependency on a call that has not arrived', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
       const calls = cold('(a|)', { a: job(0, 1, [3]) });
       expectObservable(schedule(calls, 1)).toBe(
         '#',

@@ -11,9 +11,10 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
 import { expect, it } from 'vitest';
 import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
+import { marbleScheduler } from './marble-scheduler.js';
+import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
 /** One generated call: when it arrives, how long it runs, what it declares, whether it fails. */
 interface GeneratedCall {
@@ -54,11 +55,10 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
 // The reference: the rules written out plainly from the generated declarations.
 
 /** `a` is `b`, an ancestor or a descendant of it (`/`-separated paths). */
-const keysOverlap = (a: string, b: string): boolean =>
-  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
-
 const conflictRef = (a: GeneratedCall, b: GeneratedCall): boolean =>
-  a.accesses.some((x) => b.accesses.some((y) => (x.write || y.write) && keysOverlap(x.key, y.key)));
+  a.accesses.some((x) =>
+    b.accesses.some((y) => (x.write || y.write) && referenceKeysOverlap(x.key, y.key)),
+  );
 
 /** Every earlier call `j` must wait for: a conflict (rule 4), or either side unsafe (rule 5). */
 const mustWaitFor = (calls: readonly GeneratedCall[], j: number): number[] => {
@@ -100,7 +100,7 @@ function runScenario(scenario: Scenario): Outcome {
   let error: unknown;
   let stopAt: number | undefined;
   let stopSeq: number | undefined;
-  const testScheduler = new TestScheduler(() => undefined);
+  const testScheduler = marbleScheduler();
   testScheduler.run(() => {
     const now = (): number => testScheduler.now();
     let arrival = 0;

@@ -7,17 +7,13 @@ import {
   simulateEager,
 } from '@toolwaves/planner';
 import fc from 'fast-check';
-import { Observable } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
-import { record } from './helpers.js';
+import { arrivingCalls } from './arriving-calls.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
+import { record } from './recording.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What one generated call declares. */
 interface Declared {
@@ -73,26 +69,12 @@ const arrivalsOf = (declared: readonly Declared[], priority: EagerPriority): num
   });
 };
 
-/** The calls as a stream: call k arrives at `arrivalMs[k]` on the fake clock. */
-const arriving = (calls: readonly ToolCall[], arrivalMs: readonly number[]) =>
-  new Observable<ToolCall>((subscriber) => {
-    const timers = calls.map((call, k) =>
-      setTimeout(() => {
-        subscriber.next(call);
-        if (k === calls.length - 1) subscriber.complete();
-      }, arrivalMs[k]),
-    );
-    return () => {
-      for (const timer of timers) clearTimeout(timer);
-    };
-  });
-
 /** One tool per call (named by its index), with the call's declarations and duration. */
 function setUp(declared: readonly Declared[], durations: readonly number[]) {
   const startMs: number[] = [];
   const endMs: number[] = [];
   // Times from the scenario's start (the fake clock runs on across generated scenarios).
-  const origin = Date.now();
+  const origin = fakeNow();
   const registry = new ToolRegistry();
   const health = new ToolHealth();
   declared.forEach((call, k) => {
@@ -103,9 +85,9 @@ function setUp(declared: readonly Declared[], durations: readonly number[]) {
         concurrencySafe: call.safe,
         access: call.access,
         execute: async (_input, context) => {
-          startMs[k] = Date.now() - origin;
+          startMs[k] = fakeNow() - origin;
           await abortableDelay(durations[k]!, context.signal);
-          endMs[k] = Date.now() - origin;
+          endMs[k] = fakeNow() - origin;
           return 'ok';
         },
       }),
@@ -150,7 +132,7 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
       fc.asyncProperty(scenarioArb, async ({ declared, durations, cap, priority }) => {
         const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
         const arrivalMs = arrivalsOf(declared, priority);
-        const source = arriving(calls, arrivalMs);
+        const source = arrivingCalls(calls, arrivalMs);
         const dispatcher = new Dispatcher({
           registry,
           health,
@@ -174,7 +156,7 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
       fc.asyncProperty(scenarioArb, async ({ declared, durations }) => {
         const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
         const arrivalMs = arrivalsOf(declared, 'model-order');
-        const source = arriving(calls, arrivalMs);
+        const source = arrivingCalls(calls, arrivalMs);
         const dispatcher = new Dispatcher({ registry, health, mode: 'sequential' });
         const run = record(dispatcher.runStream(source));
         await vi.runAllTimersAsync();

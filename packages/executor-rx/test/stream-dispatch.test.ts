@@ -1,20 +1,17 @@
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { trackPromise } from '@toolwaves/core/testing';
 import { Subject } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   type CallStartEvent,
   DispatchError,
   type DispatchEvent,
   Dispatcher,
 } from '../src/index.js';
-import { ends, record, starts, track } from './helpers.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
+import { ends, record, starts } from './recording.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 /** What a `work` call declares and how long it takes. */
 interface Work {
@@ -37,7 +34,7 @@ const registry = new ToolRegistry().add(
       ...(input.read === undefined ? [] : [{ key: input.read, mode: 'read' as const }]),
     ],
     execute: async (input, context) => {
-      const run: { start: number; end?: number; aborted?: boolean } = { start: Date.now() };
+      const run: { start: number; end?: number; aborted?: boolean } = { start: fakeNow() };
       runs.set(context.toolCallId, run);
       try {
         await abortableDelay(input.ms, context.signal);
@@ -45,7 +42,7 @@ const registry = new ToolRegistry().add(
         run.aborted = true;
         throw error;
       } finally {
-        run.end = Date.now();
+        run.end = fakeNow();
       }
       return `done ${context.toolCallId}`;
     },
@@ -128,7 +125,7 @@ describe('dispatchStream', () => {
       { gap: 10, call: work('b', { ms: 30 }) },
       { gap: 100, call: work('c', { ms: 5 }) },
     ]);
-    const results = track(dispatcher.dispatchStream(source));
+    const results = trackPromise(dispatcher.dispatchStream(source));
     await vi.advanceTimersByTimeAsync(500);
     expect(results.value?.map((r) => r.content)).toEqual(['done a', 'done b', 'done c']);
     // b arrives at 10 but waits for a; c arrives at 110, after b ended at 60.
@@ -142,7 +139,7 @@ describe('dispatchStream', () => {
   it('runs an Observable of calls the same way', async () => {
     const dispatcher = new Dispatcher({ registry, mode: 'eager', maxConcurrency: 2 });
     const calls = new Subject<ToolCall>();
-    const results = track(dispatcher.dispatchStream(calls));
+    const results = trackPromise(dispatcher.dispatchStream(calls));
     calls.next(work('a', { ms: 40 }));
     calls.next(work('b', { ms: 10 }));
     calls.next(work('c', { ms: 10 }));
@@ -168,7 +165,7 @@ describe('dispatchStream', () => {
         { gap: 5, call: work('b', { ms: 10, write: 'fs:/a' }) },
       ]);
     const seen: string[] = [];
-    const results = track(
+    const results = trackPromise(
       dispatcher.dispatchStream(calls(), { onEvent: (event) => seen.push(eventLine(event)) }),
     );
     await vi.advanceTimersByTimeAsync(100);
@@ -189,7 +186,7 @@ describe('dispatchStream', () => {
 
   it('resolves an empty stream with []', async () => {
     const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
-    const results = track(dispatcher.dispatchStream(written([])));
+    const results = trackPromise(dispatcher.dispatchStream(written([])));
     await vi.advanceTimersByTimeAsync(0);
     expect(results.value).toEqual([]);
   });
@@ -201,7 +198,7 @@ describe('dispatchStream', () => {
       { gap: 0, call: work('a', { ms: 10 }) },
       { gap: 0, call: work('b', { ms: 10 }) },
     ]);
-    const results = track(dispatcher.dispatchStream(source));
+    const results = trackPromise(dispatcher.dispatchStream(source));
     await vi.advanceTimersByTimeAsync(100);
     expect(results.value?.map((r) => [r.toolCallId, r.isError, r.content])).toEqual([
       ['a', false, 'done a'],
@@ -236,7 +233,7 @@ describe('dispatchStream', () => {
   it('fails with source_failed when the source yields something that is not a tool call', async () => {
     const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
     const calls = new Subject<ToolCall>();
-    const results = track(dispatcher.dispatchStream(calls));
+    const results = trackPromise(dispatcher.dispatchStream(calls));
     calls.next(work('a', { ms: 10 }));
     calls.next(42 as unknown as ToolCall);
     await vi.advanceTimersByTimeAsync(0);
@@ -260,7 +257,7 @@ describe('dispatchStream', () => {
       ],
       log,
     );
-    const results = track(dispatcher.dispatchStream(source, { signal: controller.signal }));
+    const results = trackPromise(dispatcher.dispatchStream(source, { signal: controller.signal }));
     await vi.advanceTimersByTimeAsync(70);
     controller.abort();
     await vi.advanceTimersByTimeAsync(0);
@@ -360,7 +357,7 @@ describe("mode: 'eager'", () => {
       priority: 'longest-first',
     });
     // One call of each first, so the health record knows their durations.
-    const warmUp = track(dispatcher.dispatch([{ id: 'w1', name: 'slow', input: {} }]));
+    const warmUp = trackPromise(dispatcher.dispatch([{ id: 'w1', name: 'slow', input: {} }]));
     await vi.advanceTimersByTimeAsync(100);
     expect(warmUp.value).toHaveLength(1);
     const order: string[] = [];
@@ -375,7 +372,7 @@ describe("mode: 'eager'", () => {
         },
       },
     );
-    const results = track(run);
+    const results = trackPromise(run);
     await vi.advanceTimersByTimeAsync(200);
     expect(results.value?.map((r) => r.content)).toEqual(['quick', 'slow']);
     expect(order).toEqual(['s', 'q']);
@@ -390,10 +387,10 @@ describe('calls whose tool outlived its attempt, in eager mode and streams', () 
     concurrencySafe: true,
     resourceKey: (input) => input.file,
     execute: (input, context) => {
-      runs.set(context.toolCallId, { start: Date.now() });
+      runs.set(context.toolCallId, { start: fakeNow() });
       return new Promise<string>((resolve) =>
         setTimeout(() => {
-          runs.get(context.toolCallId)!.end = Date.now();
+          runs.get(context.toolCallId)!.end = fakeNow();
           resolve('written');
         }, input.ms),
       );
@@ -409,7 +406,7 @@ describe('calls whose tool outlived its attempt, in eager mode and streams', () 
   it('a conflicting call waits until the tool has settled, the others do not', async () => {
     const dispatcher = new Dispatcher({ registry: tools, mode: 'eager', timeoutMs: 50 });
     const calls = new Subject<ToolCall>();
-    const results = track(dispatcher.dispatchStream(calls));
+    const results = trackPromise(dispatcher.dispatchStream(calls));
     calls.next(writeFile('a', 'f', 300)); // times out at 50, its tool goes on until 300
     await vi.advanceTimersByTimeAsync(60);
     calls.next(writeFile('b', 'f', 10)); // depends on a (ended at 50): waits for its tool

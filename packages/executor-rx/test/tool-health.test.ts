@@ -1,8 +1,9 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MockTool, trackPromise } from '@toolwaves/core/testing';
+import { describe, expect, it, vi } from 'vitest';
 import { Dispatcher, ToolHealth } from '../src/index.js';
-import { call, track } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { call } from './tool-call.js';
 
 describe('ToolHealth', () => {
   it('keeps successes, failures and an EWMA of latency per tool', () => {
@@ -32,12 +33,7 @@ describe('ToolHealth', () => {
 });
 
 describe('the dispatcher records every attempt that ran a tool', () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ now: 0 });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+  useFakeClock();
 
   it('timed in virtual time; soft errors before the tool runs are not recorded', async () => {
     const health = new ToolHealth({ alpha: 0.5 });
@@ -47,7 +43,7 @@ describe('the dispatcher records every attempt that ran a tool', () => {
       result: (input) => ({ content: 'r', isError: (input as { bad?: boolean }).bad === true }),
     });
     const dispatcher = new Dispatcher({ registry: new ToolRegistry().add(tool), health });
-    const done = track(
+    const done = trackPromise(
       dispatcher.dispatch([
         call('a', 'm', { ms: 40 }),
         call('b', 'm', { ms: 80, bad: true }),

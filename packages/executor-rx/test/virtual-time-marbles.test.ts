@@ -1,9 +1,9 @@
 import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { catchError, filter, map, of } from 'rxjs';
-import { TestScheduler } from 'rxjs/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { type DispatchError, Dispatcher, exponentialBackoff } from '../src/index.js';
-import { call } from './helpers.js';
+import { marbleScheduler } from './marble-scheduler.js';
+import { call } from './tool-call.js';
 
 /** Synchronous tools: the only time that passes is the dispatcher's own (back-off, timeouts). */
 const registry = new ToolRegistry()
@@ -18,14 +18,9 @@ const registry = new ToolRegistry()
   )
   .add(fnTool({ name: 'fine', description: 'answers', execute: () => 'ok' }));
 
-const scheduler = () =>
-  new TestScheduler((actual, expected) => {
-    expect(actual).toEqual(expected);
-  });
-
 describe('the dispatcher on an RxJS TestScheduler', () => {
   it('backs off 10, 20, 40, 80, 160 ms, then fails: attempts on the marble timeline', () => {
-    const testScheduler = scheduler();
+    const testScheduler = marbleScheduler();
     testScheduler.run(({ expectObservable }) => {
       const dispatcher = new Dispatcher({
         registry,
@@ -50,7 +45,7 @@ describe('the dispatcher on an RxJS TestScheduler', () => {
   });
 
   it('measures durations and back-off waits on the scheduler clock', () => {
-    const testScheduler = scheduler();
+    const testScheduler = marbleScheduler();
     testScheduler.run(({ expectObservable }) => {
       const dispatcher = new Dispatcher({
         registry,

@@ -1,15 +1,12 @@
 import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { Dispatcher } from '../src/index.js';
-import { call, ends, record } from './helpers.js';
+import { useFakeClock } from './fake-clock.js';
+import { ends, record } from './recording.js';
+import { call } from './tool-call.js';
 
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0 });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 it('runs the worked example: wave 1 overlaps four calls, then the edit alone, then the read', async () => {
   const path = (input: unknown) => (input as { path: string }).path;

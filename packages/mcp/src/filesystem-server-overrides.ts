@@ -6,11 +6,13 @@ import type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
 
 /** Options of {@link filesystemServerOverrides}. */
 export interface FilesystemServerOverridesOptions {
+  /** A connected client of the server, asked for its tools and allowed directories. */
   readonly client: McpClientLike;
   /** The server's name, as given to `mcpTools` / `addMcpTools`. */
   readonly server: string;
   /** The allowed directories when you know them; by default the server is asked. */
   readonly roots?: readonly string[] | undefined;
+  /** Aborts the questions to the server. */
   readonly signal?: AbortSignal | undefined;
 }
 

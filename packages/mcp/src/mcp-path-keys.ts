@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { resolveLinks } from '@toolwaves/core/node';
 import type { Access, AccessMode } from '@toolwaves/planner';
-import { canonicalServerPath } from './canonical-server-path.js';
 import type { McpClientLike } from './mcp-client-like.js';
 import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
@@ -12,6 +12,7 @@ import { withRequestSignal } from './with-request-signal.js';
 export interface McpPathUse {
   /** The path as the model wrote it: relative, absolute, `./x`, `a/../x`, `~/x`, a link. */
   readonly path: unknown;
+  /** Whether the call reads or writes the path. */
   readonly mode: AccessMode;
 }
 
@@ -36,13 +37,16 @@ export interface McpPathKeysOptions {
 
 /** Options of {@link McpPathKeys.fromServer}. */
 export interface McpPathKeysFromServerOptions {
+  /** A connected client of the server, asked for its allowed directories unless `roots` are given. */
   readonly client: McpClientLike;
+  /** The server's name, as given to `mcpTools`: keys are `mcp:<server>/<canonical path>`. */
   readonly server: string;
   /**
    * The server's allowed directories when you know them (e.g. the MCP roots your client
    * announces); by default the server is asked with its `list_allowed_directories` tool.
    */
   readonly roots?: readonly string[] | undefined;
+  /** Aborts the question to the server. */
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -70,6 +74,7 @@ export interface McpPathKeysFromServerOptions {
  * @see filesystemServerOverrides for every tool of the official filesystem server at once.
  */
 export class McpPathKeys {
+  /** The server's name: keys are `mcp:<server>/<canonical path>`. */
   readonly server: string;
   /** The roots as the server gave them (lexical, for resolving relative paths). */
   readonly roots: readonly string[];
@@ -80,7 +85,7 @@ export class McpPathKeys {
     this.server = options.server;
     this.roots = options.roots.map((root) => resolve(root));
     this.#coarse = mcpServerKey(options.server);
-    const canonical = this.roots.flatMap((root) => canonicalServerPath(root) ?? []);
+    const canonical = this.roots.flatMap((root) => resolveLinks(root) ?? []);
     this.#canonicalRoots = [...new Set([...this.roots, ...canonical])];
   }
 
@@ -103,7 +108,7 @@ export class McpPathKeys {
       return this.#fallback(`not a path: ${JSON.stringify(path) ?? String(path)}`);
     }
     if (this.roots.length === 0) return this.#fallback('the allowed directories are unknown');
-    const canonical = canonicalServerPath(this.#absolute(path.trim()));
+    const canonical = resolveLinks(this.#absolute(path.trim()));
     if (canonical === undefined) return this.#fallback(`too many symbolic links: ${path}`);
     if (!this.#canonicalRoots.some((root) => within(canonical, root))) {
       return this.#fallback(`outside the allowed directories: ${path}`);

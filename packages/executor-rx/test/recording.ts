@@ -1,17 +1,25 @@
-import type { ToolCall } from '@toolwaves/core';
 import type { Observable } from 'rxjs';
 import type { CallEndEvent, CallStartEvent, DispatchEvent } from '../src/index.js';
 
-/** A promise's state, readable synchronously after advancing fake time. */
-export { type TrackedPromise as Tracked, trackPromise as track } from '@toolwaves/core/testing';
-
-/** Every event of a run, and how it ended. */
+/** Every event of a run, and how it ended: see {@link record}. */
 export interface Recording {
   readonly events: DispatchEvent[];
   status: 'running' | 'complete' | 'error';
   error: unknown;
 }
 
+/**
+ * Subscribes to a run and keeps each event and how the run ended, so a test can advance fake
+ * time and then read what happened synchronously.
+ *
+ * @example
+ * ```ts
+ * const run = record(dispatcher.run(calls));
+ * await vi.advanceTimersByTimeAsync(100);
+ * expect(run.status).toBe('complete');
+ * expect(starts(run.events).map((e) => e.toolCallId)).toEqual(['a', 'b']);
+ * ```
+ */
 export function record(run: Observable<DispatchEvent>): Recording {
   const recording: Recording = { events: [], status: 'running', error: undefined };
   run.subscribe({
@@ -27,14 +35,10 @@ export function record(run: Observable<DispatchEvent>): Recording {
   return recording;
 }
 
+/** The `call-start` events of a recording, in order. */
 export const starts = (events: readonly DispatchEvent[]): CallStartEvent[] =>
   events.filter((event): event is CallStartEvent => event.type === 'call-start');
 
+/** The `call-end` events of a recording, in order. */
 export const ends = (events: readonly DispatchEvent[]): CallEndEvent[] =>
   events.filter((event): event is CallEndEvent => event.type === 'call-end');
-
-export const call = (id: string, name: string, input: unknown = {}): ToolCall => ({
-  id,
-  name,
-  input,
-});

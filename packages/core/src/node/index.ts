@@ -1,0 +1,1 @@
+export { resolveLinks, SYMBOLIC_LINK_LIMIT } from './resolve-links.js';
