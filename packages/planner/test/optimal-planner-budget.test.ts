@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { batch, cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
 
-// The planner reads `performance.now()`; here it is a virtual clock that the test drives.
+// The planner reads the clock `performance.now`; here it is a virtual clock that the test drives.
 let now = 0;
 let tick = 0;
 const virtualClock = (msPerReading: number) => {
