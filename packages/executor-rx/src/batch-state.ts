@@ -1,7 +1,7 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome } from './dispatch-event.js';
-import { type PreparedCall, PreparedCalls } from './prepared-call.js';
+import { PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
 /** A running call the batch can stop. */
@@ -74,14 +74,14 @@ export class BatchState {
   }
 
   /**
-   * A call of a stream arrives: it takes the next slot and is prepared like the others. Only
-   * for a batch made with a `calls` array of its own, which grows with the stream.
+   * A call of a stream arrives: it takes the next slot (returned) and is prepared like the
+   * others. Only for a batch made with a `calls` array of its own, which grows with the stream.
    */
-  arrive(call: ToolCall): PreparedCall {
+  arrive(call: ToolCall): number {
     const index = this.calls.length;
     // `prepared` reads this same array: the call is prepared like the others.
     (this.calls as ToolCall[]).push(call);
-    return this.prepared.call(index);
+    return index;
   }
 
   /** Fails the batch with a hard error (the first one wins) and stops the calls in flight. */
