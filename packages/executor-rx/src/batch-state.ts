@@ -1,16 +1,8 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
+import { CallsInFlight } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
-import type { CallOutcome } from './dispatch-event.js';
-import { type PreparedCall, PreparedCalls } from './prepared-call.js';
+import { PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
-
-/** A running call the batch can stop. */
-export interface StoppableCall {
-  /** Ends the call now: its open attempt gets a `call-end` with this outcome, its signal aborts. */
-  stop(outcome: Extract<CallOutcome, 'cancelled' | 'aborted'>): void;
-  /** Ends the call quietly (nobody listens any more): timers cleared, its tool told to stop. */
-  abandon(): void;
-}
 
 /** Options of {@link BatchState}. */
 export interface BatchStateOptions {
@@ -41,7 +33,7 @@ export class BatchState {
   readonly prepared: PreparedCalls;
   /** Slot i answers call i. */
   readonly results: (ToolResult | undefined)[];
-  readonly inFlight = new Set<StoppableCall>();
+  readonly inFlight = new CallsInFlight();
   readonly startedAt: number;
   failure: DispatchError | undefined;
   finished = false;
@@ -74,14 +66,14 @@ export class BatchState {
   }
 
   /**
-   * A call of a stream arrives: it takes the next slot and is prepared like the others. Only
-   * for a batch made with a `calls` array of its own, which grows with the stream.
+   * A call of a stream arrives: it takes the next slot (returned) and is prepared like the
+   * others. Only for a batch made with a `calls` array of its own, which grows with the stream.
    */
-  arrive(call: ToolCall): PreparedCall {
+  arrive(call: ToolCall): number {
     const index = this.calls.length;
     // `prepared` reads this same array: the call is prepared like the others.
     (this.calls as ToolCall[]).push(call);
-    return this.prepared.call(index);
+    return index;
   }
 
   /** Fails the batch with a hard error (the first one wins) and stops the calls in flight. */
@@ -89,7 +81,9 @@ export class BatchState {
     if (this.failure !== undefined || this.finished) return;
     this.failure = error;
     const outcome = error.code === 'cancelled' ? 'cancelled' : 'aborted';
-    for (const call of this.inFlight) call.stop(outcome);
+    for (const call of this.inFlight.running()) {
+      if (!call.ended) call.stop(outcome);
+    }
   }
 
   /**
@@ -102,6 +96,8 @@ export class BatchState {
       code: 'cancelled',
       message: 'The dispatch was unsubscribed from before it ended',
     });
-    for (const call of this.inFlight) call.abandon();
+    for (const call of this.inFlight.running()) {
+      if (!call.ended) call.abandon();
+    }
   }
 }

@@ -2,7 +2,8 @@ import type { CoordinationGrant, Tool } from '@toolwaves/core';
 import type { Subscriber, Subscription } from 'rxjs';
 import { type AttemptAnswer, answerOf, softError, thrownAnswer } from './attempt-answer.js';
 import { AttemptContext } from './attempt-context.js';
-import type { BatchState, StoppableCall } from './batch-state.js';
+import type { BatchState } from './batch-state.js';
+import type { StoppableCall } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
 import { errorMessage } from './error-message.js';
@@ -100,6 +101,11 @@ export class CallPipeline implements StoppableCall {
     this.eager = context.eager;
     this.readyAt = context.readyAt ?? context.batch.now();
     this.subscriber = subscriber;
+  }
+
+  /** Whether the call has ended (finished, failed, stopped or abandoned). */
+  get ended(): boolean {
+    return this.closed;
   }
 
   /** Called when the call's turn comes: joins the batch's calls in flight, first attempt. */
@@ -600,7 +606,7 @@ export class CallPipeline implements StoppableCall {
     this.clearTimer();
     this.keysWait?.unsubscribe();
     this.keysWait = undefined;
-    this.batch.inFlight.delete(this);
+    this.batch.inFlight.ended();
   }
 
   private unknownTool(toolName: string): string {

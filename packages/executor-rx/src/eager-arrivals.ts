@@ -4,7 +4,7 @@ import { EMPTY, from, type Observable } from 'rxjs';
 import type { BatchState } from './batch-state.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
-import { runCall } from './run-call.js';
+import { type CallContext, runCall } from './run-call.js';
 import type { EagerCall, EagerStart } from './schedule-eager.js';
 
 /**
@@ -21,12 +21,17 @@ export class EagerArrivals {
   readonly #batch: BatchState;
   readonly #sequential: boolean;
   readonly #tracker = new DependencyTracker();
-  /** The first call index of each id seen. */
-  readonly #ids = new Map<string, number>();
+  /** The ids seen (a set, not a map to the first index: that one is looked up on a duplicate). */
+  readonly #ids = new Set<string>();
+  /** Where calls run when nobody sees their events: one context for every call of the batch. */
+  readonly #quiet: CallContext | undefined;
 
   constructor(batch: BatchState, sequential: boolean) {
     this.#batch = batch;
     this.#sequential = sequential;
+    this.#quiet = batch.progressEvents
+      ? undefined
+      : { batch, wave: undefined, readyAt: batch.startedAt, eager: undefined };
   }
 
   /** The dependencies of a whole batch, from the planner (plan nodes with latency estimates). */
@@ -46,13 +51,12 @@ export class EagerArrivals {
   arrive(call: ToolCall): EagerCall<DispatchEvent> {
     const batch = this.#batch;
     checkCall(call, batch.calls.length);
-    const prepared = batch.arrive(call);
-    const index = prepared.index;
+    const index = batch.arrive(call);
     const firstIndex = this.#firstWithId(index);
     let waits: readonly number[];
     if (this.#sequential) waits = index === 0 ? [] : [index - 1];
     // A duplicate does not run, but takes its place in the order like a keyless call.
-    else if (firstIndex === index) waits = this.#tracker.add(prepared.node);
+    else if (firstIndex === index) waits = this.#tracker.add(batch.prepared.node(index));
     else waits = this.#tracker.add({ index, parallelizable: true });
     // Arrival times only show in events (`waitedMs`, `waitMs`): no clock reading without them.
     const arrivedAt = batch.progressEvents ? batch.now() : batch.startedAt;
@@ -61,11 +65,13 @@ export class EagerArrivals {
 
   /** The index of the first call with call `index`'s id (itself when it is the first). */
   #firstWithId(index: number): number {
-    const id = this.#batch.calls[index]!.id;
-    const first = this.#ids.get(id);
-    if (first !== undefined) return first;
-    this.#ids.set(id, index);
-    return index;
+    const calls = this.#batch.calls;
+    const id = calls[index]!.id;
+    const ids = this.#ids;
+    const seen = ids.size;
+    // One lookup: the set grows unless the id was already in it.
+    if (ids.add(id).size !== seen) return index;
+    return calls.findIndex((call) => call.id === id);
   }
 
   #eagerCall(
@@ -76,7 +82,14 @@ export class EagerArrivals {
   ): EagerCall<DispatchEvent> {
     const batch = this.#batch;
     return firstIndex === index
-      ? new DispatchedCall(batch, index, waits, batch.prepared.node(index).estimateMs, arrivedAt)
+      ? new DispatchedCall(
+          batch,
+          index,
+          waits,
+          batch.prepared.node(index).estimateMs,
+          arrivedAt,
+          this.#quiet,
+        )
       : new DuplicateCall(batch, index, waits, firstIndex, arrivedAt);
   }
 }
@@ -88,6 +101,8 @@ class DispatchedCall implements EagerCall<DispatchEvent> {
   readonly estimateMs: number | undefined;
   readonly #batch: BatchState;
   readonly #arrivedAt: number;
+  /** The batch's shared context when nobody sees the events (which alone tell the wait). */
+  readonly #quiet: CallContext | undefined;
 
   constructor(
     batch: BatchState,
@@ -95,18 +110,23 @@ class DispatchedCall implements EagerCall<DispatchEvent> {
     dependencies: readonly number[],
     estimateMs: number | undefined,
     arrivedAt: number,
+    quiet: CallContext | undefined,
   ) {
     this.#batch = batch;
     this.index = index;
     this.dependencies = dependencies;
     this.estimateMs = estimateMs;
     this.#arrivedAt = arrivedAt;
+    this.#quiet = quiet;
   }
 
   run(start: EagerStart): Observable<DispatchEvent> {
     const batch = this.#batch;
+    const prepared = batch.prepared.call(this.index);
+    const quiet = this.#quiet;
+    if (quiet !== undefined) return runCall(prepared, quiet);
     const arrivedAt = this.#arrivedAt;
-    return runCall(batch.prepared.call(this.index), {
+    return runCall(prepared, {
       batch,
       wave: undefined,
       readyAt: arrivedAt,
