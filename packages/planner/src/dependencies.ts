@@ -29,8 +29,13 @@ import type { PlanNode } from './types.js';
  */
 export class DependencyTracker {
   private index = new DependencyIndex();
-  /** Calls since the latest call that is not concurrency-safe (or that call) no later call waits for yet. */
-  private readonly frontier = new Set<number>();
+  /**
+   * Calls since the latest call that is not concurrency-safe (and that call), in model order;
+   * those a later call already waits for are marked in `waitedOn` and skipped when read.
+   */
+  private frontier: number[] = [];
+  /** `waitedOn[call]`: a later call already waits for `call`, so it left the frontier. */
+  private readonly waitedOn: boolean[] = [];
   /** The latest call that is not concurrency-safe, -1 before the first. */
   private barrier = -1;
   /** `marks[call] === count` when `call` is already in the answer being built. */
@@ -58,10 +63,10 @@ export class DependencyTracker {
     // A fresh array every time: `dependencies` hands these out as its own.
     const call = this.count;
     assertNode(node, call);
+    this.waitedOn.push(false);
     if (!node.parallelizable) {
-      const answer = [...this.frontier];
-      this.frontier.clear();
-      this.frontier.add(call);
+      const answer = this.frontier.filter((earlier) => !this.waitedOn[earlier]);
+      this.frontier = [call];
       this.barrier = call;
       this.index = new DependencyIndex();
       this.count++;
@@ -83,8 +88,8 @@ export class DependencyTracker {
 
     const answer = this.answer;
     if (answer.length === 0 && this.barrier >= 0) answer.push(this.barrier);
-    for (const earlier of answer) this.frontier.delete(earlier);
-    this.frontier.add(call);
+    for (const earlier of answer) this.waitedOn[earlier] = true;
+    this.frontier.push(call);
     this.count = call + 1;
     return answer.length > 1 ? answer.sort(ascending) : answer;
   }
