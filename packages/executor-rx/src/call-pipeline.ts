@@ -7,7 +7,6 @@ import type { StoppableCall } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
 import { errorMessage } from './error-message.js';
-import type { LingeringHold } from './lingering-calls.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
@@ -15,14 +14,7 @@ import type { RecoveryCorrection } from './reflector.js';
 import type { CallContext, EagerArrival } from './run-call.js';
 import { runPostHooks } from './run-post-hooks.js';
 import { runPreHooks } from './run-pre-hooks.js';
-
-/** A tool whose attempt was answered without it (timeout, lost lease, stop): it lingers. */
-interface LateTool {
-  /** Its keys, held until it settles (or the settle timeout). */
-  hold: LingeringHold | undefined;
-  /** Its fleet grant, released once, when its keys are given back. */
-  grant: CoordinationGrant | undefined;
-}
+import { ToolHolds } from './tool-holds.js';
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
@@ -87,11 +79,8 @@ export class CallPipeline implements StoppableCall {
   private toolRuns = 0;
   private toolRun = 0;
   private running = false;
-  /** The fleet grant of the running tool, and its lost-lease listener. */
-  private grant: CoordinationGrant | undefined;
-  private onLost: (() => void) | undefined;
-  /** Tools that outlived their attempt, by number, until they settle. */
-  private late: Map<number, LateTool> | undefined;
+  /** The fleet grants and lingering keys of its tools; made when a tool first needs it. */
+  private holds: ToolHolds | undefined;
 
   /** `subscriber`: where the call's events go; completed when the call is done. */
   constructor(prepared: PreparedCall, context: CallContext, subscriber: Subscriber<DispatchEvent>) {
@@ -227,7 +216,7 @@ export class CallPipeline implements StoppableCall {
           ),
         );
       },
-      releaseGrant,
+      ToolHolds.giveBack,
     );
   }
 
@@ -235,22 +224,21 @@ export class CallPipeline implements StoppableCall {
   private execute(tool: Tool, value: unknown, grant: CoordinationGrant | undefined): void {
     const { toolName } = this.prepared;
     if (grant?.lost.aborted) {
-      releaseGrant(grant);
+      ToolHolds.giveBack(grant);
       this.endEarly(softError('lease_lost', this.leaseLost(grant.lost.reason), grant.lost.reason));
       return;
     }
     this.emitStart();
     if (this.closed) {
-      if (grant !== undefined) releaseGrant(grant);
+      if (grant !== undefined) ToolHolds.giveBack(grant);
       return;
     }
     const run = ++this.toolRuns;
     this.toolRun = run;
     this.running = true;
-    this.grant = grant;
     if (grant !== undefined) {
-      this.onLost = () => this.lostLease(grant.lost.reason);
-      grant.lost.addEventListener('abort', this.onLost, { once: true });
+      this.holds ??= new ToolHolds();
+      this.holds.holdGrant(grant, () => this.lostLease(grant.lost.reason));
     }
     const context = this.context!;
     AttemptContext.fence(context, grant?.fencingToken);
@@ -275,24 +263,11 @@ export class CallPipeline implements StoppableCall {
   private settled(run: number, answer: AttemptAnswer): void {
     if (this.running && run === this.toolRun) {
       this.running = false;
-      this.releaseGrant();
+      this.holds?.releaseGrant();
       this.executed(answer);
       return;
     }
-    const late = this.late?.get(run);
-    if (late === undefined) return;
-    this.late?.delete(run);
-    late.hold?.release();
-  }
-
-  /** Gives back the running tool's fleet grant and stops listening for its loss. */
-  private releaseGrant(): void {
-    const grant = this.grant;
-    if (grant === undefined) return;
-    this.grant = undefined;
-    if (this.onLost !== undefined) grant.lost.removeEventListener('abort', this.onLost);
-    this.onLost = undefined;
-    releaseGrant(grant);
+    this.holds?.settleLate(run);
   }
 
   /** The attempt's answer after its tool ran (or timed out, or lost its lease). */
@@ -415,25 +390,14 @@ export class CallPipeline implements StoppableCall {
     this.keysWait = undefined;
     if (!this.running) return;
     this.running = false;
-    const grant = this.grant;
-    if (grant !== undefined && this.onLost !== undefined) {
-      grant.lost.removeEventListener('abort', this.onLost);
-    }
-    this.grant = undefined;
-    this.onLost = undefined;
-    const { call, toolName } = this.prepared;
-    const late: LateTool = { hold: undefined, grant };
-    this.late ??= new Map();
-    this.late.set(this.toolRun, late);
-    late.hold = this.batch.config.lingering.hold({
-      node: this.prepared.node,
+    const { call, toolName, node } = this.prepared;
+    this.holds ??= new ToolHolds();
+    this.holds.outlive({
+      run: this.toolRun,
+      lingering: this.batch.config.lingering,
+      node,
       toolCallId: call.id,
       toolName,
-      onRelease: () => {
-        const held = late.grant;
-        late.grant = undefined;
-        if (held !== undefined) releaseGrant(held);
-      },
     });
   }
 
@@ -620,14 +584,5 @@ export class CallPipeline implements StoppableCall {
 
   private leaseLost(reason: unknown): string {
     return `Tool \`${this.prepared.toolName}\` lost its fleet lease${reason === undefined ? '' : `: ${errorMessage(reason)}`}`;
-  }
-}
-
-/** `release()` never throws by contract; a rejection is swallowed all the same. */
-function releaseGrant(grant: CoordinationGrant): void {
-  try {
-    grant.release().then(undefined, () => undefined);
-  } catch {
-    // A coordinator that breaks its contract does not break the batch.
   }
 }
