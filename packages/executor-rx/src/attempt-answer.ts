@@ -48,3 +48,27 @@ export function answerOf(toolName: string, output: unknown): AttemptAnswer {
 export function thrownAnswer(toolName: string, error: unknown): AttemptAnswer {
   return softError('tool_error', `Tool \`${toolName}\` failed: ${errorMessage(error)}`, error);
 }
+
+/** The soft error `unknown_tool`, listing the `registered` tool names. */
+export function unknownToolAnswer(toolName: string, registered: readonly string[]): AttemptAnswer {
+  const known =
+    registered.length === 0
+      ? 'no tools are registered'
+      : `registered tools: ${registered.map((name) => `\`${name}\``).join(', ')}`;
+  return softError('unknown_tool', `Unknown tool \`${toolName}\`; ${known}`);
+}
+
+/** The soft error `lease_lost` of a tool whose fleet grant was lost, for `reason`. */
+export function lostLeaseAnswer(toolName: string, reason: unknown): AttemptAnswer {
+  const why = reason === undefined ? '' : `: ${errorMessage(reason)}`;
+  return softError('lease_lost', `Tool \`${toolName}\` lost its fleet lease${why}`, reason);
+}
+
+/** The soft error `coordination_failed`: the fleet coordinator refused the grant (`error`). */
+export function refusedGrantAnswer(toolName: string, error: unknown): AttemptAnswer {
+  return softError(
+    'coordination_failed',
+    `Tool \`${toolName}\` did not run: the fleet coordinator could not grant its accesses: ${errorMessage(error)}`,
+    error,
+  );
+}

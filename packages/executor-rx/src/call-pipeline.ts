@@ -1,12 +1,19 @@
 import type { CoordinationGrant, Tool } from '@toolwaves/core';
 import type { Subscriber, Subscription } from 'rxjs';
-import { type AttemptAnswer, answerOf, softError, thrownAnswer } from './attempt-answer.js';
+import {
+  type AttemptAnswer,
+  answerOf,
+  lostLeaseAnswer,
+  refusedGrantAnswer,
+  softError,
+  thrownAnswer,
+  unknownToolAnswer,
+} from './attempt-answer.js';
 import { AttemptContext } from './attempt-context.js';
 import type { BatchState } from './batch-state.js';
 import type { StoppableCall } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
-import { errorMessage } from './error-message.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
@@ -112,7 +119,7 @@ export class CallPipeline implements StoppableCall {
     this.context = new AttemptContext(this.prepared.call.id, this.attempt);
     const { tool, validation, toolName } = this.prepared;
     if (tool === undefined) {
-      this.endEarly(softError('unknown_tool', this.unknownTool(toolName)));
+      this.endEarly(unknownToolAnswer(toolName, this.batch.config.registry.names()));
     } else if (validation?.ok !== true) {
       this.endEarly(softError('invalid_input', validation?.message ?? ''));
     } else {
@@ -208,13 +215,7 @@ export class CallPipeline implements StoppableCall {
       },
       (error) => {
         this.fleetWaited();
-        this.endEarly(
-          softError(
-            'coordination_failed',
-            `Tool \`${toolName}\` did not run: the fleet coordinator could not grant its accesses: ${errorMessage(error)}`,
-            error,
-          ),
-        );
+        this.endEarly(refusedGrantAnswer(toolName, error));
       },
       ToolHolds.giveBack,
     );
@@ -225,7 +226,7 @@ export class CallPipeline implements StoppableCall {
     const { toolName } = this.prepared;
     if (grant?.lost.aborted) {
       ToolHolds.giveBack(grant);
-      this.endEarly(softError('lease_lost', this.leaseLost(grant.lost.reason), grant.lost.reason));
+      this.endEarly(lostLeaseAnswer(toolName, grant.lost.reason));
       return;
     }
     this.emitStart();
@@ -375,7 +376,7 @@ export class CallPipeline implements StoppableCall {
   private lostLease(reason: unknown): void {
     if (!this.running) return;
     this.interrupt(reason ?? new Error('lease lost'));
-    this.executed(softError('lease_lost', this.leaseLost(reason), reason));
+    this.executed(lostLeaseAnswer(this.prepared.toolName, reason));
   }
 
   /**
@@ -571,18 +572,5 @@ export class CallPipeline implements StoppableCall {
     this.keysWait?.unsubscribe();
     this.keysWait = undefined;
     this.batch.inFlight.ended();
-  }
-
-  private unknownTool(toolName: string): string {
-    const names = this.batch.config.registry.names();
-    const known =
-      names.length === 0
-        ? 'no tools are registered'
-        : `registered tools: ${names.map((name) => `\`${name}\``).join(', ')}`;
-    return `Unknown tool \`${toolName}\`; ${known}`;
-  }
-
-  private leaseLost(reason: unknown): string {
-    return `Tool \`${this.prepared.toolName}\` lost its fleet lease${reason === undefined ? '' : `: ${errorMessage(reason)}`}`;
   }
 }
