@@ -15,7 +15,7 @@ import type { StoppableCall } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
-import { PreparedCall } from './prepared-call.js';
+import type { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
 import type { RecoveryCorrection } from './reflector.js';
 import type { CallContext, EagerArrival } from './run-call.js';
@@ -424,13 +424,7 @@ export class CallPipeline implements StoppableCall {
     if (this.closed) return;
     // A cancel during the back-off does not reach the attempt that has ended.
     this.context = undefined;
-    if (correction !== undefined) {
-      const previous = this.prepared;
-      this.prepared = new PreparedCall(this.batch.prepared, previous.index, {
-        toolName: typeof correction.toolName === 'string' ? correction.toolName : previous.toolName,
-        input: Object.hasOwn(correction, 'input') ? correction.input : previous.input,
-      });
-    }
+    if (correction !== undefined) this.prepared = this.prepared.corrected(correction);
     this.readyAt = this.batch.now();
     if (delayMs === 0) {
       this.begin();

@@ -146,6 +146,17 @@ export class PreparedCall {
     this.tool = batch.registry.get(this.toolName);
   }
 
+  /**
+   * This call with a recovery's `correction` applied on top of the corrections it already has
+   * (what the correction leaves out stays as it was), prepared afresh.
+   */
+  corrected(correction: RecoveryCorrection): PreparedCall {
+    return new PreparedCall(this.#batch, this.index, {
+      toolName: typeof correction.toolName === 'string' ? correction.toolName : this.toolName,
+      input: Object.hasOwn(correction, 'input') ? correction.input : this.input,
+    });
+  }
+
   /** The input checked against the tool's schema; `undefined` for an unknown tool. */
   get validation(): InputValidation<unknown> | undefined {
     if (!this.#corrected) return this.#batch.validation(this.index);
