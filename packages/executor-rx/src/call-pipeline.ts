@@ -52,6 +52,7 @@ const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_repo
  * `LingeringCalls` until the tool settles, and its fleet grant is released then.
  *
  * @see runCall which runs it as an Observable.
+ * @see ToolHolds which keeps the fleet grants and lingering keys of its tools.
  */
 export class CallPipeline implements StoppableCall {
   // TS-private members, not `#` ones: one of these is made for every call, and `#` fields and
