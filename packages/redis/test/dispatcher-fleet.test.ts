@@ -1,16 +1,15 @@
 import { createClient } from '@redis/client';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
+import { expect, it, vi } from 'vitest';
 import {
   coordinatorFor,
   describeWithRedis,
   freshNamespace,
   redisUrl,
+  restartableRedis,
   TEST_LEASE_MS,
 } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('the Dispatcher with a Redis coordinator', () => {
   it('the fencing token reaches the tool, and a fleet limit caps calls inside one parallel batch', async () => {
@@ -111,20 +110,7 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
   });
 
   describeWithRedis('Redis restarted mid-run', () => {
-    let server: RedisServer;
-    let coordinator: RedisCoordinator;
-    beforeAll(async () => {
-      server = await startRedisServer();
-      coordinator = redisCoordinator({
-        url: server.url,
-        namespace: 'dispatch',
-        leaseMs: TEST_LEASE_MS,
-      });
-    });
-    afterAll(async () => {
-      await coordinator.close();
-      await server.stop();
-    });
+    const redis = restartableRedis({ namespace: 'dispatch', leaseMs: TEST_LEASE_MS });
 
     it('the call in flight and the calls while Redis is away are soft errors naming the cause; later calls run', async () => {
       let started: () => void = () => undefined;
@@ -146,11 +132,11 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
               : 'edited',
         }),
       );
-      const dispatcher = new Dispatcher({ registry, coordinator });
+      const dispatcher = new Dispatcher({ registry, coordinator: redis.coordinator });
 
       const pending = dispatcher.dispatch([{ id: 'long', name: 'edit', input: { wait: true } }]);
       await inFlight;
-      await server.stop();
+      await redis.server.stop();
       const [lost] = await pending;
       expect(lost?.isError).toBe(true);
       expect(lost?.content).toContain('lost its fleet lease');
@@ -163,9 +149,9 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
       ]);
       expect(refused?.isError).toBe(true);
       expect(refused?.content).toContain('could not grant its accesses');
-      expect(refused?.content).toContain(`Redis at ${server.url} is unavailable`);
+      expect(refused?.content).toContain(`Redis at ${redis.server.url} is unavailable`);
 
-      await server.start();
+      await redis.server.start();
       const back = await vi.waitFor(
         async () => {
           const [result] = await dispatcher.dispatch([

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Access, CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
 import { type TrackedPromise, trackPromise } from '@toolwaves/core/testing';
-import { afterEach, describe, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
 import {
   type RedisCoordinator,
   type RedisCoordinatorOptions,
   redisCoordinator,
 } from '../src/index.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /** The URL of the project's shared test server, `''` when `redis-server` is missing. */
 export const redisUrl = inject('redisUrl');
@@ -87,4 +88,38 @@ export async function settleEarlierRequests(coordinator: RedisCoordinator): Prom
 /** Releases every grant given. */
 export async function releaseAll(grants: readonly CoordinationGrant[]): Promise<void> {
   await Promise.all(grants.map((grant) => grant.release()));
+}
+
+/** A server of the suite's own, to stop and start, and a coordinator on it; see {@link restartableRedis}. */
+export interface RestartableRedis {
+  readonly server: RedisServer;
+  readonly coordinator: RedisCoordinator;
+}
+
+/**
+ * Starts a `redis-server` of this suite's own (so stopping it touches no other test) and a
+ * coordinator on it before the suite's tests, and closes both after them. Read the fields inside
+ * tests: they exist once `beforeAll` has run.
+ */
+export function restartableRedis(options: {
+  namespace: string;
+  leaseMs: number;
+}): RestartableRedis {
+  const state: { server?: RedisServer; coordinator?: RedisCoordinator } = {};
+  beforeAll(async () => {
+    state.server = await startRedisServer();
+    state.coordinator = redisCoordinator({ url: state.server.url, ...options });
+  });
+  afterAll(async () => {
+    await state.coordinator?.close();
+    await state.server?.stop();
+  });
+  return {
+    get server() {
+      return state.server as RedisServer;
+    },
+    get coordinator() {
+      return state.coordinator as RedisCoordinator;
+    },
+  };
 }

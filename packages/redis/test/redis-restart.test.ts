@@ -1,39 +1,25 @@
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { type RedisCoordinator, RedisCoordinatorError, redisCoordinator } from '../src/index.js';
+import { expect, it, vi } from 'vitest';
+import { RedisCoordinatorError, redisCoordinator } from '../src/index.js';
 import {
   describeWithRedis,
   lockRequest,
+  restartableRedis,
   settleEarlierRequests,
   TEST_LEASE_MS,
   tracked,
 } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('Redis restarted mid-run', () => {
-  let server: RedisServer;
-  let coordinator: RedisCoordinator;
-
-  beforeAll(async () => {
-    server = await startRedisServer();
-    coordinator = redisCoordinator({
-      url: server.url,
-      namespace: 'restart',
-      leaseMs: TEST_LEASE_MS,
-    });
-  });
-  afterAll(async () => {
-    await coordinator.close();
-    await server.stop();
-  });
+  const redis = restartableRedis({ namespace: 'restart', leaseMs: TEST_LEASE_MS });
 
   it('in-flight grants are lost and waiters rejected, naming the cause; later calls succeed once Redis is back', async () => {
-    const running = await coordinator.acquire(lockRequest(['w fs:/a']));
-    const waiting = tracked(coordinator.acquire(lockRequest(['w fs:/a'])));
+    const running = await redis.coordinator.acquire(lockRequest(['w fs:/a']));
+    const waiting = tracked(redis.coordinator.acquire(lockRequest(['w fs:/a'])));
     const lost = new Promise<unknown>((resolve) =>
       running.lost.addEventListener('abort', () => resolve(running.lost.reason)),
     );
 
-    await server.stop();
+    await redis.server.stop();
 
     const reason = await lost;
     expect(reason).toBeInstanceOf(RedisCoordinatorError);
@@ -42,13 +28,13 @@ describeWithRedis('Redis restarted mid-run', () => {
     const waitError: unknown = await waiting.promise.catch((e: unknown) => e);
     expect(waitError).toBeInstanceOf(RedisCoordinatorError);
     expect((waitError as RedisCoordinatorError).code).toBe('unavailable');
-    await expect(coordinator.acquire(lockRequest(['w fs:/b']))).rejects.toMatchObject({
+    await expect(redis.coordinator.acquire(lockRequest(['w fs:/b']))).rejects.toMatchObject({
       code: 'unavailable',
     });
     await running.release(); // Redis is away: never throws
 
-    await server.start();
-    const later = await vi.waitFor(() => coordinator.acquire(lockRequest(['w fs:/a'])), {
+    await redis.server.start();
+    const later = await vi.waitFor(() => redis.coordinator.acquire(lockRequest(['w fs:/a'])), {
       timeout: 10_000,
       interval: 50,
     });
@@ -58,9 +44,9 @@ describeWithRedis('Redis restarted mid-run', () => {
   });
 
   it('Redis down when the coordinator starts: calls are refused until it is up, then locks and wake-ups work', async () => {
-    await server.stop();
+    await redis.server.stop();
     const late = redisCoordinator({
-      url: server.url,
+      url: redis.server.url,
       namespace: 'late-start',
       leaseMs: TEST_LEASE_MS,
     });
@@ -68,7 +54,7 @@ describeWithRedis('Redis restarted mid-run', () => {
       await expect(late.acquire(lockRequest(['w fs:/x']))).rejects.toMatchObject({
         code: 'unavailable',
       });
-      await server.start();
+      await redis.server.start();
       const holder = await vi.waitFor(() => late.acquire(lockRequest(['w fs:/x'])), {
         timeout: 10_000,
         interval: 50,
