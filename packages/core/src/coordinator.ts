@@ -14,6 +14,12 @@ export interface CoordinationRequest {
    * empty when it declared none. Hold all of them, or none.
    */
   readonly access: readonly Access[];
+  /**
+   * `true` when the call's declarations could not be read (`access` / `resourceKey` /
+   * `isConcurrencySafe` threw, or the input was not valid for them): hold the whole namespace
+   * exclusively, or refuse. Fails closed: such a call never runs with no fleet lock.
+   */
+  readonly exclusive?: boolean;
   /** Aborted when the call stops waiting (cancellation or its `timeoutMs`): give up and reject. */
   readonly signal: AbortSignal;
 }
@@ -23,11 +29,19 @@ export interface CoordinationGrant {
   /** Increases per key with every grant; reaches the tool as `ToolContext.fencingToken`. */
   readonly fencingToken?: number;
   /**
-   * Aborted if the grant is lost while the call runs (a lease that could not be renewed): the
-   * Dispatcher then stops the tool and answers the call with a soft error giving the reason.
+   * Aborted if the grant is lost while it is held (a lease that could not be renewed in time),
+   * before anyone else can be granted what it held: the Dispatcher then stops the tool. A call
+   * whose tool had already started is answered with a soft error saying its outcome is unknown
+   * (`outcome_unknown`), and it is never retried automatically; one whose tool had not started
+   * is answered `lease_lost`.
    */
   readonly lost: AbortSignal;
-  /** Gives everything back. Called exactly once, when the attempt has settled; never throws. */
+  /**
+   * Gives everything back. Called exactly once, when the tool has settled (its `execute`
+   * resolved or rejected), or at once when it never started; never while the tool may still
+   * write, even after its call was answered (timeout, cancellation) and even past the
+   * Dispatcher's `settleTimeoutMs`. The grant is kept alive (renewed) until then. Never throws.
+   */
   release(): Promise<void>;
 }
 

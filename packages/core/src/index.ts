@@ -21,8 +21,20 @@ export {
   type Coordinator,
   noCoordination,
 } from './coordinator.js';
+export { type DeclareToolOptions, declareTool } from './declare-tool.js';
 export { describeValue } from './describe-value.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
+export {
+  type AttemptEndInfo,
+  type AttemptGrantInfo,
+  type AttemptInstrument,
+  type AttemptStartInfo,
+  type BatchEndInfo,
+  type BatchInstrument,
+  type BatchStartInfo,
+  type Instrumentation,
+  noInstrumentation,
+} from './instrumentation.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
 export { type OptionRule, optionRules } from './option-rule.js';
