@@ -19,6 +19,7 @@ const alias = [
   { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
   { find: /^@toolwaves\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
   { find: /^@toolwaves\/redis$/, replacement: here('./packages/redis/src/index.ts') },
+  { find: /^@toolwaves\/otel$/, replacement: here('./packages/otel/src/index.ts') },
 ];
 
 const project = (name: string, root: string) => ({
@@ -46,6 +47,7 @@ export default defineConfig({
       project('bench', './packages/bench'),
       project('ai-sdk', './packages/ai-sdk'),
       project('mcp', './packages/mcp'),
+      project('otel', './packages/otel'),
       {
         ...project('redis', './packages/redis'),
         test: {
