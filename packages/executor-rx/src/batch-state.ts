@@ -1,7 +1,8 @@
-import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
+import { dependencies } from '@toolwaves/planner';
 import { CallsInFlight } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
-import { PreparedCalls } from './prepared-call.js';
+import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
 /** Options of {@link BatchState}. */
@@ -15,6 +16,10 @@ export interface BatchStateOptions {
    * hook), no stage of any call goes on, even before the run's teardown exists to say so.
    */
   readonly observer?: { readonly closed: boolean } | undefined;
+  /** The batch as the dispatcher's instrumentation sees it (none without instrumentation). */
+  readonly instrument?: BatchInstrument | undefined;
+  /** The implementation given with call `index`, if any (turns). */
+  readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
 /**
@@ -41,7 +46,10 @@ export class BatchState {
   syncDepth = 0;
   /** When the current wave began: a first attempt's `waitMs` counts from here. */
   waveStartedAt: number;
+  /** The batch as the instrumentation sees it, until it has ended. */
+  instrument: BatchInstrument | undefined;
   readonly #observer: { readonly closed: boolean } | undefined;
+  #dependencies: readonly (readonly number[])[] | undefined;
 
   constructor(options: BatchStateOptions) {
     const { config, calls } = options;
@@ -50,10 +58,17 @@ export class BatchState {
     this.progressEvents = options.progressEvents;
     this.#observer = options.observer;
     const { registry, health } = config;
-    this.prepared = new PreparedCalls({ registry, calls, health });
+    this.prepared = new PreparedCalls({ registry, calls, health, executeOf: options.executeOf });
+    this.instrument = options.instrument;
     this.results = new Array<ToolResult | undefined>(calls.length);
     this.startedAt = config.scheduler.now();
     this.waveStartedAt = this.startedAt;
+  }
+
+  /** Per call, the earlier calls it waits for by the rules (the planner's `dependencies`), once. */
+  dependencies(): readonly (readonly number[])[] {
+    this.#dependencies ??= dependencies(this.prepared.nodes());
+    return this.#dependencies;
   }
 
   /** Nobody listens to the run any more (it was unsubscribed from, or it ended). */
@@ -84,6 +99,23 @@ export class BatchState {
     for (const call of this.inFlight.running()) {
       if (!call.ended) call.stop(outcome);
     }
+  }
+
+  /**
+   * Tells the instrumentation how the batch ended (once; after every attempt has ended).
+   * `waves`: how many the batch ran in, when it ran in waves.
+   */
+  endInstrument(outcome: BatchEndInfo['outcome'], error?: unknown, waves?: number): void {
+    const instrument = this.instrument;
+    if (instrument === undefined) return;
+    this.instrument = undefined;
+    const callCount = this.calls.length;
+    instrument.end({
+      outcome,
+      callCount,
+      ...(waves === undefined ? {} : { waves }),
+      ...(error === undefined ? {} : { error }),
+    });
   }
 
   /**

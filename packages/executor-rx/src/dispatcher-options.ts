@@ -1,4 +1,4 @@
-import type { Coordinator, ToolRegistry } from '@toolwaves/core';
+import type { Coordinator, Instrumentation, ToolRegistry } from '@toolwaves/core';
 import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -60,9 +60,17 @@ export interface DispatcherOptions {
    * or failed, and the tool ignores its signal). Until the tool settles, or this long at most,
    * a conflicting call of this dispatcher — in the same batch or a later one — waits; then the
    * keys are given back anyway and the waiting call's batch gets a `settle-timeout` event.
-   * Nothing else waits. Default 30 000.
+   * Nothing else waits. A fleet grant is held longer: until the tool settles. Default 30 000.
    */
   readonly settleTimeoutMs?: number | undefined;
+  /**
+   * Where dispatches and attempts are reported (e.g. `openTelemetry()` of `@toolwaves/otel`):
+   * `startBatch` when a dispatch, stream or turn starts (when its Observable is subscribed:
+   * synchronously inside `dispatch`, `dispatchStream` and `openTurn`), `startAttempt` when an
+   * attempt begins, `granted` just before its tool runs, the tool's `execute` inside
+   * `run`, `end` once per attempt and once per batch. Default `noInstrumentation`.
+   */
+  readonly instrumentation?: Instrumentation | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */

@@ -29,6 +29,8 @@ export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatc
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
 export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
+export type { Turn } from './open-turn.js';
+export type { ToolExecute } from './prepared-call.js';
 export {
   MAX_RETRIES,
   type RecoveryDecision,

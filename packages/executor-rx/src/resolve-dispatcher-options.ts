@@ -1,6 +1,8 @@
 import {
   type Coordinator,
+  type Instrumentation,
   noCoordination,
+  noInstrumentation,
   optionMessage,
   type ToolRegistry,
 } from '@toolwaves/core';
@@ -40,6 +42,8 @@ export interface DispatcherConfig {
   readonly settleTimeoutMs: number;
   /** Calls of this dispatcher whose tools outlived their attempts, holding their keys. */
   readonly lingering: LingeringCalls;
+  /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
+  readonly instrumentation: Instrumentation | undefined;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -67,6 +71,7 @@ const DISPATCHER_KEYS: readonly string[] = [
   'scheduler',
   'coordinator',
   'settleTimeoutMs',
+  'instrumentation',
 ];
 const DISPATCH_KEYS: readonly string[] = [
   'signal',
@@ -83,7 +88,8 @@ const DISPATCH_KEYS: readonly string[] = [
  */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
-  const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
+  const { registry, planner, hooks, recovery, health, scheduler, coordinator, instrumentation } =
+    options;
   if (!hasMethods(registry, ['get', 'names', 'toPlanNodes'])) {
     fail('registry', 'a ToolRegistry', registry);
   }
@@ -124,6 +130,9 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
   if (coordinator !== undefined && !hasMethods(coordinator, ['acquire'])) {
     fail('coordinator', 'a Coordinator ({ acquire(request) })', coordinator);
   }
+  if (instrumentation !== undefined && !hasMethods(instrumentation, ['startBatch'])) {
+    fail('instrumentation', 'an Instrumentation ({ startBatch(info) })', instrumentation);
+  }
   const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   if (
     typeof settleTimeoutMs !== 'number' ||
@@ -151,6 +160,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     coordinator: coordinator === noCoordination ? undefined : coordinator,
     settleTimeoutMs,
     lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
+    instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
   };
 }
 

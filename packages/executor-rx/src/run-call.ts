@@ -18,6 +18,8 @@ export interface CallContext {
   readonly readyAt?: number | undefined;
   /** Eager mode and streams: when the call arrived and which calls it waited for. */
   readonly eager?: EagerArrival | undefined;
+  /** Waves, with instrumentation: the earlier calls this call had to wait for (its dependencies). */
+  readonly waitedFor?: readonly number[] | undefined;
 }
 
 /** When an eager call arrived and the calls it waited for (on its `call-start` events). */

@@ -40,8 +40,12 @@ function waveEvents(
 ): Observable<DispatchEvent> {
   const { calls } = wave;
   const context: CallContext = { batch, wave: position, readyAt: batch.waveStartedAt };
+  const waits = batch.instrument === undefined ? undefined : batch.dependencies();
   const callOf = (index: number): Observable<DispatchEvent> =>
-    runCall(batch.prepared.call(index), context);
+    runCall(
+      batch.prepared.call(index),
+      waits === undefined ? context : { ...context, waitedFor: waits[index] },
+    );
   const run = calls.length === 1 ? callOf(calls[0]!) : from(calls).pipe(mergeMap(callOf, cap));
   if (!batch.progressEvents) return run;
   return concat(

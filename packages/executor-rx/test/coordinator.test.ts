@@ -9,7 +9,12 @@ import {
 } from '@toolwaves/core';
 import { MockTool, trackPromise } from '@toolwaves/core/testing';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { type DispatchError, Dispatcher, type DispatcherOptions } from '../src/index.js';
+import {
+  type DispatchError,
+  Dispatcher,
+  type DispatcherOptions,
+  type RecoveryStrategy,
+} from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
 import { record, starts } from './recording.js';
 import { skipAndKeep } from './recovery-strategies.js';
@@ -247,20 +252,32 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       expect(write.calls).toEqual([]);
     });
 
-    it('a lease lost mid-call stops the tool and answers a soft error saying so', async () => {
+    it('a lease lost mid-call stops the tool and answers that its outcome is unknown, never retried', async () => {
       const fleet = new FakeCoordinator({ delayMs: 0 });
       const write = writer();
-      const dispatcher = make(fleet, [write]);
+      let decisions = 0;
+      const retryAll: RecoveryStrategy = {
+        name: 'retry-all',
+        decide: () => {
+          decisions += 1;
+          return { action: 'retry', delayMs: 0 };
+        },
+      };
+      const dispatcher = make(fleet, [write], { recovery: { strategy: retryAll } });
       const done = trackPromise(dispatcher.dispatch([call('w', 'write', { file: 'a.ts' })]));
       await vi.advanceTimersByTimeAsync(50);
       fleet.grants[0]?.lost.abort(new Error('lease expired'));
       await vi.advanceTimersByTimeAsync(0);
       expect(done.status).toBe('resolved');
       expect(done.value?.[0]).toMatchObject({
-        content: 'Tool `write` lost its fleet lease: lease expired',
+        content:
+          'Tool `write` lost its fleet lease while it ran (lease expired): its effect is unknown (it may or may not have taken place); it was not retried',
         isError: true,
         durationMs: 50,
       });
+      // Recovery would retry any other soft error; this one it never sees.
+      expect(decisions).toBe(0);
+      expect(fleet.requests).toHaveLength(1);
       expect(write.calls.map((c) => [c.outcome, c.endedAt])).toEqual([['aborted', 50]]);
       expect(fleet.grants[0]?.releases).toBe(1);
     });
