@@ -63,7 +63,7 @@ export class AttemptSpan implements AttemptInstrument {
   constructor(batch: BatchSpan, info: AttemptStartInfo) {
     this.#batch = batch;
     this.#info = info;
-    this.#beganAt = batch.settings.now();
+    this.#beganAt = batch.clock.now();
   }
 
   granted(info: AttemptGrantInfo): void {
@@ -76,7 +76,7 @@ export class AttemptSpan implements AttemptInstrument {
         ? {}
         : { [ATTR_TOOLWAVES_CALL_FENCING_TOKEN]: info.fencingToken }),
     };
-    this.#open(this.#batch.settings.now(), waits, this.#batch.linksTo(this.#info.waitedFor));
+    this.#open(this.#batch.clock.now(), waits, this.#batch.linksTo(this.#info.waitedFor));
     this.#running = true;
     const tool = this.#metricAttributes();
     metrics.inFlight.add(1, tool);
@@ -93,7 +93,7 @@ export class AttemptSpan implements AttemptInstrument {
   }
 
   run<T>(fn: () => T): T {
-    const span = this.#span ?? this.#open(this.#batch.settings.now(), {}, []);
+    const span = this.#span ?? this.#open(this.#batch.clock.now(), {}, []);
     return context.with(trace.setSpan(this.#batch.context, span), fn);
   }
 
@@ -117,8 +117,8 @@ export class AttemptSpan implements AttemptInstrument {
       span.setAttribute(ATTR_ERROR_TYPE, errorType);
       span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
     }
-    const endedAt = Math.max(this.#batch.settings.now(), this.#startedAt);
-    span.end(endedAt);
+    const endedAt = Math.max(this.#batch.clock.now(), this.#startedAt);
+    span.end(this.#batch.clock.hrTime(endedAt));
     this.#batch.remember(this.#info.toolCallId, span);
 
     const { metrics } = this.#batch.settings;
@@ -138,7 +138,7 @@ export class AttemptSpan implements AttemptInstrument {
       executeToolSpanName(info.toolName),
       {
         kind: SpanKind.INTERNAL,
-        startTime: startedAt,
+        startTime: this.#batch.clock.hrTime(startedAt),
         links,
         attributes: {
           [ATTR_GEN_AI_OPERATION_NAME]: GEN_AI_OPERATION_EXECUTE_TOOL,

@@ -17,6 +17,7 @@ import type {
 } from '@toolwaves/core';
 import { AttemptSpan } from './attempt-span.js';
 import { ATTR_ERROR_TYPE } from './gen-ai-conventions.js';
+import { SpanClock } from './span-clock.js';
 import type { ToolMetrics } from './tool-metrics.js';
 import {
   ATTR_TOOLWAVES_DISPATCH_CALL_COUNT,
@@ -35,8 +36,6 @@ export interface SpanSettings {
   readonly metrics: ToolMetrics;
   readonly recordArguments: boolean;
   readonly recordResults: boolean;
-  /** Epoch time in ms (fractional), for span times and durations. */
-  readonly now: () => number;
 }
 
 /**
@@ -46,6 +45,8 @@ export interface SpanSettings {
  */
 export class BatchSpan implements BatchInstrument {
   readonly settings: SpanSettings;
+  /** The dispatch's clock: times of its spans and durations of its metrics. */
+  readonly clock = new SpanClock();
   /** The caller's context with this dispatch's span in it: the parent of the calls' spans. */
   readonly context: Context;
   readonly #span: Span;
@@ -57,7 +58,7 @@ export class BatchSpan implements BatchInstrument {
       SPAN_NAME_TOOLWAVES_DISPATCH,
       {
         kind: SpanKind.INTERNAL,
-        startTime: settings.now(),
+        startTime: this.clock.hrTime(this.clock.now()),
         attributes: {
           [ATTR_TOOLWAVES_DISPATCH_MODE]: info.mode,
           [ATTR_TOOLWAVES_DISPATCH_SOURCE]: info.source,
@@ -88,7 +89,7 @@ export class BatchSpan implements BatchInstrument {
       span.setAttribute(ATTR_ERROR_TYPE, errorType(info));
       span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(info) });
     }
-    span.end(this.settings.now());
+    span.end(this.clock.hrTime(this.clock.now()));
   }
 
   /** Links to the latest spans of the calls with these ids (those already seen). */

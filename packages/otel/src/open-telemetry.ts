@@ -99,7 +99,6 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentati
     metrics: toolMetrics(meterProvider.getMeter(INSTRUMENTATION_SCOPE)),
     recordArguments: flag('recordArguments'),
     recordResults: flag('recordResults'),
-    now: () => performance.timeOrigin + performance.now(),
   };
   return { startBatch: (info) => new BatchSpan(settings, info, context.active()) };
 }
