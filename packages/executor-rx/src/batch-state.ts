@@ -65,9 +65,14 @@ export class BatchState {
     this.waveStartedAt = this.startedAt;
   }
 
-  /** Per call, the earlier calls it waits for by the rules (the planner's `dependencies`), once. */
-  dependencies(): readonly (readonly number[])[] {
-    this.#dependencies ??= dependencies(this.prepared.nodes());
+  /**
+   * Per call, the earlier calls it waits for (once): by the rules (the planner's
+   * `dependencies`), or, `sequential`, the call before it.
+   */
+  dependencies(sequential: boolean): readonly (readonly number[])[] {
+    this.#dependencies ??= sequential
+      ? this.calls.map((_, index) => (index === 0 ? [] : [index - 1]))
+      : dependencies(this.prepared.nodes());
     return this.#dependencies;
   }
 

@@ -129,7 +129,9 @@ export class CallPipeline implements StoppableCall {
     this.fleetWaitMs = 0;
     this.fleetWaitFrom = undefined;
     this.context = new AttemptContext(this.prepared.call.id, this.attempt);
-    this.keyWaitMs = this.attempt === 1 ? this.beganAt - this.readyAt : 0;
+    // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
+    this.keyWaitMs =
+      this.attempt === 1 ? this.beganAt - (this.eager?.arrivedAt ?? this.batch.startedAt) : 0;
     const instrumentation = this.batch.instrument;
     if (instrumentation !== undefined) this.startInstrument(instrumentation);
     const { tool, validation, toolName } = this.prepared;

@@ -29,9 +29,10 @@ export class EagerArrivals {
   constructor(batch: BatchState, sequential: boolean) {
     this.#batch = batch;
     this.#sequential = sequential;
-    this.#quiet = batch.progressEvents
-      ? undefined
-      : { batch, wave: undefined, readyAt: batch.startedAt, eager: undefined };
+    this.#quiet =
+      batch.progressEvents || batch.instrument !== undefined
+        ? undefined
+        : { batch, wave: undefined, readyAt: batch.startedAt, eager: undefined };
   }
 
   /** The dependencies of a whole batch, from the planner (plan nodes with latency estimates). */
@@ -59,7 +60,8 @@ export class EagerArrivals {
     else if (firstIndex === index) waits = this.#tracker.add(batch.prepared.node(index));
     else waits = this.#tracker.add({ index, parallelizable: true });
     // Arrival times only show in events (`waitedMs`, `waitMs`): no clock reading without them.
-    const arrivedAt = batch.progressEvents ? batch.now() : batch.startedAt;
+    const arrivedAt =
+      batch.progressEvents || batch.instrument !== undefined ? batch.now() : batch.startedAt;
     return this.#eagerCall(index, waits, firstIndex, arrivedAt);
   }
 

@@ -92,7 +92,9 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
   };
   const subscription = concat(
     of<DispatchEvent>(batchStart),
-    from(plan.waves).pipe(concatMap((wave, position) => runWave(batch, wave, position, cap))),
+    from(plan.waves).pipe(
+      concatMap((wave, position) => runWave(batch, wave, position, cap, mode === 'sequential')),
+    ),
     defer(() => {
       const waves = plan.waves.length;
       const { failure } = batch;
@@ -113,7 +115,7 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     signal?.removeEventListener('abort', onAbort);
     subscription.unsubscribe();
     batch.dispose();
-    batch.endInstrument('cancelled', batch.failure);
+    batch.endInstrument('cancelled', batch.failure, plan.waves.length);
   };
 }
 
