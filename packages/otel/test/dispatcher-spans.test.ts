@@ -3,7 +3,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { Dispatcher, type DispatchMode } from '@toolwaves/executor-rx';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { openTelemetry } from '../src/index.js';
 import {
@@ -13,6 +13,7 @@ import {
   otelHarness,
   parentOf,
   useAsyncContext,
+  useFakeClock,
   within,
 } from './otel-harness.js';
 
@@ -21,12 +22,7 @@ import {
 // (`fs.<tool>`). By the rules the write waits for the first read, the last read for the write.
 
 useAsyncContext();
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const fileInput = z.object({ path: z.string() });
 

@@ -1,6 +1,6 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ToolResult } from '@toolwaves/core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { OtelError, openTelemetry } from '../src/index.js';
 import {
   durationMs,
@@ -10,6 +10,7 @@ import {
   otelHarness,
   parentOf,
   useAsyncContext,
+  useFakeClock,
   within,
 } from './otel-harness.js';
 
@@ -17,12 +18,7 @@ import {
 // time: the turn of the scenario below is written out call by call.
 
 useAsyncContext();
-beforeEach(() => {
-  vi.useFakeTimers({ now: 0, toFake: ['setTimeout', 'clearTimeout', 'Date', 'performance'] });
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+useFakeClock();
 
 const result = (toolCallId: string, content: string, isError = false): ToolResult => ({
   toolCallId,

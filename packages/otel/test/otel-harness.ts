@@ -13,7 +13,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 
 /** A metric reader that collects when asked (the SDK's readers export on a timer). */
 class CollectingReader extends MetricReader {
@@ -100,4 +100,29 @@ export function histogramPoints(metric: MetricData | undefined): DataPoint<Histo
 /** The number points of a metric (a counter's or an up-down counter's), with their attributes. */
 export function numberPoints(metric: MetricData | undefined): DataPoint<number>[] {
   return (metric?.dataPoints ?? []) as DataPoint<number>[];
+}
+
+/**
+ * Runs the file's tests on vitest's fake timers from 0, `performance.now()` included (the
+ * instrumentation's clock), so spans' times and the histograms' values are exact.
+ */
+export function useFakeClock(): void {
+  beforeEach(() => {
+    vi.useFakeTimers({
+      now: 0,
+      toFake: [
+        'setTimeout',
+        'clearTimeout',
+        'setInterval',
+        'clearInterval',
+        'setImmediate',
+        'clearImmediate',
+        'Date',
+        'performance',
+      ],
+    });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 }
