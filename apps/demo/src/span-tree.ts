@@ -64,9 +64,9 @@ export function formatSpanTree(options: SpanTreeOptions): string[] {
     });
     const below = children.get(span.spanContext().spanId) ?? [];
     const nextLead = lead + (branch === '' ? '' : branch === '├─ ' ? '│  ' : '   ');
-    below.forEach((child, i) =>
-      walk(child, nextLead, i === below.length - 1 ? '└─ ' : '├─ ', span),
-    );
+    for (const [i, child] of below.entries()) {
+      walk(child, nextLead, i === below.length - 1 ? '└─ ' : '├─ ', span);
+    }
   };
   for (const root of roots) walk(root, '', '');
   const width = Math.max(0, ...rows.map((row) => row.label.length));
