@@ -26,6 +26,17 @@ afterAll(() => {
 
 type Meta = Record<string, unknown> | undefined;
 
+/** The `ping` tool of a server that notes the `_meta` of each call it handles in `seen`. */
+async function pingTool(seen: Meta[]) {
+  const server = new McpServer({ name: 'traced', version: '1.0.0' });
+  server.registerTool('ping', { description: 'Ping' }, async (extra) => {
+    seen.push(extra._meta);
+    return { content: [{ type: 'text' as const, text: 'pong' }] };
+  });
+  const [ping] = await mcpTools({ client: await connect(server), server: 'traced' });
+  return ping!;
+}
+
 function tracer() {
   const exporter = new InMemorySpanExporter();
   const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -102,13 +113,7 @@ describe('W3C trace context in the _meta of MCP requests', () => {
 
   it('carries tracestate when the span context has one, and the sampled flag as it is', async () => {
     const seen: Meta[] = [];
-    const server = new McpServer({ name: 'traced', version: '1.0.0' });
-    server.registerTool('ping', { description: 'Ping' }, async (extra) => {
-      seen.push(extra._meta);
-      return { content: [{ type: 'text' as const, text: 'pong' }] };
-    });
-    const client = await connect(server);
-    const [ping] = await mcpTools({ client, server: 'traced' });
+    const ping = await pingTool(seen);
     const remote = trace.wrapSpanContext({
       traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
       spanId: '00f067aa0ba902b7',
@@ -117,7 +122,7 @@ describe('W3C trace context in the _meta of MCP requests', () => {
     });
     const signal = new AbortController().signal;
     await context.with(trace.setSpan(ROOT_CONTEXT, remote), () =>
-      ping!.execute({}, { toolCallId: 'call_1', attempt: 1, signal }),
+      ping.execute({}, { toolCallId: 'call_1', attempt: 1, signal }),
     );
     expect(seen).toEqual([
       {
@@ -129,13 +134,8 @@ describe('W3C trace context in the _meta of MCP requests', () => {
 
   it('sends no trace context when no span is active', async () => {
     const seen: Meta[] = [];
-    const server = new McpServer({ name: 'traced', version: '1.0.0' });
-    server.registerTool('ping', { description: 'Ping' }, async (extra) => {
-      seen.push(extra._meta);
-      return { content: [{ type: 'text' as const, text: 'pong' }] };
-    });
-    const [ping] = await mcpTools({ client: await connect(server), server: 'traced' });
-    await ping!.execute(
+    const ping = await pingTool(seen);
+    await ping.execute(
       {},
       { toolCallId: 'call_1', attempt: 1, signal: new AbortController().signal },
     );
