@@ -128,6 +128,47 @@ describe.each<DispatchMode>(['sequential', 'parallel', 'eager'])('%s mode', (mod
     await expectMetricsMatchSpans(otel);
   });
 
+  it('a hook blocks one call (ERROR blocked) and aborts the batch at another (failed, aborted)', async () => {
+    const otel = otelHarness();
+    const dispatcher = new Dispatcher({
+      registry: registry(),
+      mode,
+      instrumentation: openTelemetry(otel),
+      hooks: {
+        pre: [
+          ({ call }) =>
+            call.id === 'blocked'
+              ? { action: 'block', reason: 'not on this branch' }
+              : call.id === 'stop'
+                ? { action: 'abort', reason: 'policy says stop' }
+                : { action: 'allow' },
+        ],
+      },
+    });
+    const first = dispatcher.dispatch([work('blocked', 'a', 10), work('fine', 'b', 10)]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect((await first).map((result) => result.isError)).toEqual([true, false]);
+    expect(spansOf(otel, 'blocked')[0]!.attributes['error.type']).toBe('blocked');
+    expect(spansOf(otel, 'fine')[0]!.status.code).toBe(SpanStatusCode.UNSET);
+
+    const stopped = dispatcher.dispatch([work('stop', 'c', 10)]);
+    stopped.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(stopped).rejects.toMatchObject({ code: 'aborted' });
+    const [, failed] = otel.spans().filter((span) => span.name === 'toolwaves.dispatch');
+    expect(failed!.status.code).toBe(SpanStatusCode.ERROR);
+    expect(failed!.status.message).toContain('policy says stop');
+    expect(failed!.attributes).toMatchObject({
+      'error.type': 'aborted',
+      'toolwaves.dispatch.outcome': 'failed',
+    });
+    // The call the hook stopped at: its span says why the batch failed.
+    const [stop] = spansOf(otel, 'stop');
+    expect(stop!.status).toEqual({ code: SpanStatusCode.ERROR, message: 'aborted' });
+    expect(stop!.attributes['toolwaves.call.outcome']).toBe('error');
+    await expectMetricsMatchSpans(otel);
+  });
+
   it('cancelled: the running call and the one waiting for it end cancelled, the dispatch too', async () => {
     const otel = otelHarness();
     const dispatcher = new Dispatcher({
