@@ -28,7 +28,6 @@ export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
-export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
 export type { Turn } from './open-turn.js';
 export type { ToolExecute } from './prepared-call.js';
 export {
