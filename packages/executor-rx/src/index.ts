@@ -10,6 +10,7 @@ export type {
   BatchStartEvent,
   CallEndEvent,
   CallOutcome,
+  CallSkippedEvent,
   CallStartEvent,
   DispatchEvent,
   SettleTimeoutEvent,
@@ -27,6 +28,7 @@ export type {
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
+export type { FailurePolicy } from './failure-policy.js';
 export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
 export type { Turn } from './open-turn.js';
 export type { ToolExecute } from './prepared-call.js';
