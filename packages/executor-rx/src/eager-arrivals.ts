@@ -1,4 +1,5 @@
-import { describeValue, type ToolCall } from '@toolwaves/core';
+import type { ToolCall } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DependencyTracker, dependencies } from '@toolwaves/planner';
 import { EMPTY, from, type Observable } from 'rxjs';
 import type { BatchState } from './batch-state.js';

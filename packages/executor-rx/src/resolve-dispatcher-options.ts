@@ -3,9 +3,9 @@ import {
   type Instrumentation,
   noCoordination,
   noInstrumentation,
-  optionMessage,
   type ToolRegistry,
 } from '@toolwaves/core';
+import { optionMessage } from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
