@@ -451,7 +451,7 @@ export class CallPipeline implements StoppableCall {
       isError: this.answer.isError,
       durationMs: this.durationMs,
     };
-    this.batch.results[index] = result;
+    this.batch.answered(index, result);
     this.endInstrument(
       this.answer.isError
         ? { outcome: 'error', result, errorKind: this.answer.kind, retried: false }

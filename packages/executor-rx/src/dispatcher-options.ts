@@ -3,6 +3,7 @@ import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
+import type { FailurePolicy } from './failure-policy.js';
 import type { RecoveryOptions } from './recovery-strategy.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -71,6 +72,12 @@ export interface DispatcherOptions {
    * `run`, `end` once per attempt and once per batch. Default `noInstrumentation`.
    */
   readonly instrumentation?: Instrumentation | undefined;
+  /**
+   * What a soft error does to the rest of the batch: `'continue'` (the default: nothing),
+   * `'skip-dependents'` (the calls that depend on it, directly or not, are answered with a soft
+   * error naming it and never run) or `'stop'` (no call starts after it). Also per dispatch.
+   */
+  readonly onFailure?: FailurePolicy | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -83,6 +90,8 @@ export interface DispatchOptions {
   readonly maxConcurrency?: number | undefined;
   /** This batch's priority in eager mode and streams; default the dispatcher's. */
   readonly priority?: EagerPriority | undefined;
+  /** This batch's failure policy; default the dispatcher's. */
+  readonly onFailure?: FailurePolicy | undefined;
   /**
    * Called with every event of the batch, in order, as it happens (with `dispatch`, the
    * results and the events without writing any RxJS). An `onEvent` that throws fails the

@@ -55,6 +55,8 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     progressEvents: options.progressEvents ?? true,
     observer: subscriber,
     instrument,
+    onFailure: dispatch.onFailure,
+    planned: true,
   });
   if (signal?.aborted) {
     const error = cancelled(signal);

@@ -55,6 +55,29 @@ export function runCall(prepared: PreparedCall, context: CallContext): Observabl
       subscriber.complete();
       return undefined;
     }
+    const skip = batch.gate?.verdict(prepared.index);
+    if (skip !== undefined) {
+      const { call, index, toolName } = prepared;
+      batch.answered(index, {
+        toolCallId: call.id,
+        toolName,
+        content: skip.content,
+        isError: true,
+        durationMs: 0,
+      });
+      if (batch.progressEvents) {
+        subscriber.next({
+          type: 'call-skipped',
+          wave: context.wave,
+          index,
+          toolCallId: call.id,
+          toolName,
+          ...skip,
+        });
+      }
+      subscriber.complete();
+      return undefined;
+    }
     const pipeline = new CallPipeline(prepared, context, subscriber);
     // No teardown per call: when the run is unsubscribed from, the batch abandons its calls.
     startNested(batch, subscriber, pipeline);
