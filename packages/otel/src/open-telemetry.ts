@@ -5,7 +5,8 @@ import {
   type TracerProvider,
   trace,
 } from '@opentelemetry/api';
-import { checkOption, type Instrumentation, type OptionRule, optionRules } from '@toolwaves/core';
+import type { Instrumentation } from '@toolwaves/core';
+import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { BatchSpan, type SpanSettings } from './batch-span.js';
 import { OtelError } from './otel-error.js';
 import { toolMetrics } from './tool-metrics.js';
