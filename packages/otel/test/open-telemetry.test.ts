@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import type { ToolResult } from '@toolwaves/core';
+import type { AttemptStartInfo, BatchInstrument, ToolResult } from '@toolwaves/core';
 import { describe, expect, it, vi } from 'vitest';
 import { OtelError, openTelemetry } from '../src/index.js';
 import {
@@ -19,6 +19,12 @@ import {
 
 useAsyncContext();
 useFakeClock();
+
+/** An attempt as a Dispatcher begins it: first attempt, no input, waiting for nothing unless said. */
+const begin = (
+  batch: BatchInstrument,
+  info: Pick<AttemptStartInfo, 'toolCallId' | 'toolName'> & Partial<AttemptStartInfo>,
+) => batch.startAttempt({ index: 0, attempt: 1, input: {}, waitedFor: [], ...info });
 
 const result = (toolCallId: string, content: string, isError = false): ToolResult => ({
   toolCallId,
@@ -160,14 +166,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
       maxConcurrency: 8,
     });
     const attempts = ['a', 'b', 'c'].map((id, index) =>
-      batch.startAttempt({
-        toolCallId: id,
-        toolName: 'read_file',
-        index,
-        attempt: 1,
-        input: {},
-        waitedFor: [],
-      }),
+      begin(batch, { toolCallId: id, toolName: 'read_file', index }),
     );
     for (const attempt of attempts.slice(0, 2)) attempt.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
     const inFlight = async () =>
@@ -191,14 +190,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
       source: 'turn',
       maxConcurrency: 1,
     });
-    const attempt = batch.startAttempt({
-      toolCallId: 'c1',
-      toolName: 'deploy',
-      index: 0,
-      attempt: 1,
-      input: {},
-      waitedFor: [],
-    });
+    const attempt = begin(batch, { toolCallId: 'c1', toolName: 'deploy' });
     attempt.granted({ keyWaitMs: 0, fleetWaitMs: 250, fencingToken: 42 });
     attempt.end({ outcome: 'ok', retried: false });
     batch.end({ outcome: 'ok', callCount: 1 });
@@ -225,14 +217,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
       maxConcurrency: 1,
     });
     const attempt = (n: number) =>
-      batch.startAttempt({
-        toolCallId: 'flaky',
-        toolName: 'fetch',
-        index: 0,
-        attempt: n,
-        input: {},
-        waitedFor: [],
-      });
+      begin(batch, { toolCallId: 'flaky', toolName: 'fetch', attempt: n });
     const first = attempt(1);
     first.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
     first.end({
@@ -244,12 +229,10 @@ describe('openTelemetry through the Instrumentation interface', () => {
     const second = attempt(2);
     second.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
     second.end({ outcome: 'ok', result: result('flaky', 'ok'), retried: false });
-    const next = batch.startAttempt({
+    const next = begin(batch, {
       toolCallId: 'next',
       toolName: 'save',
       index: 1,
-      attempt: 1,
-      input: {},
       waitedFor: ['flaky'],
     });
     next.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
@@ -284,20 +267,11 @@ describe('openTelemetry through the Instrumentation interface', () => {
       source: 'stream',
       maxConcurrency: 8,
     });
-    const slow = batch.startAttempt({
-      toolCallId: 'slow',
-      toolName: 'sleep',
-      index: 0,
-      attempt: 1,
-      input: {},
-      waitedFor: [],
-    });
-    const queued = batch.startAttempt({
+    const slow = begin(batch, { toolCallId: 'slow', toolName: 'sleep' });
+    const queued = begin(batch, {
       toolCallId: 'queued',
       toolName: 'write_file',
       index: 1,
-      attempt: 1,
-      input: {},
       waitedFor: ['slow'],
     });
     slow.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
@@ -360,23 +334,18 @@ describe('openTelemetry through the Instrumentation interface', () => {
         callCount: 2,
         maxConcurrency: 1,
       });
-      const ok = batch.startAttempt({
+      const ok = begin(batch, {
         toolCallId: 'c1',
         toolName: 'read_file',
-        index: 0,
-        attempt: 1,
         input: { path: 'secret-path' },
-        waitedFor: [],
       });
       ok.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
       ok.end({ outcome: 'ok', result: result('c1', 'secret-contents'), retried: false });
-      const failed = batch.startAttempt({
+      const failed = begin(batch, {
         toolCallId: 'c2',
         toolName: 'write_file',
         index: 1,
-        attempt: 1,
         input: { text: 'secret-text' },
-        waitedFor: [],
       });
       failed.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
       failed.end({
