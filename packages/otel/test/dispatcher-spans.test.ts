@@ -1,13 +1,20 @@
 import type { Tracer } from '@opentelemetry/api';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import {
+  abortableDelay,
+  type Coordinator,
+  fnTool,
+  type ToolCall,
+  ToolRegistry,
+} from '@toolwaves/core';
 import { Dispatcher, type DispatchMode } from '@toolwaves/executor-rx';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { openTelemetry } from '../src/index.js';
 import {
   durationMs,
+  histogramPoints,
   idOf,
   type OtelHarness,
   otelHarness,
@@ -210,5 +217,49 @@ describe('a stream of calls and a turn', () => {
     expect(otel.span('toolwaves.dispatch').attributes['toolwaves.dispatch.source']).toBe('turn');
     expect(callSpans(otel).map(({ startMs }) => startMs)).toEqual([0, 0, 100, 200]);
     expectEagerWaits(otel);
+  });
+});
+
+describe('a fleet coordinator', () => {
+  it('each call waits 30 ms for its grant: fleet wait, fencing token, a wait point of kind fleet', async () => {
+    const otel = otelHarness();
+    let tokens = 0;
+    const coordinator: Coordinator = {
+      acquire: async ({ signal }) => {
+        const fencingToken = (tokens += 1);
+        await abortableDelay(30, signal);
+        return { fencingToken, lost: new AbortController().signal, release: async () => {} };
+      },
+    };
+    const dispatcher = new Dispatcher({
+      registry: fsRegistry(otel.tracer),
+      mode: 'eager',
+      coordinator,
+      instrumentation: openTelemetry(otel),
+    });
+    await dispatchWithin(otel, () => dispatcher.dispatch(calls.slice(0, 2)));
+
+    const spans = callSpans(otel);
+    expect(
+      spans.map(({ span, startMs }) => [
+        startMs,
+        span.attributes['toolwaves.call.fleet_wait_ms'],
+        span.attributes['toolwaves.call.fencing_token'],
+      ]),
+    ).toEqual([
+      [30, 30, 1],
+      [30, 30, 2],
+    ]);
+    const waited = histogramPoints(await otel.metric('toolwaves.call.wait.duration'));
+    expect(
+      waited.map((point) => [
+        point.attributes['toolwaves.wait.kind'],
+        point.value.count,
+        point.value.sum,
+      ]),
+    ).toEqual([
+      ['keys', 2, 0],
+      ['fleet', 2, 0.06],
+    ]);
   });
 });
