@@ -226,7 +226,8 @@ describe('a fleet coordinator', () => {
     let tokens = 0;
     const coordinator: Coordinator = {
       acquire: async ({ signal }) => {
-        const fencingToken = (tokens += 1);
+        tokens += 1;
+        const fencingToken = tokens;
         await abortableDelay(30, signal);
         return { fencingToken, lost: new AbortController().signal, release: async () => {} };
       },
