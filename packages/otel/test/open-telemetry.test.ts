@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { metrics, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { AttemptStartInfo, BatchInstrument, ToolResult } from '@toolwaves/core';
 import { describe, expect, it, vi } from 'vitest';
 import { OtelError, openTelemetry } from '../src/index.js';
@@ -371,6 +371,32 @@ describe('openTelemetry through the Instrumentation interface', () => {
     const argumentsOnly = run({ recordArguments: true });
     expect(everything(argumentsOnly)).toContain('secret-path');
     expect(everything(argumentsOnly)).not.toContain('secret-contents');
+  });
+
+  it('without providers it records to the global ones (those the Node SDK registers)', async () => {
+    const otel = otelHarness();
+    trace.setGlobalTracerProvider(otel.tracerProvider);
+    metrics.setGlobalMeterProvider(otel.meterProvider);
+    try {
+      const batch = openTelemetry().startBatch({
+        mode: 'eager',
+        source: 'turn',
+        maxConcurrency: 8,
+      });
+      const attempt = begin(batch, { toolCallId: 'c1', toolName: 'read_file' });
+      attempt.granted({ keyWaitMs: 0, fleetWaitMs: 0 });
+      attempt.end({ outcome: 'ok', retried: false });
+      batch.end({ outcome: 'ok', callCount: 1 });
+      expect(otel.spans().map((span) => span.name)).toEqual([
+        'execute_tool read_file',
+        'toolwaves.dispatch',
+      ]);
+      const executed = histogramPoints(await otel.metric('gen_ai.execute_tool.duration'));
+      expect(executed.map((point) => point.value.count)).toEqual([1]);
+    } finally {
+      trace.disable();
+      metrics.disable();
+    }
   });
 
   it('rejects options of the wrong kind, naming them', () => {
