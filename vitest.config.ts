@@ -12,6 +12,10 @@ const alias = [
     replacement: here('./packages/core/src/testing/index.ts'),
   },
   { find: /^@toolwaves\/core\/node$/, replacement: here('./packages/core/src/node/index.ts') },
+  {
+    find: /^@toolwaves\/core\/internal$/,
+    replacement: here('./packages/core/src/internal/index.ts'),
+  },
   { find: /^@toolwaves\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
   { find: /^@toolwaves\/tools-fs$/, replacement: here('./packages/tools-fs/src/index.ts') },
@@ -19,6 +23,7 @@ const alias = [
   { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
   { find: /^@toolwaves\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
   { find: /^@toolwaves\/redis$/, replacement: here('./packages/redis/src/index.ts') },
+  { find: /^@toolwaves\/otel$/, replacement: here('./packages/otel/src/index.ts') },
 ];
 
 const project = (name: string, root: string) => ({
@@ -46,6 +51,7 @@ export default defineConfig({
       project('bench', './packages/bench'),
       project('ai-sdk', './packages/ai-sdk'),
       project('mcp', './packages/mcp'),
+      project('otel', './packages/otel'),
       {
         ...project('redis', './packages/redis'),
         test: {

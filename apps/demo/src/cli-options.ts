@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DemoError } from './demo-error.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './scripted-model.js';
 
@@ -31,6 +31,8 @@ export interface CliOptions {
   readonly keepWorkspace: boolean;
   /** A Redis URL: run two scripted agents on one workspace with fleet locks instead. */
   readonly fleet: string | undefined;
+  /** `--trace [FILE]`: print the session as a span tree, or write it to FILE as OTLP JSON. */
+  readonly trace: { readonly file: string | undefined } | undefined;
   readonly help: boolean;
 }
 
@@ -59,6 +61,9 @@ Options:
   --fleet URL             run two scripted agents at once on one workspace, coordinated by
                           the Redis at URL (redis://...): their edits of the same files wait
                           for each other and all land
+  --trace [FILE]          trace the session with OpenTelemetry (@toolwaves/otel): print it
+                          as a span tree with each call's wait and run, or write it to
+                          FILE as OTLP JSON for a trace viewer
   --help                  this text
 
 With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
@@ -72,7 +77,7 @@ the loop through the official openai SDK; otherwise an embedded scripted model d
 export function parseCliOptions(argv: readonly string[]): CliOptions {
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(argv);
+    parsed = parse(withTraceValue(argv));
   } catch (error) {
     throw new DemoError({
       code: 'invalid_flag',
@@ -119,6 +124,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     compare: !(values['no-compare'] ?? false),
     keepWorkspace: values['keep-workspace'] ?? false,
     fleet: fleetUrl(values.fleet),
+    trace: values.trace === undefined ? undefined : { file: values.trace || undefined },
     help: values.help ?? false,
   };
 }
@@ -141,9 +147,19 @@ function parse(argv: readonly string[]) {
       'keep-workspace': { type: 'boolean' },
       json: { type: 'boolean' },
       fleet: { type: 'string' },
+      trace: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+/** `--trace` takes an optional FILE: without one (last, or before another flag) it is `--trace=`. */
+function withTraceValue(argv: readonly string[]): string[] {
+  return argv.map((arg, i) =>
+    arg === '--trace' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('-'))
+      ? '--trace='
+      : arg,
+  );
 }
 
 function fleetUrl(value: string | undefined): string | undefined {

@@ -16,6 +16,7 @@ import { ScriptedModel } from './scripted-model.js';
 import { type ScriptedTurn, scriptedSession } from './scripted-session.js';
 import { sessionReport } from './session-report.js';
 import { type TerminalStyle, terminalStyle } from './terminal-style.js';
+import { TurnTrace } from './turn-trace.js';
 
 const OPENAI_TASK =
   'Explore this small TypeScript project, fix the rounding TODO in src/price.ts, then check the project.';
@@ -67,11 +68,13 @@ async function runDemo(context: {
     stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
   });
   const model = chooseModel({ registry, dir: workspace.dir, options, signal: stop.signal });
+  const tracing = options.trace === undefined ? undefined : new TurnTrace();
   const dispatcher = new Dispatcher({
     registry,
     mode: options.mode,
     maxConcurrency: options.maxConcurrency,
     planner: plannerByName(options.planner),
+    ...(tracing === undefined ? {} : { instrumentation: tracing.instrumentation }),
   });
 
   say(style.bold('toolwaves demo') + style.dim(` · model: ${model.label}`));
@@ -82,18 +85,21 @@ async function runDemo(context: {
     ),
   );
   const view = new LiveView({ write: say, style, root: await realpath(workspace.root) });
-  const session = await runAgentLoop({
-    model,
-    dispatcher,
-    stream: options.stream,
-    signal: stop.signal,
-    onCallWritten: (written) => view.callWritten(written),
-    onTurnWritten: (_turn, writing, calls) => view.turnWritten(writing, calls),
-    onEvent: (event) => view.event(event),
-  });
+  const loop = () =>
+    runAgentLoop({
+      model,
+      dispatcher,
+      stream: options.stream,
+      signal: stop.signal,
+      onCallWritten: (written) => view.callWritten(written),
+      onTurnWritten: (_turn, writing, calls) => view.turnWritten(writing, calls),
+      onEvent: (event) => view.event(event),
+    });
+  const session = await (tracing === undefined ? loop() : tracing.within(loop));
   say('');
   say(style.bold('Model: ') + (session.finalText ?? '(no final words)'));
   say(style.dim(`session: ${session.turns.length} turn(s) in ${Math.round(session.wallMs)} ms`));
+  await tracing?.report({ file: options.trace?.file, say });
 
   const progress = (line: string) => {
     if (!options.json) process.stderr.write(`${line}\n`);

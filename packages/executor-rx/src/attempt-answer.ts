@@ -1,4 +1,5 @@
-import { describeValue, type ToolOutput } from '@toolwaves/core';
+import type { ToolOutput } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { errorMessage } from './error-message.js';
 import type { SoftErrorKind } from './soft-failure.js';
 
@@ -62,6 +63,19 @@ export function unknownToolAnswer(toolName: string, registered: readonly string[
 export function lostLeaseAnswer(toolName: string, reason: unknown): AttemptAnswer {
   const why = reason === undefined ? '' : `: ${errorMessage(reason)}`;
   return softError('lease_lost', `Tool \`${toolName}\` lost its fleet lease${why}`, reason);
+}
+
+/**
+ * The soft error `outcome_unknown` of a tool whose fleet grant was lost after it started: it
+ * was told to stop, but it may have written already.
+ */
+export function outcomeUnknownAnswer(toolName: string, reason: unknown): AttemptAnswer {
+  const why = reason === undefined ? '' : ` (${errorMessage(reason)})`;
+  return softError(
+    'outcome_unknown',
+    `Tool \`${toolName}\` lost its fleet lease while it ran${why}: its effect is unknown (it may or may not have taken place); it was not retried`,
+    reason,
+  );
 }
 
 /** The soft error `coordination_failed`: the fleet coordinator refused the grant (`error`). */

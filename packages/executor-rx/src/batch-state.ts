@@ -1,7 +1,9 @@
-import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
+import { conflicts, dependencies } from '@toolwaves/planner';
 import { CallsInFlight } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
-import { PreparedCalls } from './prepared-call.js';
+import { FailureGate, type FailurePolicy } from './failure-policy.js';
+import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
 /** Options of {@link BatchState}. */
@@ -15,6 +17,20 @@ export interface BatchStateOptions {
    * hook), no stage of any call goes on, even before the run's teardown exists to say so.
    */
   readonly observer?: { readonly closed: boolean } | undefined;
+  /** The batch as the dispatcher's instrumentation sees it (none without instrumentation). */
+  readonly instrument?: BatchInstrument | undefined;
+  /** The implementation given with call `index`, if any (turns). */
+  readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
+  /** The calls arrive one by one (a stream): their dependencies are recorded as they arrive. */
+  readonly streamed?: boolean | undefined;
+  /** The batch's failure policy; default the dispatcher's. */
+  readonly onFailure?: FailurePolicy | undefined;
+  /**
+   * The batch runs in planned waves: a call's dependencies for the failure policy are then all
+   * the earlier calls it conflicts with that its plan runs before it (a plan need not keep
+   * rule 5, so the eager answers, which lean on it, do not apply).
+   */
+  readonly planned?: boolean | undefined;
 }
 
 /**
@@ -41,7 +57,15 @@ export class BatchState {
   syncDepth = 0;
   /** When the current wave began: a first attempt's `waitMs` counts from here. */
   waveStartedAt: number;
+  /** The batch as the instrumentation sees it, until it has ended. */
+  instrument: BatchInstrument | undefined;
+  /** The failure policy, unless it is `'continue'` (nothing to do). */
+  readonly gate: FailureGate | undefined;
+  /** A stream's calls' dependencies by the rules, recorded as they arrive. */
+  readonly #arrivedDependencies: (readonly number[])[] | undefined;
+  readonly #planned: boolean;
   readonly #observer: { readonly closed: boolean } | undefined;
+  #dependencies: readonly (readonly number[])[] | undefined;
 
   constructor(options: BatchStateOptions) {
     const { config, calls } = options;
@@ -50,10 +74,56 @@ export class BatchState {
     this.progressEvents = options.progressEvents;
     this.#observer = options.observer;
     const { registry, health } = config;
-    this.prepared = new PreparedCalls({ registry, calls, health });
+    this.prepared = new PreparedCalls({ registry, calls, health, executeOf: options.executeOf });
+    this.instrument = options.instrument;
+    this.#arrivedDependencies = options.streamed === true ? [] : undefined;
+    this.#planned = options.planned === true;
+    const policy = config.onFailure;
+    this.gate =
+      (options.onFailure ?? policy) === 'continue'
+        ? undefined
+        : new FailureGate({
+            policy: options.onFailure ?? policy,
+            calls,
+            dependenciesOf: (index) => this.#dependenciesOf(index),
+          });
     this.results = new Array<ToolResult | undefined>(calls.length);
     this.startedAt = config.scheduler.now();
     this.waveStartedAt = this.startedAt;
+  }
+
+  /**
+   * Per call, the earlier calls it waits for (once): by the rules (the planner's
+   * `dependencies`), or, `sequential`, the call before it.
+   */
+  dependencies(sequential: boolean): readonly (readonly number[])[] {
+    if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
+    this.#dependencies ??= dependencies(this.prepared.nodes());
+    return this.#dependencies;
+  }
+
+  /** Call `index`'s final answer goes to its slot (and to the failure policy). */
+  answered(index: number, result: ToolResult): void {
+    this.results[index] = result;
+    this.gate?.answered(index, result);
+  }
+
+  /** A stream's call `index` arrived with these dependencies (by the rules). */
+  recordDependencies(index: number, dependencies: readonly number[]): void {
+    if (this.#arrivedDependencies !== undefined) this.#arrivedDependencies[index] = dependencies;
+  }
+
+  #dependenciesOf(index: number): readonly number[] {
+    const arrived = this.#arrivedDependencies;
+    if (arrived !== undefined) return arrived[index]!;
+    if (!this.#planned) return this.dependencies(false)[index]!;
+    // Calls not answered yet (a later wave) are not waited for: the failure policy skips them.
+    const node = this.prepared.node(index);
+    const earlier: number[] = [];
+    for (let i = 0; i < index; i++) {
+      if (this.results[i] !== undefined && conflicts(this.prepared.node(i), node)) earlier.push(i);
+    }
+    return earlier;
   }
 
   /** Nobody listens to the run any more (it was unsubscribed from, or it ended). */
@@ -84,6 +154,23 @@ export class BatchState {
     for (const call of this.inFlight.running()) {
       if (!call.ended) call.stop(outcome);
     }
+  }
+
+  /**
+   * Tells the instrumentation how the batch ended (once; after every attempt has ended).
+   * `waves`: how many the batch ran in, when it ran in waves.
+   */
+  endInstrument(outcome: BatchEndInfo['outcome'], error?: unknown, waves?: number): void {
+    const instrument = this.instrument;
+    if (instrument === undefined) return;
+    this.instrument = undefined;
+    const callCount = this.calls.length;
+    instrument.end({
+      outcome,
+      callCount,
+      ...(waves === undefined ? {} : { waves }),
+      ...(error === undefined ? {} : { error }),
+    });
   }
 
   /**

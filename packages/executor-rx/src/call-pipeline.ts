@@ -1,9 +1,10 @@
-import type { CoordinationGrant, Tool } from '@toolwaves/core';
+import type { AttemptEndInfo, AttemptInstrument, CoordinationGrant, Tool } from '@toolwaves/core';
 import type { Subscriber, Subscription } from 'rxjs';
 import {
   type AttemptAnswer,
   answerOf,
   lostLeaseAnswer,
+  outcomeUnknownAnswer,
   refusedGrantAnswer,
   softError,
   thrownAnswer,
@@ -25,6 +26,9 @@ import { ToolHolds } from './tool-holds.js';
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
+
+/** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
+const STOPPED: AttemptEndInfo = { outcome: 'cancelled', retried: false };
 
 const NO_ANSWER: AttemptAnswer = { content: '', isError: false, kind: 'tool_reported' };
 
@@ -62,6 +66,8 @@ export class CallPipeline implements StoppableCall {
   private readonly wave: number | undefined;
   /** Eager mode and streams: what the call's `call-start` events tell about its wait. */
   private readonly eager: EagerArrival | undefined;
+  /** Waves: the earlier calls this call had to wait for (its dependencies), for instrumentation. */
+  private readonly waitedFor: readonly number[];
   private prepared: PreparedCall;
   private attempt = 0;
   /** Changes when pending answers (hooks, grant, tool, recovery) become stale. */
@@ -89,6 +95,10 @@ export class CallPipeline implements StoppableCall {
   private running = false;
   /** The fleet grants and lingering keys of its tools; made when a tool first needs it. */
   private holds: ToolHolds | undefined;
+  /** The current attempt as the dispatcher's instrumentation sees it, until it has ended. */
+  private instrument: AttemptInstrument | undefined;
+  /** Time the current attempt waited for earlier calls and lingering keys, ms. */
+  private keyWaitMs = 0;
 
   /** `subscriber`: where the call's events go; completed when the call is done. */
   constructor(prepared: PreparedCall, context: CallContext, subscriber: Subscriber<DispatchEvent>) {
@@ -96,6 +106,7 @@ export class CallPipeline implements StoppableCall {
     this.prepared = prepared;
     this.wave = context.wave;
     this.eager = context.eager;
+    this.waitedFor = context.waitedFor ?? NO_CALLS;
     this.readyAt = context.readyAt ?? context.batch.now();
     this.subscriber = subscriber;
   }
@@ -118,6 +129,11 @@ export class CallPipeline implements StoppableCall {
     this.fleetWaitMs = 0;
     this.fleetWaitFrom = undefined;
     this.context = new AttemptContext(this.prepared.call.id, this.attempt);
+    // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
+    this.keyWaitMs =
+      this.attempt === 1 ? this.beganAt - (this.eager?.arrivedAt ?? this.batch.startedAt) : 0;
+    const instrumentation = this.batch.instrument;
+    if (instrumentation !== undefined) this.startInstrument(instrumentation);
     const { tool, validation, toolName } = this.prepared;
     if (tool === undefined) {
       this.endEarly(unknownToolAnswer(toolName, this.batch.config.registry.names()));
@@ -175,7 +191,9 @@ export class CallPipeline implements StoppableCall {
         this.keysWait = undefined;
         if (token !== this.token) return;
         // The wait was for another call's tool, not part of this attempt: it shows in `waitMs`.
-        this.beganAt = this.batch.now();
+        const now = this.batch.now();
+        this.keyWaitMs += now - this.beganAt;
+        this.beganAt = now;
         this.acquire(tool, value);
       },
     });
@@ -199,12 +217,13 @@ export class CallPipeline implements StoppableCall {
     this.fleetWaitFrom = from;
     let grant: MaybeAsync<CoordinationGrant>;
     try {
-      grant = coordinator.acquire({
-        toolCallId: call.id,
-        toolName,
-        access: this.prepared.accesses,
-        signal: this.context!.signal,
-      });
+      const { access, exclusive } = this.prepared.fleetRequest;
+      const signal = this.context!.signal;
+      grant = coordinator.acquire(
+        exclusive
+          ? { toolCallId: call.id, toolName, access, exclusive, signal }
+          : { toolCallId: call.id, toolName, access, signal },
+      );
     } catch (error) {
       grant = Promise.reject(error);
     }
@@ -244,9 +263,24 @@ export class CallPipeline implements StoppableCall {
     }
     const context = this.context!;
     AttemptContext.fence(context, grant?.fencingToken);
+    const given = this.prepared.givenExecute;
+    const instrument = this.instrument;
     let output: MaybeAsync<unknown>;
     try {
-      output = tool.execute(value, context);
+      if (instrument === undefined) {
+        output = given === undefined ? tool.execute(value, context) : given(value, context);
+      } else {
+        const fencingToken = grant?.fencingToken;
+        const { keyWaitMs, fleetWaitMs } = this;
+        instrument.granted(
+          fencingToken === undefined
+            ? { keyWaitMs, fleetWaitMs }
+            : { keyWaitMs, fleetWaitMs, fencingToken },
+        );
+        output = instrument.run(() =>
+          given === undefined ? tool.execute(value, context) : given(value, context),
+        );
+      }
     } catch (error) {
       this.settled(run, thrownAnswer(toolName, error));
       return;
@@ -324,7 +358,8 @@ export class CallPipeline implements StoppableCall {
   private conclude(): void {
     const answer = this.answer;
     const recovery = this.batch.config.recovery;
-    if (!answer.isError || recovery === undefined) {
+    // An effect that may have taken place is never retried automatically.
+    if (!answer.isError || recovery === undefined || answer.kind === 'outcome_unknown') {
       this.finish(answer.isError ? 'error' : 'ok', answer.content);
       return;
     }
@@ -373,11 +408,14 @@ export class CallPipeline implements StoppableCall {
     else this.executed(softError('timeout', message));
   }
 
-  /** The fleet grant was lost while the tool ran: the tool is told to stop; a soft error. */
+  /**
+   * The fleet grant was lost while the tool ran: the tool is told to stop (it keeps its grant
+   * until it settles), and the call is answered `outcome_unknown`.
+   */
   private lostLease(reason: unknown): void {
     if (!this.running) return;
     this.interrupt(reason ?? new Error('lease lost'));
-    this.executed(lostLeaseAnswer(this.prepared.toolName, reason));
+    this.executed(outcomeUnknownAnswer(this.prepared.toolName, reason));
   }
 
   /**
@@ -406,13 +444,19 @@ export class CallPipeline implements StoppableCall {
   /** Ends the call with its answer in the batch's slot. */
   private finish(outcome: 'ok' | 'error', content: string): void {
     const { call, index, toolName } = this.prepared;
-    this.batch.results[index] = {
+    const result = {
       toolCallId: call.id,
       toolName,
       content,
       isError: this.answer.isError,
       durationMs: this.durationMs,
     };
+    this.batch.answered(index, result);
+    this.endInstrument(
+      this.answer.isError
+        ? { outcome: 'error', result, errorKind: this.answer.kind, retried: false }
+        : { outcome: 'ok', result, retried: false },
+    );
     this.end(outcome, content, this.durationMs);
     if (this.closed) return;
     this.close();
@@ -421,6 +465,15 @@ export class CallPipeline implements StoppableCall {
 
   /** Ends the attempt as a retry; the next one begins after `delayMs`, corrected. */
   private retry(delayMs: number, correction: RecoveryCorrection | undefined): void {
+    const { call, toolName } = this.prepared;
+    const { content, kind } = this.answer;
+    const durationMs = this.durationMs;
+    this.endInstrument({
+      outcome: 'error',
+      result: { toolCallId: call.id, toolName, content, isError: true, durationMs },
+      errorKind: kind,
+      retried: true,
+    });
     this.end('retry', this.answer.content, this.durationMs);
     if (this.closed) return;
     // A cancel during the back-off does not reach the attempt that has ended.
@@ -440,6 +493,7 @@ export class CallPipeline implements StoppableCall {
 
   /** This call fails the batch. */
   private hardFail(error: DispatchError): void {
+    this.endInstrument({ outcome: 'error', errorKind: error.code, retried: false });
     if (!this.open) this.emitStart();
     if (this.open) this.end('hard-error', error.message, this.batch.now() - this.beganAt);
     if (this.closed) return;
@@ -452,6 +506,7 @@ export class CallPipeline implements StoppableCall {
   /** Called by the batch on a hard error elsewhere, or a cancel. */
   stop(outcome: Extract<CallOutcome, 'cancelled' | 'aborted'>): void {
     if (this.closed) return;
+    this.endInstrument(STOPPED);
     if (this.open) this.end(outcome, undefined, this.batch.now() - this.beganAt);
     this.interrupt(this.batch.failure);
     this.close();
@@ -461,6 +516,7 @@ export class CallPipeline implements StoppableCall {
   /** Called by the batch when the run is unsubscribed from: stops quietly (no more events). */
   abandon(): void {
     if (this.closed) return;
+    this.endInstrument(STOPPED);
     this.interrupt(this.batch.failure);
     this.close();
   }
@@ -509,6 +565,30 @@ export class CallPipeline implements StoppableCall {
     if (this.fleetWaitFrom === undefined) return;
     this.fleetWaitMs = this.batch.now() - this.fleetWaitFrom;
     this.fleetWaitFrom = undefined;
+  }
+
+  /** The attempt begins, for the instrumentation: what it waited for is known now. */
+  private startInstrument(instrumentation: NonNullable<BatchState['instrument']>): void {
+    const { call, index, toolName, tool, input } = this.prepared;
+    const waited = this.attempt === 1 ? (this.eager?.waitedFor ?? this.waitedFor) : NO_CALLS;
+    const calls = this.batch.calls;
+    this.instrument = instrumentation.startAttempt({
+      toolCallId: call.id,
+      toolName,
+      ...(tool === undefined ? {} : { toolDescription: tool.description }),
+      index,
+      attempt: this.attempt,
+      input,
+      waitedFor: waited.map((i) => calls[i]!.id),
+    });
+  }
+
+  /** The attempt has ended, for the instrumentation (once per attempt). */
+  private endInstrument(info: AttemptEndInfo): void {
+    const instrument = this.instrument;
+    if (instrument === undefined) return;
+    this.instrument = undefined;
+    instrument.end(info);
   }
 
   private emitStart(): void {

@@ -8,7 +8,8 @@
  * - `invalid_plan`: the planner threw or returned a plan that breaks the rules (refused before
  *   anything runs);
  * - `source_failed`: the stream of calls (`dispatchStream`, `runStream`) errored or yielded
- *   something that is not a tool call; `cause` is the source's error.
+ *   something that is not a tool call; `cause` is the source's error;
+ * - `turn_closed`: a turn's `run` was called after its `close()` (only that call is refused).
  */
 export type DispatchErrorCode =
   | 'cancelled'
@@ -17,7 +18,8 @@ export type DispatchErrorCode =
   | 'recovery_exhausted'
   | 'invalid_config'
   | 'invalid_plan'
-  | 'source_failed';
+  | 'source_failed'
+  | 'turn_closed';
 
 /** Options of the {@link DispatchError} constructor. */
 export interface DispatchErrorOptions {

@@ -116,6 +116,26 @@ export interface SettleTimeoutEvent {
   readonly heldMs: number;
 }
 
+/**
+ * A call that never ran because of the failure policy (`onFailure`): its turn to start came
+ * after a call it depends on failed (`dependency-failed`, under `'skip-dependents'`), or after
+ * the batch's first soft error (`stopped`, under `'stop'`). It has no `call-start`/`call-end`;
+ * its slot holds a soft error with `content`.
+ */
+export interface CallSkippedEvent {
+  readonly type: 'call-skipped';
+  /** The call's wave; `undefined` in eager mode and for streams (no waves). */
+  readonly wave: number | undefined;
+  readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly reason: 'dependency-failed' | 'stopped';
+  /** The call whose soft error caused the skip (for a transitive dependency, the first one). */
+  readonly failedCallId: string;
+  /** The soft error in the call's slot. */
+  readonly content: string;
+}
+
 /** Every call of a wave has ended. */
 export interface WaveEndEvent {
   readonly type: 'wave-end';
@@ -143,6 +163,7 @@ export type DispatchEvent =
   | WaveStartEvent
   | CallStartEvent
   | CallEndEvent
+  | CallSkippedEvent
   | WaveEndEvent
   | SettleTimeoutEvent
   | BatchEndEvent;

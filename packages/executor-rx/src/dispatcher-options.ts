@@ -1,8 +1,9 @@
-import type { Coordinator, ToolRegistry } from '@toolwaves/core';
+import type { Coordinator, Instrumentation, ToolRegistry } from '@toolwaves/core';
 import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
+import type { FailurePolicy } from './failure-policy.js';
 import type { RecoveryOptions } from './recovery-strategy.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -60,9 +61,23 @@ export interface DispatcherOptions {
    * or failed, and the tool ignores its signal). Until the tool settles, or this long at most,
    * a conflicting call of this dispatcher — in the same batch or a later one — waits; then the
    * keys are given back anyway and the waiting call's batch gets a `settle-timeout` event.
-   * Nothing else waits. Default 30 000.
+   * Nothing else waits. A fleet grant is held longer: until the tool settles. Default 30 000.
    */
   readonly settleTimeoutMs?: number | undefined;
+  /**
+   * Where dispatches and attempts are reported (e.g. `openTelemetry()` of `@toolwaves/otel`):
+   * `startBatch` when a dispatch, stream or turn starts (when its Observable is subscribed:
+   * synchronously inside `dispatch`, `dispatchStream` and `openTurn`), `startAttempt` when an
+   * attempt begins, `granted` just before its tool runs, the tool's `execute` inside
+   * `run`, `end` once per attempt and once per batch. Default `noInstrumentation`.
+   */
+  readonly instrumentation?: Instrumentation | undefined;
+  /**
+   * What a soft error does to the rest of the batch: `'continue'` (the default: nothing),
+   * `'skip-dependents'` (the calls that depend on it, directly or not, are answered with a soft
+   * error naming it and never run) or `'stop'` (no call starts after it). Also per dispatch.
+   */
+  readonly onFailure?: FailurePolicy | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -75,6 +90,8 @@ export interface DispatchOptions {
   readonly maxConcurrency?: number | undefined;
   /** This batch's priority in eager mode and streams; default the dispatcher's. */
   readonly priority?: EagerPriority | undefined;
+  /** This batch's failure policy; default the dispatcher's. */
+  readonly onFailure?: FailurePolicy | undefined;
   /**
    * Called with every event of the batch, in order, as it happens (with `dispatch`, the
    * results and the events without writing any RxJS). An `onEvent` that throws fails the

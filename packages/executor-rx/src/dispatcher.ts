@@ -5,6 +5,7 @@ import { callSource, type ToolCallSource } from './call-source.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+import { openTurn, type Turn } from './open-turn.js';
 import {
   type DispatcherConfig,
   resolveDispatcherOptions,
@@ -137,6 +138,33 @@ export class Dispatcher {
       progressEvents: observed || onEvent !== undefined,
     });
     return onEvent === undefined ? events : events.pipe(tap(onEvent));
+  }
+
+  /**
+   * Opens a turn fed one call at a time, for frameworks that execute their tools themselves
+   * (LangChain, OpenAI Agents, the AI SDK with `execute`): `turn.run(call, execute?)` resolves
+   * with the call's result once it has run; each call starts as soon as the earlier calls it
+   * depends on (the same rules as {@link Dispatcher.dispatchStream}, in the order `run` was
+   * called) have ended and a slot is free. `execute` runs in place of the registered tool's,
+   * inside the same pipeline (validation, hooks, timeout, fleet grant, events, recovery); a
+   * tool known only by its declarations (`declareTool`) is scheduled by them, and one the
+   * registry does not know runs alone. A hard error (the signal, a hook's abort) rejects every
+   * pending `run` and `close()`, and nothing starts after it.
+   *
+   * @example
+   * ```ts
+   * const turn = dispatcher.openTurn({ signal });
+   * const results = await Promise.all(calls.map((call) => turn.run(call, frameworkExecute)));
+   * await turn.close();
+   * ```
+   * @throws DispatchError `invalid_config` (synchronously) for invalid options.
+   * @see Turn
+   */
+  openTurn(options: DispatchOptions = {}): Turn {
+    return openTurn({
+      config: this.#config,
+      dispatch: resolveDispatchOptions(options, this.#config),
+    });
   }
 
   /**

@@ -1,15 +1,21 @@
-import {
-  type Access,
-  type InputValidation,
-  planNodeForCall,
-  type Tool,
-  type ToolCall,
-  type ToolRegistry,
-  validateInput,
+import type {
+  Access,
+  Tool,
+  ToolCall,
+  ToolContext,
+  ToolOutput,
+  ToolRegistry,
 } from '@toolwaves/core';
+import { type InputValidation, planNodeForCall, validateInput } from '@toolwaves/core/internal';
 import { accessesOf, type PlanNode } from '@toolwaves/planner';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
+
+/** An implementation that runs in place of a tool's own `execute` (a turn's `run(call, execute)`). */
+export type ToolExecute = (
+  input: unknown,
+  context: ToolContext,
+) => Promise<string | ToolOutput> | string | ToolOutput;
 
 /** Options of {@link PreparedCalls}. */
 export interface PreparedCallsOptions {
@@ -17,6 +23,8 @@ export interface PreparedCallsOptions {
   readonly calls: readonly ToolCall[];
   /** Fills the plan nodes' `estimateMs` from the tools' latency estimates. */
   readonly health?: ToolHealth | undefined;
+  /** The implementation given with call `index`, if any (turns). */
+  readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
 /**
@@ -36,6 +44,7 @@ export interface PreparedCallsOptions {
 export class PreparedCalls {
   readonly registry: ToolRegistry;
   readonly health: ToolHealth | undefined;
+  readonly executeOf: ((index: number) => ToolExecute | undefined) | undefined;
   readonly #calls: readonly ToolCall[];
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
@@ -43,6 +52,7 @@ export class PreparedCalls {
   constructor(options: PreparedCallsOptions) {
     this.registry = options.registry;
     this.health = options.health;
+    this.executeOf = options.executeOf;
     this.#calls = options.calls;
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
@@ -65,7 +75,14 @@ export class PreparedCalls {
     if (known !== undefined) return known;
     const call = this.#calls[index]!;
     const tool = this.registry.get(String(call.name));
-    if (tool === undefined) return undefined;
+    if (tool === undefined) {
+      // A tool only the caller knows (a turn's own `execute`) has no schema.
+      const given = this.executeOf?.(index);
+      if (given === undefined) return undefined;
+      const validation = validateInput(undeclaredTool(String(call.name), given), call.input);
+      this.#validations[index] = validation;
+      return validation;
+    }
     const validation = validateInput(tool, call.input);
     this.#validations[index] = validation;
     return validation;
@@ -123,8 +140,13 @@ export class PreparedCall {
   readonly toolName: string;
   /** The input as given (a recovery correction may differ from `call.input`). */
   readonly input: unknown;
-  /** The tool, or `undefined` when none has the name. */
+  /**
+   * The tool, or `undefined` when none has the name and no implementation came with the call;
+   * a call of an unknown tool run with its own implementation gets a tool with no declarations.
+   */
   readonly tool: Tool | undefined;
+  /** The implementation given with the call (a turn's), run in place of the tool's `execute`. */
+  readonly givenExecute: ToolExecute | undefined;
   readonly #batch: PreparedCalls;
   readonly #corrected: boolean;
   #validation: InputValidation<unknown> | undefined;
@@ -143,7 +165,11 @@ export class PreparedCall {
       correction !== undefined && Object.hasOwn(correction, 'input')
         ? correction.input
         : call.input;
-    this.tool = batch.registry.get(this.toolName);
+    const registered = batch.registry.get(this.toolName);
+    const given = batch.executeOf?.(index);
+    this.givenExecute = given;
+    this.tool =
+      registered ?? (given === undefined ? undefined : undeclaredTool(this.toolName, given));
   }
 
   /**
@@ -178,36 +204,53 @@ export class PreparedCall {
   }
 
   /**
-   * What the call declared it touches, for a fleet coordinator: the node's accesses, or, for a
-   * call that is not concurrency-safe, whatever `access` / `resourceKey` declare (empty when
-   * nothing is declared or a declaration throws).
+   * What the call asks a fleet coordinator for: the node's accesses, or, for a call that is not
+   * concurrency-safe, whatever `access` / `resourceKey` declare (empty when nothing is
+   * declared); `exclusive` when its declarations could not be read (one threw or answered
+   * something malformed, or the tool is not in the registry): it fails closed.
    */
-  get accesses(): readonly Access[] {
+  get fleetRequest(): FleetRequest {
     const node = this.node;
-    return node.parallelizable ? accessesOf(node) : this.#declared();
-  }
-
-  #declared(): readonly Access[] {
-    const tool = this.tool;
+    if (node.parallelizable) return { access: accessesOf(node), exclusive: false };
+    const tool = this.#batch.registry.get(this.toolName);
     const validation = this.validation;
-    if (tool === undefined || validation?.ok !== true) return [];
-    const declared: Access[] = [];
-    try {
-      const key = tool.resourceKey?.(validation.value);
-      if (typeof key === 'string') declared.push({ key, mode: 'write' });
-      const access = tool.access?.(validation.value);
-      if (Array.isArray(access)) {
-        for (const entry of access as readonly Partial<Access>[]) {
-          if (typeof entry?.key === 'string' && (entry.mode === 'read' || entry.mode === 'write')) {
-            declared.push({ key: entry.key, mode: entry.mode });
-          }
-        }
-      }
-    } catch {
-      return declared;
-    }
-    return declared;
+    if (tool === undefined) return { access: [], exclusive: true };
+    if (validation?.ok !== true) return { access: [], exclusive: false };
+    return declaredAccesses(tool, validation.value);
   }
+}
+
+/** What a call asks a fleet coordinator for. */
+export interface FleetRequest {
+  readonly access: readonly Access[];
+  readonly exclusive: boolean;
+}
+
+function declaredAccesses(tool: Tool, input: unknown): FleetRequest {
+  const access: Access[] = [];
+  try {
+    tool.isConcurrencySafe?.(input);
+    const key = tool.resourceKey?.(input);
+    if (typeof key === 'string') access.push({ key, mode: 'write' });
+    else if (key !== undefined) return { access: [], exclusive: true };
+    const declared = tool.access?.(input);
+    if (declared === undefined) return { access, exclusive: false };
+    if (!Array.isArray(declared)) return { access: [], exclusive: true };
+    for (const entry of declared as readonly Partial<Access>[]) {
+      if (typeof entry?.key !== 'string' || (entry.mode !== 'read' && entry.mode !== 'write')) {
+        return { access: [], exclusive: true };
+      }
+      access.push({ key: entry.key, mode: entry.mode });
+    }
+    return { access, exclusive: false };
+  } catch {
+    return { access: [], exclusive: true };
+  }
+}
+
+/** A tool the registry does not know, run with the implementation its call came with. */
+function undeclaredTool(name: string, execute: ToolExecute): Tool {
+  return { name, description: name, execute };
 }
 
 /** Options of {@link nodeOf}. */

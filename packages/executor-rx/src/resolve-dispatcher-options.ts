@@ -1,9 +1,11 @@
 import {
   type Coordinator,
+  type Instrumentation,
   noCoordination,
-  optionMessage,
+  noInstrumentation,
   type ToolRegistry,
 } from '@toolwaves/core';
+import { optionMessage } from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
@@ -15,6 +17,7 @@ import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+import type { FailurePolicy } from './failure-policy.js';
 import { LingeringCalls } from './lingering-calls.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
@@ -40,6 +43,9 @@ export interface DispatcherConfig {
   readonly settleTimeoutMs: number;
   /** Calls of this dispatcher whose tools outlived their attempts, holding their keys. */
   readonly lingering: LingeringCalls;
+  /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
+  readonly instrumentation: Instrumentation | undefined;
+  readonly onFailure: FailurePolicy;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -51,6 +57,7 @@ export interface ResolvedDispatchOptions {
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
   readonly priority: EagerPriority;
+  readonly onFailure: FailurePolicy;
   readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -67,12 +74,15 @@ const DISPATCHER_KEYS: readonly string[] = [
   'scheduler',
   'coordinator',
   'settleTimeoutMs',
+  'instrumentation',
+  'onFailure',
 ];
 const DISPATCH_KEYS: readonly string[] = [
   'signal',
   'mode',
   'maxConcurrency',
   'priority',
+  'onFailure',
   'onEvent',
 ];
 
@@ -83,7 +93,8 @@ const DISPATCH_KEYS: readonly string[] = [
  */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
-  const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
+  const { registry, planner, hooks, recovery, health, scheduler, coordinator, instrumentation } =
+    options;
   if (!hasMethods(registry, ['get', 'names', 'toPlanNodes'])) {
     fail('registry', 'a ToolRegistry', registry);
   }
@@ -124,6 +135,9 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
   if (coordinator !== undefined && !hasMethods(coordinator, ['acquire'])) {
     fail('coordinator', 'a Coordinator ({ acquire(request) })', coordinator);
   }
+  if (instrumentation !== undefined && !hasMethods(instrumentation, ['startBatch'])) {
+    fail('instrumentation', 'an Instrumentation ({ startBatch(info) })', instrumentation);
+  }
   const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
   if (
     typeof settleTimeoutMs !== 'number' ||
@@ -151,6 +165,8 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     coordinator: coordinator === noCoordination ? undefined : coordinator,
     settleTimeoutMs,
     lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
+    instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
+    onFailure: checkFailurePolicy(options.onFailure) ?? 'continue',
   };
 }
 
@@ -177,6 +193,7 @@ export function resolveDispatchOptions(
     mode: checkMode(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
     priority: checkPriority(options.priority) ?? config.priority,
+    onFailure: checkFailurePolicy(options.onFailure) ?? config.onFailure,
   };
 }
 
@@ -209,6 +226,18 @@ function checkPriority(priority: unknown): EagerPriority | undefined {
     return priority;
   }
   return fail('priority', "'model-order' or 'longest-first'", priority);
+}
+
+function checkFailurePolicy(policy: unknown): FailurePolicy | undefined {
+  if (
+    policy === undefined ||
+    policy === 'continue' ||
+    policy === 'skip-dependents' ||
+    policy === 'stop'
+  ) {
+    return policy;
+  }
+  return fail('onFailure', "'continue', 'skip-dependents' or 'stop'", policy);
 }
 
 function checkMaxConcurrency(value: unknown): number | undefined {

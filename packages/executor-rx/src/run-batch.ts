@@ -41,17 +41,29 @@ export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
 function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>): TeardownLogic {
   const { config, calls, dispatch } = options;
   const { signal, mode } = dispatch;
-  if (signal?.aborted) {
-    subscriber.error(cancelled(signal));
-    return undefined;
-  }
   const cap = Math.max(1, Math.min(dispatch.maxConcurrency, calls.length));
+  const instrument = config.instrumentation?.startBatch({
+    mode,
+    source: 'batch',
+    ...(mode === 'parallel' ? { planner: config.planner.name } : {}),
+    callCount: calls.length,
+    maxConcurrency: cap,
+  });
   const batch = new BatchState({
     config,
     calls,
     progressEvents: options.progressEvents ?? true,
     observer: subscriber,
+    instrument,
+    onFailure: dispatch.onFailure,
+    planned: true,
   });
+  if (signal?.aborted) {
+    const error = cancelled(signal);
+    batch.endInstrument('cancelled', error);
+    subscriber.error(error);
+    return undefined;
+  }
   let planned: ReturnType<typeof planBatch>;
   try {
     planned = planBatch({
@@ -61,6 +73,7 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
       maxConcurrency: cap,
     });
   } catch (error) {
+    batch.endInstrument('failed', error);
     subscriber.error(error);
     return undefined;
   }
@@ -81,10 +94,18 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
   };
   const subscription = concat(
     of<DispatchEvent>(batchStart),
-    from(plan.waves).pipe(concatMap((wave, position) => runWave(batch, wave, position, cap))),
+    from(plan.waves).pipe(
+      concatMap((wave, position) => runWave(batch, wave, position, cap, mode === 'sequential')),
+    ),
     defer(() => {
-      if (batch.failure !== undefined) return throwError(() => batch.failure);
+      const waves = plan.waves.length;
+      const { failure } = batch;
+      if (failure !== undefined) {
+        batch.endInstrument(failure.code === 'cancelled' ? 'cancelled' : 'failed', failure, waves);
+        return throwError(() => failure);
+      }
       batch.finished = true;
+      batch.endInstrument('ok', undefined, waves);
       return of<DispatchEvent>({
         type: 'batch-end',
         results: fillResultSlots(calls, batch.results),
@@ -96,6 +117,7 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     signal?.removeEventListener('abort', onAbort);
     subscription.unsubscribe();
     batch.dispose();
+    batch.endInstrument('cancelled', batch.failure, plan.waves.length);
   };
 }
 

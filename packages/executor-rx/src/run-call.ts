@@ -18,6 +18,8 @@ export interface CallContext {
   readonly readyAt?: number | undefined;
   /** Eager mode and streams: when the call arrived and which calls it waited for. */
   readonly eager?: EagerArrival | undefined;
+  /** Waves, with instrumentation: the earlier calls this call had to wait for (its dependencies). */
+  readonly waitedFor?: readonly number[] | undefined;
 }
 
 /** When an eager call arrived and the calls it waited for (on its `call-start` events). */
@@ -50,6 +52,29 @@ export function runCall(prepared: PreparedCall, context: CallContext): Observabl
   const { batch } = context;
   return new Observable<DispatchEvent>((subscriber) => {
     if (batch.failure !== undefined) {
+      subscriber.complete();
+      return undefined;
+    }
+    const skip = batch.gate?.verdict(prepared.index);
+    if (skip !== undefined) {
+      const { call, index, toolName } = prepared;
+      batch.answered(index, {
+        toolCallId: call.id,
+        toolName,
+        content: skip.content,
+        isError: true,
+        durationMs: 0,
+      });
+      if (batch.progressEvents) {
+        subscriber.next({
+          type: 'call-skipped',
+          wave: context.wave,
+          index,
+          toolCallId: call.id,
+          toolName,
+          ...skip,
+        });
+      }
       subscriber.complete();
       return undefined;
     }

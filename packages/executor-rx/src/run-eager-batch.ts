@@ -14,6 +14,7 @@ import type { DispatchEvent } from './dispatch-event.js';
 import { EagerArrivals } from './eager-arrivals.js';
 import { errorMessage } from './error-message.js';
 import { fillResultSlots } from './fill-result-slots.js';
+import type { ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
 
@@ -25,6 +26,10 @@ export interface RunEagerBatchOptions {
   readonly dispatch: ResolvedDispatchOptions;
   /** Emit the call events; `false` when only the results are wanted. */
   readonly progressEvents: boolean;
+  /** A turn's calls arrive one `run` at a time (for instrumentation); default a batch or stream. */
+  readonly turn?: boolean | undefined;
+  /** The implementation given with call `index`, if any (turns). */
+  readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
 /**
@@ -52,10 +57,6 @@ function start(
 ): TeardownLogic {
   const { config, calls, dispatch, progressEvents } = options;
   const { signal } = dispatch;
-  if (signal?.aborted) {
-    subscriber.error(cancelled(signal));
-    return undefined;
-  }
   const whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;
   const sequential = dispatch.mode === 'sequential';
   const cap = sequential
@@ -67,10 +68,34 @@ function start(
   const batchCalls = whole ?? [];
   // A hard error (a call's, the source's, a cancel) ends the run once every call in flight has
   // been stopped and has emitted its `call-end`: no call starts after it, the source is left.
+  const instrument = config.instrumentation?.startBatch({
+    mode: sequential ? 'sequential' : 'eager',
+    source: whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
+    ...(whole === undefined ? {} : { callCount: whole.length }),
+    maxConcurrency: cap,
+  });
   const batch = new EagerBatchState(
-    { config, calls: batchCalls, progressEvents, observer: subscriber },
-    (error) => subscriber.error(error),
+    {
+      config,
+      calls: batchCalls,
+      progressEvents,
+      observer: subscriber,
+      instrument,
+      executeOf: options.executeOf,
+      streamed: whole === undefined,
+      onFailure: dispatch.onFailure,
+    },
+    (error) => {
+      batch.endInstrument(error.code === 'cancelled' ? 'cancelled' : 'failed', error);
+      subscriber.error(error);
+    },
   );
+  if (signal?.aborted) {
+    const error = cancelled(signal);
+    batch.endInstrument('cancelled', error);
+    subscriber.error(error);
+    return undefined;
+  }
   subscriber.next({
     type: 'batch-start',
     mode: sequential ? 'sequential' : 'eager',
@@ -105,6 +130,7 @@ function start(
     try {
       waits = arrivals.planWhole();
     } catch (error) {
+      batch.endInstrument('failed', error);
       subscriber.error(error);
       return undefined;
     }
@@ -117,13 +143,17 @@ function start(
     .pipe(scheduleEager<DispatchEvent>({ maxConcurrency: cap, priority: dispatch.priority }))
     .subscribe({
       next: (event) => subscriber.next(event),
-      error: (error: unknown) => subscriber.error(error),
+      error: (error: unknown) => {
+        batch.endInstrument('failed', error);
+        subscriber.error(error);
+      },
       complete: () => {
         if (batch.failure !== undefined) {
           subscriber.error(batch.failure);
           return;
         }
         batch.finished = true;
+        batch.endInstrument('ok');
         subscriber.next({
           type: 'batch-end',
           results: fillResultSlots(batch.calls, batch.results),
@@ -136,6 +166,7 @@ function start(
     signal?.removeEventListener('abort', onAbort);
     subscription.unsubscribe();
     batch.dispose();
+    batch.endInstrument('cancelled', batch.failure);
   };
 }
 

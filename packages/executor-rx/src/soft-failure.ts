@@ -11,8 +11,11 @@ import type { ToolCall } from '@toolwaves/core';
  * - `timeout`: the attempt ran past `timeoutMs` (its signal was aborted);
  * - `coordination_failed`: the fleet `coordinator` could not grant the call's accesses (the tool
  *   never ran);
- * - `lease_lost`: the fleet coordinator lost the call's grant while its tool ran (its signal
- *   was aborted).
+ * - `lease_lost`: the fleet coordinator's grant was lost before the call's tool started (the
+ *   tool never ran);
+ * - `outcome_unknown`: the grant was lost after the tool started (its signal was aborted): its
+ *   effect is unknown, so recovery never retries it;
+ * - `skipped`: the call never ran because of the failure policy (`onFailure`).
  */
 export type SoftErrorKind =
   | 'unknown_tool'
@@ -23,7 +26,9 @@ export type SoftErrorKind =
   | 'tool_reported'
   | 'timeout'
   | 'coordination_failed'
-  | 'lease_lost';
+  | 'lease_lost'
+  | 'outcome_unknown'
+  | 'skipped';
 
 /**
  * One attempt that ended with a soft error: what recovery gets to look at.

@@ -6,7 +6,7 @@ import type { LingeringCalls, LingeringHold } from './lingering-calls.js';
 interface LateTool {
   /** Its keys, held until it settles (or the settle timeout). */
   hold: LingeringHold | undefined;
-  /** Its fleet grant, released once, when its keys are given back. */
+  /** Its fleet grant, released once, when it settles (never before: it may still write). */
   grant: CoordinationGrant | undefined;
 }
 
@@ -26,9 +26,9 @@ export interface OutlivingToolOptions {
  * What the tools of one call hold beyond their attempt's answer: the running tool's fleet grant
  * (and the listener for its loss), and, for each tool that outlived its attempt (it timed out,
  * lost its lease, or its call was stopped, and ignored its signal), its keys in the
- * dispatcher's {@link LingeringCalls} and its fleet grant, until it settles or the settle
- * timeout passes. Every grant is given back once: on time when its tool settles, late when its
- * keys are given back.
+ * dispatcher's {@link LingeringCalls} until it settles or the settle timeout passes, and its
+ * fleet grant until it settles, however long that takes (the coordinator renews it meanwhile:
+ * the tool may still write). Every grant is given back once, when its tool settles.
  *
  * The pipeline makes one only for a call that needs it (a fleet grant, or a tool that outlived
  * its attempt): calls without a coordinator that end on time allocate nothing for it.
@@ -69,9 +69,8 @@ export class ToolHolds {
   }
 
   /**
-   * The running tool outlives its attempt: its keys stay held in the lingering calls, and its
-   * grant (if any) is given back when they are — it settled ({@link settleLate}) or the settle
-   * timeout passed.
+   * The running tool outlives its attempt: its keys stay held in the lingering calls until it
+   * settles ({@link settleLate}) or the settle timeout passes; its grant (if any) until it settles.
    */
   outlive(options: OutlivingToolOptions): void {
     const grant = this.grant;
@@ -83,20 +82,16 @@ export class ToolHolds {
       node: options.node,
       toolCallId: options.toolCallId,
       toolName: options.toolName,
-      onRelease: () => {
-        const held = late.grant;
-        late.grant = undefined;
-        if (held !== undefined) ToolHolds.giveBack(held);
-      },
     });
   }
 
-  /** Tool number `run`, which outlived its attempt, settled: its keys (then its grant) are free. */
+  /** Tool number `run`, which outlived its attempt, settled: its keys and its grant are free. */
   settleLate(run: number): void {
     const late = this.late?.get(run);
     if (late === undefined) return;
     this.late?.delete(run);
     late.hold?.release();
+    if (late.grant !== undefined) ToolHolds.giveBack(late.grant);
   }
 
   /**

@@ -29,3 +29,8 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './mcp-tools-error.js';
+export {
+  type TraceContextMeta,
+  traceContextMeta,
+  withTraceContext,
+} from './trace-context-meta.js';

@@ -1,5 +1,6 @@
 import type { McpClientLike, McpListedTool } from './mcp-client-like.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import { withTraceContext } from './trace-context-meta.js';
 import { withRequestSignal } from './with-request-signal.js';
 
 /** Options of {@link listAllMcpTools}. */
@@ -23,7 +24,7 @@ export async function listAllMcpTools(options: ListAllMcpToolsOptions): Promise<
   do {
     let page: Awaited<ReturnType<McpClientLike['listTools']>>;
     try {
-      const params = cursor === undefined ? {} : { cursor };
+      const params = withTraceContext(cursor === undefined ? {} : { cursor });
       page = await withRequestSignal(signal, (requestSignal) =>
         client.listTools(params, requestSignal === undefined ? {} : { signal: requestSignal }),
       );

@@ -35,7 +35,8 @@ export interface McpRequestOptions {
 }
 
 /**
- * What `@toolwaves/mcp` needs of an MCP client: a connected `Client` from
+ * What `@toolwaves/mcp` needs of an MCP client (every request it sends carries the active W3C
+ * trace context in `params._meta`: see `traceContextMeta`): a connected `Client` from
  * `@modelcontextprotocol/sdk` fits, and so does anything with the same two methods (a test
  * double, a client wrapper).
  *
@@ -46,13 +47,16 @@ export interface McpRequestOptions {
  * ```
  */
 export interface McpClientLike {
-  listTools(params?: { cursor?: string }, options?: McpRequestOptions): Promise<McpListToolsResult>;
+  listTools(
+    params?: { cursor?: string; _meta?: Record<string, unknown> },
+    options?: McpRequestOptions,
+  ): Promise<McpListToolsResult>;
   /**
    * Calls a tool. The answer is read defensively: `content` parts, `structuredContent`,
    * `isError`, or the older `toolResult` form.
    */
   callTool(
-    params: { name: string; arguments?: Record<string, unknown> },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
     resultSchema?: undefined,
     options?: McpRequestOptions,
   ): Promise<unknown>;

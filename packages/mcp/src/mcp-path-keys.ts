@@ -6,6 +6,7 @@ import type { McpClientLike } from './mcp-client-like.js';
 import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput } from './mcp-tool-override.js';
+import { withTraceContext } from './trace-context-meta.js';
 import { withRequestSignal } from './with-request-signal.js';
 
 /** A path a call touches, and how (what {@link McpPathKeys.access} maps to accesses). */
@@ -152,7 +153,7 @@ async function askAllowedDirectories(options: McpPathKeysFromServerOptions): Pro
   try {
     answer = await withRequestSignal(options.signal, (signal) =>
       options.client.callTool(
-        { name: 'list_allowed_directories', arguments: {} },
+        withTraceContext({ name: 'list_allowed_directories', arguments: {} }),
         undefined,
         signal === undefined ? {} : { signal },
       ),

@@ -6,6 +6,7 @@ import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import { withTraceContext } from './trace-context-meta.js';
 import { withRequestSignal } from './with-request-signal.js';
 
 /**
@@ -47,7 +48,8 @@ const resolve = <T>(value: T | ((input: McpToolInput) => T), input: McpToolInput
  * a server's mutating calls serialize among themselves and with its reads, while its reads
  * overlap each other and calls to other servers or tools. The override replaces any part.
  *
- * `execute` sends `tools/call` with the call's signal (an abort cancels the request). The answer
+ * `execute` sends `tools/call` with the call's signal (an abort cancels the request) and the
+ * active W3C trace context in `_meta` (so a traced server continues the trace). The answer
  * becomes a {@link ToolOutput} (`isError: true` stays an error); a protocol failure is thrown as
  * {@link McpToolsError} `call_failed`, which a dispatcher answers as a soft error.
  *
@@ -82,10 +84,14 @@ export function mcpTool(options: McpToolOptions): McpTool {
       let result: unknown;
       try {
         result = await withRequestSignal(context.signal, (signal) =>
-          client.callTool({ name: listed.name, arguments: { ...input } }, undefined, {
-            signal,
-            ...(requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs }),
-          }),
+          client.callTool(
+            withTraceContext({ name: listed.name, arguments: { ...input } }),
+            undefined,
+            {
+              signal,
+              ...(requestTimeoutMs === undefined ? {} : { timeout: requestTimeoutMs }),
+            },
+          ),
         );
       } catch (error) {
         if (context.signal.aborted) throw error;

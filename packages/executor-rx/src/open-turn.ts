@@ -1,0 +1,139 @@
+import type { ToolCall, ToolResult } from '@toolwaves/core';
+import { Subject, tap } from 'rxjs';
+import { DispatchError } from './dispatch-error.js';
+import type { ToolExecute } from './prepared-call.js';
+import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+import { runEagerBatch } from './run-eager-batch.js';
+
+/**
+ * A turn fed one call at a time (see `Dispatcher.openTurn`), for frameworks that execute their
+ * tools themselves: the Dispatcher decides when each call may start, by the same rules as a
+ * stream of calls.
+ */
+export interface Turn {
+  /**
+   * Adds a call to the turn; it starts as soon as the earlier calls it depends on have ended
+   * and a slot is free, and the promise resolves with its result (a soft error is a result).
+   * `execute`, when given, runs in place of the registered tool's `execute`, inside the same
+   * pipeline (validation, hooks, timeout, fleet grant, events, recovery); a tool the registry
+   * does not know then runs too (alone: not concurrency-safe).
+   *
+   * @throws DispatchError (as a rejection) for the turn's hard error (`cancelled`, a hook's
+   *   `aborted`, ...): every pending `run` rejects with it; `turn_closed` after `close()`.
+   */
+  run(call: ToolCall, execute?: ToolExecute): Promise<ToolResult>;
+  /**
+   * No more calls: resolves once every call has settled, or rejects with the turn's hard error.
+   */
+  close(): Promise<void>;
+}
+
+/** Options of {@link openTurn}. */
+export interface OpenTurnOptions {
+  readonly config: DispatcherConfig;
+  readonly dispatch: ResolvedDispatchOptions;
+}
+
+interface Pending {
+  readonly resolve: (result: ToolResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * A turn as a thin layer over the stream path: each `run` pushes its call into a Subject that
+ * the stream scheduler reads (the call's `execute` kept by its index), and the call's final
+ * `call-end` resolves its promise.
+ *
+ * @example
+ * ```ts
+ * const turn = dispatcher.openTurn({ signal });
+ * const [a, b] = await Promise.all([turn.run(callA, runA), turn.run(callB)]);
+ * await turn.close();
+ * ```
+ * @see Dispatcher.openTurn
+ */
+export function openTurn(options: OpenTurnOptions): Turn {
+  const calls = new Subject<ToolCall>();
+  const given: (ToolExecute | undefined)[] = [];
+  const pending: (Pending | undefined)[] = [];
+  let failure: unknown;
+  let failed = false;
+  let closed = false;
+  let closedOk: () => void = () => undefined;
+  let closedWith: (error: unknown) => void = () => undefined;
+  const done = new Promise<void>((resolve, reject) => {
+    closedOk = resolve;
+    closedWith = reject;
+  });
+  // A turn nobody closes must not leave an unhandled rejection behind.
+  done.catch(() => undefined);
+
+  const { onEvent } = options.dispatch;
+  const events = runEagerBatch({
+    config: options.config,
+    calls,
+    dispatch: options.dispatch,
+    progressEvents: true,
+    turn: true,
+    executeOf: (index) => given[index],
+  });
+  (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
+    next: (event) => {
+      const final =
+        event.type === 'call-skipped' ||
+        (event.type === 'call-end' && (event.outcome === 'ok' || event.outcome === 'error'));
+      if (!final) return;
+      const waiting = pending[event.index];
+      pending[event.index] = undefined;
+      waiting?.resolve({
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        content: event.content ?? '',
+        isError: event.type === 'call-skipped' || event.isError,
+        durationMs: event.type === 'call-skipped' ? 0 : event.durationMs,
+      });
+    },
+    error: (error: unknown) => {
+      failed = true;
+      failure = error;
+      for (const waiting of pending.splice(0)) waiting?.reject(error);
+      closedWith(error);
+    },
+    complete: () => closedOk(),
+  });
+
+  return {
+    run(call, execute) {
+      if (failed) return Promise.reject(failure);
+      if (closed) {
+        return Promise.reject(
+          new DispatchError({
+            code: 'turn_closed',
+            message: `The turn is closed: call \`${String(call?.id)}\` was not run`,
+          }),
+        );
+      }
+      if (execute !== undefined && typeof execute !== 'function') {
+        return Promise.reject(
+          new DispatchError({
+            code: 'invalid_config',
+            message: `Expected \`execute\` of call \`${String(call?.id)}\` to be a function, got ${typeof execute}`,
+          }),
+        );
+      }
+      return new Promise<ToolResult>((resolve, reject) => {
+        const index = given.length;
+        given.push(execute);
+        pending[index] = { resolve, reject };
+        calls.next(call);
+      });
+    },
+    close() {
+      if (!closed) {
+        closed = true;
+        calls.complete();
+      }
+      return done;
+    },
+  };
+}
