@@ -19,6 +19,11 @@ const alias = [
   { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
   { find: /^@toolwaves\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
   { find: /^@toolwaves\/redis$/, replacement: here('./packages/redis/src/index.ts') },
+  { find: /^@toolwaves\/langchain$/, replacement: here('./packages/langchain/src/index.ts') },
+  {
+    find: /^@toolwaves\/openai-agents$/,
+    replacement: here('./packages/openai-agents/src/index.ts'),
+  },
 ];
 
 const project = (name: string, root: string) => ({
@@ -46,6 +51,8 @@ export default defineConfig({
       project('bench', './packages/bench'),
       project('ai-sdk', './packages/ai-sdk'),
       project('mcp', './packages/mcp'),
+      project('langchain', './packages/langchain'),
+      project('openai-agents', './packages/openai-agents'),
       {
         ...project('redis', './packages/redis'),
         test: {

@@ -1,0 +1,117 @@
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { fakeModel } from '@langchain/core/testing';
+import { createAgent } from 'langchain';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LangChainAdapterError, toLangChainTools, toolwavesMiddleware } from '../src/index.js';
+import { fsWorkspace, settle, TURN } from './fs-workspace.js';
+
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+async function agentOnWorkspace() {
+  const workspace = await fsWorkspace();
+  cleanup = workspace.remove;
+  const model = fakeModel()
+    .respondWithTools(TURN.map((call) => ({ ...call, args: { ...call.args } })))
+    .respond(new AIMessage('Done.'));
+  const agent = createAgent({
+    model,
+    tools: toLangChainTools(workspace.registry),
+    middleware: [toolwavesMiddleware({ dispatcher: workspace.dispatcher })],
+  });
+  return { ...workspace, model, agent };
+}
+
+const prompt = { messages: [new HumanMessage('Edit a.txt twice, then read b.txt and a.txt.')] };
+
+describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () => {
+  it('keeps the two edits apart and in order, runs the read of b beside them, answers in order', async () => {
+    const { agent, model, gates, read } = await agentOnWorkspace();
+    const run = agent.invoke(prompt);
+
+    await Promise.all([gates.started('e1'), gates.started('rb')]);
+    await settle();
+    // the second edit and the read of a wait for the first edit
+    expect(gates.startedIds().sort()).toEqual(['e1', 'rb']);
+    gates.open('rb');
+    gates.open('e1');
+    await gates.started('e2');
+    await settle();
+    expect(gates.startedIds()).not.toContain('ra'); // it waits for the second edit too
+    gates.open('e2');
+    await gates.started('ra');
+    gates.open('ra');
+    await run;
+
+    expect(gates.overlapped('e1', 'e2')).toBe(false);
+    expect(gates.indexOf('start', 'e2')).toBeGreaterThan(gates.indexOf('end', 'e1'));
+    expect(gates.overlapped('e1', 'rb')).toBe(true);
+    expect(gates.indexOf('start', 'ra')).toBeGreaterThan(gates.indexOf('end', 'e2'));
+    expect(await read('a.txt')).toBe('gamma\n');
+    const answers = (model.calls[1]?.messages ?? []).filter((message) =>
+      ToolMessage.isInstance(message),
+    );
+    expect(answers.map((message) => [message.tool_call_id, message.status])).toEqual([
+      ['e1', 'success'],
+      ['e2', 'success'],
+      ['rb', 'success'],
+      ['ra', 'success'],
+    ]);
+    expect(String(answers[2]?.content)).toContain('bravo');
+    expect(String(answers[3]?.content)).toContain('gamma');
+  });
+
+  it('runs nothing that had not started once the graph is aborted', async () => {
+    const { agent, gates, batches } = await agentOnWorkspace();
+    const stop = new AbortController();
+    const run = agent.invoke(prompt, { signal: stop.signal });
+    await Promise.all([gates.started('e1'), gates.started('rb')]);
+
+    stop.abort(new Error('stopped by the user'));
+    await expect(run).rejects.toThrow();
+    gates.open('e1');
+    gates.open('rb');
+    await batches.until(1); // the turn has settled: nothing is left to start
+
+    expect(gates.startedIds().sort()).toEqual(['e1', 'rb']);
+  });
+
+  it('hands a soft error of toolwaves (invalid input) back as an error ToolMessage', async () => {
+    const workspace = await fsWorkspace();
+    cleanup = workspace.remove;
+    const model = fakeModel()
+      .respondWithTools([{ id: 'bad', name: 'read_file', args: { path: 42 } }])
+      .respond(new AIMessage('Sorry.'));
+    // the LangChain tool takes anything: the dispatcher's declarations check the input
+    const { tool } = await import('langchain');
+    const { z } = await import('zod');
+    const loose = tool(async () => 'ran', {
+      name: 'read_file',
+      description: 'Read a file',
+      schema: z.object({ path: z.unknown() }),
+    });
+    const agent = createAgent({
+      model,
+      tools: [loose],
+      middleware: [toolwavesMiddleware({ dispatcher: workspace.dispatcher })],
+    });
+    await agent.invoke(prompt);
+    const answer = model.calls[1]?.messages.find((message) => ToolMessage.isInstance(message));
+    expect(answer?.status).toBe('error');
+    expect(String(answer?.content)).toContain('path');
+    expect(workspace.gates.startedIds()).toEqual([]);
+  });
+
+  it('names the option and the value when the dispatcher is missing', () => {
+    expect(() => toolwavesMiddleware({ dispatcher: undefined as never })).toThrow(
+      new LangChainAdapterError({
+        code: 'invalid_options',
+        message:
+          'Expected `dispatcher` to be a Dispatcher (with openTurn), got `undefined` (undefined)',
+      }),
+    );
+  });
+});
