@@ -14,6 +14,10 @@ const alias = [
   { find: /^@toolwaves\/core\/node$/, replacement: here('./packages/core/src/node/index.ts') },
   { find: /^@toolwaves\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
+  {
+    find: /^@toolwaves\/tools-fs\/testing$/,
+    replacement: here('./packages/tools-fs/src/testing/index.ts'),
+  },
   { find: /^@toolwaves\/tools-fs$/, replacement: here('./packages/tools-fs/src/index.ts') },
   { find: /^@toolwaves\/bench$/, replacement: here('./packages/bench/src/index.ts') },
   { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },

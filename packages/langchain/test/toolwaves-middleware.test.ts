@@ -1,9 +1,10 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { Dispatcher } from '@toolwaves/executor-rx';
+import { gatedFsWorkspace, settle, EDIT_TURN as TURN } from '@toolwaves/tools-fs/testing';
 import { createAgent } from 'langchain';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LangChainAdapterError, toLangChainTools, toolwavesMiddleware } from '../src/index.js';
-import { fsWorkspace, settle, TURN } from './fs-workspace.js';
 
 let cleanup: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -11,9 +12,20 @@ afterEach(async () => {
   cleanup = undefined;
 });
 
-async function agentOnWorkspace() {
-  const workspace = await fsWorkspace();
+/** The gated fs workspace, and a Dispatcher scheduling by its tools' declarations. */
+async function onWorkspace() {
+  const workspace = await gatedFsWorkspace();
   cleanup = workspace.remove;
+  const dispatcher = new Dispatcher({
+    registry: workspace.registry,
+    mode: 'eager',
+    instrumentation: workspace.batches.instrumentation,
+  });
+  return { ...workspace, dispatcher };
+}
+
+async function agentOnWorkspace() {
+  const workspace = await onWorkspace();
   const model = fakeModel()
     .respondWithTools(TURN.map((call) => ({ ...call, args: { ...call.args } })))
     .respond(new AIMessage('Done.'));
@@ -72,16 +84,14 @@ describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () =>
 
     stop.abort(new Error('stopped by the user'));
     await expect(run).rejects.toThrow();
-    gates.open('e1');
-    gates.open('rb');
+    for (const { id } of TURN) gates.open(id); // a call that started now would run to its end
     await batches.until(1); // the turn has settled: nothing is left to start
 
     expect(gates.startedIds().sort()).toEqual(['e1', 'rb']);
   });
 
   it('hands a soft error of toolwaves (invalid input) back as an error ToolMessage', async () => {
-    const workspace = await fsWorkspace();
-    cleanup = workspace.remove;
+    const workspace = await onWorkspace();
     const model = fakeModel()
       .respondWithTools([{ id: 'bad', name: 'read_file', args: { path: 42 } }])
       .respond(new AIMessage('Sorry.'));
