@@ -54,6 +54,17 @@ export default defineConfig({
       project('tools-fs', './packages/tools-fs'),
       project('bench', './packages/bench'),
       project('ai-sdk', './packages/ai-sdk'),
+      {
+        // The same tests against AI SDK 7 (the peer range is `^6 || ^7`): `ai` resolves to the
+        // `ai-v7` dev dependency (`npm:ai@^7`) of @toolwaves/ai-sdk.
+        ...project('ai-sdk-v7', './packages/ai-sdk'),
+        resolve: {
+          alias: [
+            { find: /^ai\/test$/, replacement: 'ai-v7/test' },
+            { find: /^ai$/, replacement: 'ai-v7' },
+          ],
+        },
+      },
       project('mcp', './packages/mcp'),
       project('langchain', './packages/langchain'),
       project('openai-agents', './packages/openai-agents'),

@@ -23,6 +23,7 @@ export {
 } from './coordinator.js';
 export { type DeclareToolOptions, declareTool } from './declare-tool.js';
 export { describeValue } from './describe-value.js';
+export { type ExecutedTool, type ExecuteToolOptions, executeTool } from './execute-tool.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export {
   type AttemptEndInfo,

@@ -1,7 +1,7 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { InteropZodObject } from '@langchain/core/utils/types';
-import { type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
+import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
 
 /**
  * toolwaves tools as LangChain tools (name, description, zod schema, implementation), for an
@@ -38,13 +38,8 @@ export function toLangChainTools(
         schema: (tool.input ?? toolJsonSchema(tool)) as unknown as InteropZodObject,
         func: async (input: unknown, _runManager, config) => {
           const toolCallId = (config as ToolRunnableConfig | undefined)?.toolCall?.id ?? '';
-          const output = await tool.execute(input, {
-            toolCallId,
-            signal: config?.signal ?? new AbortController().signal,
-            attempt: 1,
-          });
-          if (typeof output === 'string') return output;
-          if (output.isError !== true) return output.content;
+          const output = await executeTool({ tool, input, toolCallId, signal: config?.signal });
+          if (!output.isError) return output.content;
           return new ToolMessage({
             content: output.content,
             tool_call_id: toolCallId,

@@ -1,27 +1,23 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import { gatedFsWorkspace, settle, EDIT_TURN as TURN } from '@toolwaves/tools-fs/testing';
+import {
+  driveEditTurn,
+  editTurnSchedule,
+  gatedFsWorkspace,
+  EDIT_TURN as TURN,
+} from '@toolwaves/tools-fs/testing';
 import { createAgent } from 'langchain';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { LangChainAdapterError, toLangChainTools, toolwavesMiddleware } from '../src/index.js';
-
-let cleanup: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
-});
 
 /** The gated fs workspace, and a Dispatcher scheduling by its tools' declarations. */
 async function onWorkspace() {
-  const workspace = await gatedFsWorkspace();
-  cleanup = workspace.remove;
-  const dispatcher = new Dispatcher({
-    registry: workspace.registry,
-    mode: 'eager',
-    instrumentation: workspace.batches.instrumentation,
+  const workspace = await gatedFsWorkspace({
+    dispatcher: (settings) => new Dispatcher({ ...settings, mode: 'eager' }),
   });
-  return { ...workspace, dispatcher };
+  onTestFinished(workspace.remove);
+  return workspace;
 }
 
 async function agentOnWorkspace() {
@@ -44,24 +40,20 @@ describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () =>
     const { agent, model, gates, read } = await agentOnWorkspace();
     const run = agent.invoke(prompt);
 
-    await Promise.all([gates.started('e1'), gates.started('rb')]);
-    await settle();
-    // the second edit and the read of a wait for the first edit
-    expect(gates.startedIds().sort()).toEqual(['e1', 'rb']);
-    gates.open('rb');
-    gates.open('e1');
-    await gates.started('e2');
-    await settle();
-    expect(gates.startedIds()).not.toContain('ra'); // it waits for the second edit too
-    gates.open('e2');
-    await gates.started('ra');
-    gates.open('ra');
+    const observed = await driveEditTurn(gates);
     await run;
 
-    expect(gates.overlapped('e1', 'e2')).toBe(false);
-    expect(gates.indexOf('start', 'e2')).toBeGreaterThan(gates.indexOf('end', 'e1'));
-    expect(gates.overlapped('e1', 'rb')).toBe(true);
-    expect(gates.indexOf('start', 'ra')).toBeGreaterThan(gates.indexOf('end', 'e2'));
+    // the second edit and the read of a waited for the first edit; the read of a for both
+    expect(observed).toEqual({
+      whileFirstEditHeld: ['e1', 'rb'],
+      whileSecondEditHeld: ['e1', 'e2', 'rb'],
+    });
+    expect(editTurnSchedule(gates)).toEqual({
+      editsApart: true,
+      editsInOrder: true,
+      readOfBBesideFirstEdit: true,
+      readOfAAfterEdits: true,
+    });
     expect(await read('a.txt')).toBe('gamma\n');
     const answers = (model.calls[1]?.messages ?? []).filter((message) =>
       ToolMessage.isInstance(message),

@@ -1,6 +1,6 @@
 import { tool as agentsTool, type FunctionTool } from '@openai/agents-core';
 import type { JsonObjectSchemaNonStrict } from '@openai/agents-core/types';
-import { type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
+import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
 
 /**
  * toolwaves tools as Agents SDK function tools (name, description, JSON Schema, non-strict), for
@@ -33,12 +33,13 @@ export function toAgentsTools(
       >,
       strict: false,
       execute: async (input, _runContext, details) => {
-        const output = await tool.execute(input, {
+        const output = await executeTool({
+          tool,
+          input,
           toolCallId: details?.toolCall?.callId ?? '',
-          signal: details?.signal ?? new AbortController().signal,
-          attempt: 1,
+          signal: details?.signal,
         });
-        return typeof output === 'string' ? output : output.content;
+        return output.content; // an error too: for the model to read
       },
     }),
   );

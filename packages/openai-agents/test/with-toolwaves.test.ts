@@ -1,26 +1,22 @@
 import { Agent, Runner } from '@openai/agents-core';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import { gatedFsWorkspace, settle, EDIT_TURN as TURN } from '@toolwaves/tools-fs/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import {
+  driveEditTurn,
+  editTurnSchedule,
+  gatedFsWorkspace,
+  EDIT_TURN as TURN,
+} from '@toolwaves/tools-fs/testing';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AgentsAdapterError, toAgentsTools, withToolwaves } from '../src/index.js';
-
-let cleanup: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await cleanup?.();
-  cleanup = undefined;
-});
 
 /** The gated fs workspace, and a Dispatcher scheduling by its tools' declarations. */
 async function onWorkspace() {
-  const workspace = await gatedFsWorkspace();
-  cleanup = workspace.remove;
-  const dispatcher = new Dispatcher({
-    registry: workspace.registry,
-    mode: 'eager',
-    instrumentation: workspace.batches.instrumentation,
+  const workspace = await gatedFsWorkspace({
+    dispatcher: (settings) => new Dispatcher({ ...settings, mode: 'eager' }),
   });
-  return { ...workspace, dispatcher };
+  onTestFinished(workspace.remove);
+  return workspace;
 }
 
 const runner = new Runner({ tracingDisabled: true });
@@ -61,24 +57,21 @@ describe('withToolwaves on an Agents SDK agent (scripted model, real fs tools)',
     const { agent, model, gates, read } = await agentOnWorkspace();
     const run = runner.run(agent, prompt);
 
-    await Promise.all([gates.started('e1'), gates.started('rb')]);
-    await settle();
-    expect(gates.startedIds().sort()).toEqual(['e1', 'rb']);
-    gates.open('rb');
-    gates.open('e1');
-    await gates.started('e2');
-    await settle();
-    expect(gates.startedIds()).not.toContain('ra');
-    gates.open('e2');
-    await gates.started('ra');
-    gates.open('ra');
+    const observed = await driveEditTurn(gates);
     const result = await run;
 
     expect(result.finalOutput).toBe('Done.');
-    expect(gates.overlapped('e1', 'e2')).toBe(false);
-    expect(gates.indexOf('start', 'e2')).toBeGreaterThan(gates.indexOf('end', 'e1'));
-    expect(gates.overlapped('e1', 'rb')).toBe(true);
-    expect(gates.indexOf('start', 'ra')).toBeGreaterThan(gates.indexOf('end', 'e2'));
+    // the second edit and the read of a waited for the first edit; the read of a for both
+    expect(observed).toEqual({
+      whileFirstEditHeld: ['e1', 'rb'],
+      whileSecondEditHeld: ['e1', 'e2', 'rb'],
+    });
+    expect(editTurnSchedule(gates)).toEqual({
+      editsApart: true,
+      editsInOrder: true,
+      readOfBBesideFirstEdit: true,
+      readOfAAfterEdits: true,
+    });
     expect(await read('a.txt')).toBe('gamma\n');
     const outputs = outputsSeenBy(model, 1);
     expect(outputs.map(([callId]) => callId)).toEqual(['e1', 'e2', 'rb', 'ra']);

@@ -18,15 +18,29 @@ export const EDIT_TURN = [
   { id: 'ra', name: 'read_file', args: { path: 'a.txt' } },
 ] as const;
 
+/** Options of {@link gatedFsWorkspace}. */
+export interface GatedFsWorkspaceOptions<D> {
+  /**
+   * Makes the test's dispatcher from the workspace's registry and an instrumentation that tells
+   * when a turn has settled (`batches`): `(settings) => new Dispatcher({ ...settings, mode: 'eager' })`.
+   */
+  readonly dispatcher: (settings: {
+    readonly registry: ToolRegistry;
+    readonly instrumentation: BatchEnds['instrumentation'];
+  }) => D;
+}
+
 /** What {@link gatedFsWorkspace} returns. */
-export interface GatedFsWorkspace {
+export interface GatedFsWorkspace<D> {
   /** The temporary workspace's folder. */
   readonly root: string;
   /** `edit_file` and `read_file`, each call held at its gate (by its `toolCallId`). */
   readonly registry: ToolRegistry;
   readonly gates: ToolGates;
-  /** For the Dispatcher's `instrumentation` option: tells when a turn has settled. */
+  /** The batches (turns) the dispatcher ended: `await batches.until(1)` once a turn has settled. */
   readonly batches: BatchEnds;
+  /** The dispatcher `options.dispatcher` made. */
+  readonly dispatcher: D;
   /** A workspace file's text. */
   read(path: string): Promise<string>;
   /** Deletes the workspace. */
@@ -40,15 +54,14 @@ export interface GatedFsWorkspace {
  *
  * @example
  * ```ts
- * const workspace = await gatedFsWorkspace();
- * const dispatcher = new Dispatcher({
- *   registry: workspace.registry,
- *   mode: 'eager',
- *   instrumentation: workspace.batches.instrumentation,
+ * const { dispatcher, gates, remove } = await gatedFsWorkspace({
+ *   dispatcher: (settings) => new Dispatcher({ ...settings, mode: 'eager' }),
  * });
  * ```
  */
-export async function gatedFsWorkspace(): Promise<GatedFsWorkspace> {
+export async function gatedFsWorkspace<D>(
+  options: GatedFsWorkspaceOptions<D>,
+): Promise<GatedFsWorkspace<D>> {
   const root = await mkdtemp(join(tmpdir(), 'toolwaves-gated-'));
   await writeFile(join(root, 'a.txt'), 'alpha\n');
   await writeFile(join(root, 'b.txt'), 'bravo\n');
@@ -61,11 +74,13 @@ export async function gatedFsWorkspace(): Promise<GatedFsWorkspace> {
     const tool = fsTools.get(name);
     if (tool !== undefined) registry.add(gates.wrap(tool));
   }
+  const batches = batchEnds();
   return {
     root,
     registry,
     gates,
-    batches: batchEnds(),
+    batches,
+    dispatcher: options.dispatcher({ registry, instrumentation: batches.instrumentation }),
     read: (path) => readFile(join(root, path), 'utf8'),
     remove: () => rm(root, { recursive: true, force: true }),
   };
@@ -74,4 +89,45 @@ export async function gatedFsWorkspace(): Promise<GatedFsWorkspace> {
 /** Lets every pending promise callback and immediate run (nothing here waits on a clock). */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** What {@link driveEditTurn} saw: the calls that had started while each edit was held. */
+export interface EditTurnObservation {
+  /** Sorted: the calls started while the first edit was held at its gate. */
+  readonly whileFirstEditHeld: readonly string[];
+  /** Sorted: the calls started while the second edit was held at its gate. */
+  readonly whileSecondEditHeld: readonly string[];
+}
+
+/**
+ * Drives the {@link EDIT_TURN} a framework is running through its gates: waits for the first
+ * edit and the read of b to start, notes what has started, lets them run; waits for the second
+ * edit, notes again, lets it run; then lets the read of a run once it starts. Correct scheduling
+ * gives `{ whileFirstEditHeld: ['e1', 'rb'], whileSecondEditHeld: ['e1', 'e2', 'rb'] }`; a
+ * schedule that never starts a call the test waits for leaves the promise pending.
+ */
+export async function driveEditTurn(gates: ToolGates): Promise<EditTurnObservation> {
+  await Promise.all([gates.started('e1'), gates.started('rb')]);
+  await settle();
+  const whileFirstEditHeld = gates.startedIds().sort();
+  gates.open('rb');
+  gates.open('e1');
+  await gates.started('e2');
+  await settle();
+  const whileSecondEditHeld = gates.startedIds().sort();
+  gates.open('e2');
+  await gates.started('ra');
+  gates.open('ra');
+  return { whileFirstEditHeld, whileSecondEditHeld };
+}
+
+/** The {@link EDIT_TURN}'s schedule as the gates recorded it: each should be `true`. */
+export function editTurnSchedule(gates: ToolGates) {
+  const at = (type: 'start' | 'end', id: string) => gates.indexOf(type, id);
+  return {
+    editsApart: !gates.overlapped('e1', 'e2'),
+    editsInOrder: at('end', 'e1') !== -1 && at('start', 'e2') > at('end', 'e1'),
+    readOfBBesideFirstEdit: gates.overlapped('e1', 'rb'),
+    readOfAAfterEdits: at('end', 'e2') !== -1 && at('start', 'ra') > at('end', 'e2'),
+  };
 }
