@@ -37,7 +37,8 @@ type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
  * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns.
  * @see toolwavesMiddleware for `createAgent`.
  */
-export class ToolwavesToolNode<T = unknown> extends ToolNode<T> {
+// biome-ignore lint/suspicious/noExplicitAny: the state type, `any` by default as in `ToolNode`
+export class ToolwavesToolNode<T = any> extends ToolNode<T> {
   readonly #turns: StepTurns;
 
   constructor(tools: ConstructorParameters<typeof ToolNode>[0], options: ToolwavesToolNodeOptions) {
