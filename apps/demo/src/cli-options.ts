@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core';
 import { DemoError } from './demo-error.js';
+import { FRAMEWORK_NAMES, type FrameworkName } from './framework-session.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './scripted-model.js';
 
 /** The planners the demo knows by name. */
@@ -31,6 +32,8 @@ export interface CliOptions {
   readonly keepWorkspace: boolean;
   /** A Redis URL: run two scripted agents on one workspace with fleet locks instead. */
   readonly fleet: string | undefined;
+  /** Run the scripted session in this framework's own agent loop instead. */
+  readonly framework: FrameworkName | undefined;
   readonly help: boolean;
 }
 
@@ -59,6 +62,9 @@ Options:
   --fleet URL             run two scripted agents at once on one workspace, coordinated by
                           the Redis at URL (redis://...): their edits of the same files wait
                           for each other and all land
+  --framework NAME        langchain | openai-agents | ai-sdk: run the scripted session in that
+                          framework's own agent loop (its fake model replays the script); the
+                          framework runs the tools, toolwaves decides when each call starts
   --help                  this text
 
 With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
@@ -119,6 +125,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     compare: !(values['no-compare'] ?? false),
     keepWorkspace: values['keep-workspace'] ?? false,
     fleet: fleetUrl(values.fleet),
+    framework: frameworkName(values.framework),
     help: values.help ?? false,
   };
 }
@@ -141,6 +148,7 @@ function parse(argv: readonly string[]) {
       'keep-workspace': { type: 'boolean' },
       json: { type: 'boolean' },
       fleet: { type: 'string' },
+      framework: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -151,6 +159,13 @@ function fleetUrl(value: string | undefined): string | undefined {
     throw invalid('--fleet', 'a redis:// or rediss:// URL', value);
   }
   return value;
+}
+
+function frameworkName(value: string | undefined): FrameworkName | undefined {
+  if (value !== undefined && !(FRAMEWORK_NAMES as readonly string[]).includes(value)) {
+    throw invalid('--framework', `one of ${FRAMEWORK_NAMES.join(', ')}`, value);
+  }
+  return value as FrameworkName | undefined;
 }
 
 function invalid(flag: string, expected: string, value: unknown): DemoError {

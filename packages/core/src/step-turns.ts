@@ -82,6 +82,7 @@ interface OpenStep {
 export class StepTurns {
   readonly #source: TurnSource;
   readonly #open = new Map<unknown, OpenStep>();
+  readonly #waiters = new SignalWaiters();
 
   /**
    * @throws the error `error` makes (the adapter's own) when `dispatcher` cannot open turns:
@@ -131,7 +132,9 @@ export class StepTurns {
     const ran = this.#runInStep(options.step, options.call, execute).then(
       (result): StepCallOutcome<T> => outcome ?? { kind: 'answered', result },
     );
-    return signal === undefined ? ran : whileWaiting({ promise: ran, signal, started });
+    return signal === undefined
+      ? ran
+      : this.#waiters.whileWaiting({ promise: ran, signal, started });
   }
 
   #runInStep(
@@ -160,29 +163,64 @@ export class StepTurns {
 }
 
 /**
- * `promise`, or a rejection with the signal's reason as soon as it aborts while the call is still
- * waiting (a call that has started is left to finish: the framework's tool has the signal too).
+ * The calls waiting on each framework signal, with one `abort` listener per signal however many
+ * calls share it (a graph's signal is shared by every call of a run).
  */
-function whileWaiting<T>(options: {
-  readonly promise: Promise<T>;
-  readonly signal: AbortSignal;
-  readonly started: { readonly value: boolean };
-}): Promise<T> {
-  const { promise, signal, started } = options;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      if (!started.value) reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+class SignalWaiters {
+  readonly #waiting = new Map<
+    AbortSignal,
+    { readonly waiters: Set<() => void>; readonly onAbort: () => void }
+  >();
+
+  /**
+   * `promise`, or a rejection with the signal's reason as soon as it aborts while the call is
+   * still waiting (a call that has started is left to finish: the framework's tool has the
+   * signal too).
+   */
+  whileWaiting<T>(options: {
+    readonly promise: Promise<T>;
+    readonly signal: AbortSignal;
+    readonly started: { readonly value: boolean };
+  }): Promise<T> {
+    const { promise, signal, started } = options;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        if (!started.value) reject(signal.reason);
+      };
+      this.#add(signal, onAbort);
+      promise.then(
+        (value) => {
+          this.#remove(signal, onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          this.#remove(signal, onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  #add(signal: AbortSignal, waiter: () => void): void {
+    let entry = this.#waiting.get(signal);
+    if (entry === undefined) {
+      const waiters = new Set<() => void>();
+      const onAbort = () => {
+        for (const wake of waiters) wake();
+      };
+      entry = { waiters, onAbort };
+      this.#waiting.set(signal, entry);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    entry.waiters.add(waiter);
+  }
+
+  #remove(signal: AbortSignal, waiter: () => void): void {
+    const entry = this.#waiting.get(signal);
+    if (entry === undefined) return;
+    entry.waiters.delete(waiter);
+    if (entry.waiters.size > 0) return;
+    this.#waiting.delete(signal);
+    signal.removeEventListener('abort', entry.onAbort);
+  }
 }

@@ -1,0 +1,94 @@
+import { Dispatcher } from '@toolwaves/executor-rx';
+import type { CliOptions } from './cli-options.js';
+import { DemoError } from './demo-error.js';
+import { demoRegistry } from './demo-registry.js';
+import { type FrameworkName, runFrameworkSession } from './framework-session.js';
+import { type FrameworkCall, FrameworkView } from './framework-view.js';
+import type { SessionWorkspace } from './sample-workspace.js';
+import { scriptedSession } from './scripted-session.js';
+import type { TerminalStyle } from './terminal-style.js';
+
+/** What `--framework NAME --json` prints. */
+export interface FrameworkReport {
+  readonly framework: FrameworkName;
+  readonly workspace: string;
+  readonly turns: number;
+  readonly finalText: string;
+  readonly wallMs: number;
+  /** Every call, in the order they ended. */
+  readonly calls: readonly FrameworkCall[];
+}
+
+const HOW: Record<FrameworkName, string> = {
+  langchain: 'LangChain createAgent + toolwavesMiddleware, fakeModel',
+  'openai-agents': 'OpenAI Agents SDK Runner + withToolwaves, ScriptedModel',
+  'ai-sdk': 'AI SDK generateText + withToolwaves, MockLanguageModelV3',
+};
+
+/**
+ * `pnpm demo --framework NAME`: the scripted session in that framework's own agent loop, on its
+ * own fake model replaying the scripted turns; the framework runs the demo's tools, toolwaves
+ * decides when each call starts (eager, under `--max-concurrency`).
+ */
+export async function runFrameworkDemo(context: {
+  readonly framework: FrameworkName;
+  readonly options: CliOptions;
+  readonly say: (line: string) => void;
+  readonly style: TerminalStyle;
+  readonly workspace: SessionWorkspace;
+}): Promise<number> {
+  const { framework, options, say, style, workspace } = context;
+  const registry = demoRegistry({ root: workspace.root, latency: options.latency });
+  const stop = new AbortController();
+  process.once('SIGINT', () => {
+    stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
+  });
+  const view = new FrameworkView({ write: say, style });
+  const dispatcher = new Dispatcher({
+    registry,
+    mode: 'eager',
+    maxConcurrency: options.maxConcurrency,
+    instrumentation: view.instrumentation,
+  });
+  const turns = scriptedSession(workspace.dir);
+  say(style.bold('toolwaves demo') + style.dim(` · framework: ${framework} (${HOW[framework]})`));
+  say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
+  say(
+    style.dim(
+      `the framework runs the tools; toolwaves decides when each call starts · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
+    ),
+  );
+  const started = performance.now();
+  const finalText = await runFrameworkSession(framework, {
+    registry,
+    dispatcher,
+    turns,
+    signal: stop.signal,
+    onTurn: (turn, text, calls) => {
+      say('');
+      say(`${style.bold(`Turn ${turn}`)} · ${style.cyan(text)}`);
+      say(style.dim(`  the model asked for ${calls} call(s)`));
+    },
+  });
+  const wallMs = performance.now() - started;
+  const errors = view.calls.filter((call) => call.outcome !== 'ok').length;
+  say('');
+  say(style.bold('Model: ') + finalText);
+  say(
+    style.dim(
+      `session: ${turns.length} turn(s), ${view.calls.length} call(s) (${errors} error(s)) in ${Math.round(wallMs)} ms through ${framework}'s own loop`,
+    ),
+  );
+  if (options.json) {
+    const report: FrameworkReport = {
+      framework,
+      workspace: workspace.root,
+      turns: turns.length,
+      finalText,
+      wallMs,
+      calls: view.calls,
+    };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  }
+  return 0;
+}
