@@ -12,6 +12,10 @@ const alias = [
     replacement: here('./packages/core/src/testing/index.ts'),
   },
   { find: /^@toolwaves\/core\/node$/, replacement: here('./packages/core/src/node/index.ts') },
+  {
+    find: /^@toolwaves\/core\/internal$/,
+    replacement: here('./packages/core/src/internal/index.ts'),
+  },
   { find: /^@toolwaves\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
   {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DemoError } from './demo-error.js';
 import { FRAMEWORK_NAMES, type FrameworkName } from './framework-session.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './scripted-model.js';

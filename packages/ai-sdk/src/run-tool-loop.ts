@@ -1,4 +1,4 @@
-import { checkOption, describeValue, optionRules } from '@toolwaves/core';
+import { checkOption, describeValue, optionRules } from '@toolwaves/core/internal';
 import { DispatchError, type DispatchEvent, type Dispatcher } from '@toolwaves/executor-rx';
 import {
   type FinishReason,

@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
-import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
+import type { ToolRegistry } from '@toolwaves/core';
+import { checkOption, optionRules } from '@toolwaves/core/internal';
 import type { Container } from 'inversify';
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';

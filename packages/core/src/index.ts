@@ -10,19 +10,12 @@ export { abortableDelay } from './abortable-delay.js';
 export { asTool } from './as-tool.js';
 export { bindTools } from './bind-tools.js';
 export {
-  type CheckOptionOptions,
-  checkOption,
-  type OptionMessageOptions,
-  optionMessage,
-} from './check-option.js';
-export {
   type CoordinationGrant,
   type CoordinationRequest,
   type Coordinator,
   noCoordination,
 } from './coordinator.js';
 export { type DeclareToolOptions, declareTool } from './declare-tool.js';
-export { describeValue } from './describe-value.js';
 export { type ExecutedTool, type ExecuteToolOptions, executeTool } from './execute-tool.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export {
@@ -38,8 +31,6 @@ export {
 } from './instrumentation.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
-export { type OptionRule, optionRules } from './option-rule.js';
-export { type PlanNodeForCallOptions, planNodeForCall } from './plan-node-for-call.js';
 export {
   type AnthropicContentBlock,
   type AnthropicToolDefinition,
@@ -96,4 +87,3 @@ export { ToolRegistry, type ToPlanNodesOptions } from './tool-registry.js';
 export type { ToolResult } from './tool-result.js';
 export { TOOL } from './tool-token.js';
 export { ToolwavesError, type ToolwavesErrorCode } from './toolwaves-error.js';
-export { type InputValidation, validateInput } from './validate-input.js';

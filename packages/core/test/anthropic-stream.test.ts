@@ -1,12 +1,8 @@
 import type { RawMessageStreamEvent } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ErrorResponse } from '@anthropic-ai/sdk/resources/shared';
 import { describe, expect, it } from 'vitest';
-import {
-  MalformedArguments,
-  ToolwavesError,
-  toolCallsFromAnthropicStream,
-  validateInput,
-} from '../src/index.js';
+import { MalformedArguments, ToolwavesError, toolCallsFromAnthropicStream } from '../src/index.js';
+import { validateInput } from '../src/internal/index.js';
 import { controlledStream } from '../src/testing/index.js';
 import {
   anthropicTurn,

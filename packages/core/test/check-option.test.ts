@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  checkOption,
-  describeValue,
-  optionMessage,
-  optionRules,
-  ToolwavesError,
-} from '../src/index.js';
+import { ToolwavesError } from '../src/index.js';
+import { checkOption, describeValue, optionMessage, optionRules } from '../src/internal/index.js';
 
 class ExampleError extends Error {
   readonly code = 'invalid_options' as const;

@@ -1,6 +1,7 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import { MalformedArguments, toolCallsFromOpenAIChatStream, validateInput } from '../src/index.js';
+import { MalformedArguments, toolCallsFromOpenAIChatStream } from '../src/index.js';
+import { validateInput } from '../src/internal/index.js';
 import { controlledStream } from '../src/testing/index.js';
 import { collect, replay, settle } from './fixtures/async-iterables.js';
 import {

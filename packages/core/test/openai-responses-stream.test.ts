@@ -4,8 +4,8 @@ import {
   MalformedArguments,
   ToolwavesError,
   toolCallsFromOpenAIResponsesStream,
-  validateInput,
 } from '../src/index.js';
+import { validateInput } from '../src/internal/index.js';
 import { controlledStream } from '../src/testing/index.js';
 import { replay } from './fixtures/async-iterables.js';
 import {

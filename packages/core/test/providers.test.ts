@@ -11,8 +11,8 @@ import {
   toAnthropicTools,
   toOpenAIToolMessages,
   toOpenAITools,
-  validateInput,
 } from '../src/index.js';
+import { validateInput } from '../src/internal/index.js';
 
 const registry = new ToolRegistry()
   .add(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fnTool, validateInput } from '../src/index.js';
+import { fnTool } from '../src/index.js';
+import { validateInput } from '../src/internal/index.js';
 
 const edit = fnTool({
   name: 'edit_file',

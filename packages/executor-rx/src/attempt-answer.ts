@@ -1,4 +1,5 @@
-import { describeValue, type ToolOutput } from '@toolwaves/core';
+import type { ToolOutput } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { errorMessage } from './error-message.js';
 import type { SoftErrorKind } from './soft-failure.js';
 

@@ -1,7 +1,8 @@
 import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
-import { dependencies } from '@toolwaves/planner';
+import { conflicts, dependencies } from '@toolwaves/planner';
 import { CallsInFlight } from './calls-in-flight.js';
 import { DispatchError } from './dispatch-error.js';
+import { FailureGate, type FailurePolicy } from './failure-policy.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig } from './resolve-dispatcher-options.js';
 
@@ -20,6 +21,16 @@ export interface BatchStateOptions {
   readonly instrument?: BatchInstrument | undefined;
   /** The implementation given with call `index`, if any (turns). */
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
+  /** The calls arrive one by one (a stream): their dependencies are recorded as they arrive. */
+  readonly streamed?: boolean | undefined;
+  /** The batch's failure policy; default the dispatcher's. */
+  readonly onFailure?: FailurePolicy | undefined;
+  /**
+   * The batch runs in planned waves: a call's dependencies for the failure policy are then all
+   * the earlier calls it conflicts with that its plan runs before it (a plan need not keep
+   * rule 5, so the eager answers, which lean on it, do not apply).
+   */
+  readonly planned?: boolean | undefined;
 }
 
 /**
@@ -48,6 +59,11 @@ export class BatchState {
   waveStartedAt: number;
   /** The batch as the instrumentation sees it, until it has ended. */
   instrument: BatchInstrument | undefined;
+  /** The failure policy, unless it is `'continue'` (nothing to do). */
+  readonly gate: FailureGate | undefined;
+  /** A stream's calls' dependencies by the rules, recorded as they arrive. */
+  readonly #arrivedDependencies: (readonly number[])[] | undefined;
+  readonly #planned: boolean;
   readonly #observer: { readonly closed: boolean } | undefined;
   #dependencies: readonly (readonly number[])[] | undefined;
 
@@ -60,15 +76,54 @@ export class BatchState {
     const { registry, health } = config;
     this.prepared = new PreparedCalls({ registry, calls, health, executeOf: options.executeOf });
     this.instrument = options.instrument;
+    this.#arrivedDependencies = options.streamed === true ? [] : undefined;
+    this.#planned = options.planned === true;
+    const policy = config.onFailure;
+    this.gate =
+      (options.onFailure ?? policy) === 'continue'
+        ? undefined
+        : new FailureGate({
+            policy: options.onFailure ?? policy,
+            calls,
+            dependenciesOf: (index) => this.#dependenciesOf(index),
+          });
     this.results = new Array<ToolResult | undefined>(calls.length);
     this.startedAt = config.scheduler.now();
     this.waveStartedAt = this.startedAt;
   }
 
-  /** Per call, the earlier calls it waits for by the rules (the planner's `dependencies`), once. */
-  dependencies(): readonly (readonly number[])[] {
+  /**
+   * Per call, the earlier calls it waits for (once): by the rules (the planner's
+   * `dependencies`), or, `sequential`, the call before it.
+   */
+  dependencies(sequential: boolean): readonly (readonly number[])[] {
+    if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
     this.#dependencies ??= dependencies(this.prepared.nodes());
     return this.#dependencies;
+  }
+
+  /** Call `index`'s final answer goes to its slot (and to the failure policy). */
+  answered(index: number, result: ToolResult): void {
+    this.results[index] = result;
+    this.gate?.answered(index, result);
+  }
+
+  /** A stream's call `index` arrived with these dependencies (by the rules). */
+  recordDependencies(index: number, dependencies: readonly number[]): void {
+    if (this.#arrivedDependencies !== undefined) this.#arrivedDependencies[index] = dependencies;
+  }
+
+  #dependenciesOf(index: number): readonly number[] {
+    const arrived = this.#arrivedDependencies;
+    if (arrived !== undefined) return arrived[index]!;
+    if (!this.#planned) return this.dependencies(false)[index]!;
+    // Calls not answered yet (a later wave) are not waited for: the failure policy skips them.
+    const node = this.prepared.node(index);
+    const earlier: number[] = [];
+    for (let i = 0; i < index; i++) {
+      if (this.results[i] !== undefined && conflicts(this.prepared.node(i), node)) earlier.push(i);
+    }
+    return earlier;
   }
 
   /** Nobody listens to the run any more (it was unsubscribed from, or it ended). */

@@ -1,4 +1,5 @@
-import { describeValue, type ToolCall } from '@toolwaves/core';
+import type { ToolCall } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { isObservable, Observable, type Subscriber } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
 

@@ -1,6 +1,14 @@
 import type { ToolResult } from '@toolwaves/core';
 import type { CallExplanation, Plan } from '@toolwaves/planner';
-import type { DispatchMode } from './dispatcher-options.js';
+
+/**
+ * How a batch runs: `sequential` (the default) runs one call after another in model order;
+ * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
+ * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
+ * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
+ * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
+ */
+export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
 /**
  * How an attempt ended, on its `call-end` event:
@@ -116,6 +124,26 @@ export interface SettleTimeoutEvent {
   readonly heldMs: number;
 }
 
+/**
+ * A call that never ran because of the failure policy (`onFailure`): its turn to start came
+ * after a call it depends on failed (`dependency-failed`, under `'skip-dependents'`), or after
+ * the batch's first soft error (`stopped`, under `'stop'`). It has no `call-start`/`call-end`;
+ * its slot holds a soft error with `content`.
+ */
+export interface CallSkippedEvent {
+  readonly type: 'call-skipped';
+  /** The call's wave; `undefined` in eager mode and for streams (no waves). */
+  readonly wave: number | undefined;
+  readonly index: number;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly reason: 'dependency-failed' | 'stopped';
+  /** The call whose soft error caused the skip (for a transitive dependency, the first one). */
+  readonly failedCallId: string;
+  /** The soft error in the call's slot. */
+  readonly content: string;
+}
+
 /** Every call of a wave has ended. */
 export interface WaveEndEvent {
   readonly type: 'wave-end';
@@ -143,6 +171,7 @@ export type DispatchEvent =
   | WaveStartEvent
   | CallStartEvent
   | CallEndEvent
+  | CallSkippedEvent
   | WaveEndEvent
   | SettleTimeoutEvent
   | BatchEndEvent;

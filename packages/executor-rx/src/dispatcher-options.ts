@@ -1,19 +1,11 @@
 import type { Coordinator, Instrumentation, ToolRegistry } from '@toolwaves/core';
 import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
-import type { DispatchEvent } from './dispatch-event.js';
+import type { DispatchEvent, DispatchMode } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
+import type { FailurePolicy } from './failure-policy.js';
 import type { RecoveryOptions } from './recovery-strategy.js';
 import type { ToolHealth } from './tool-health.js';
-
-/**
- * How a batch runs: `sequential` (the default) runs one call after another in model order;
- * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
- * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
- * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
- * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
- */
-export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
 /** Options of the {@link Dispatcher} constructor. */
 export interface DispatcherOptions {
@@ -71,6 +63,12 @@ export interface DispatcherOptions {
    * `run`, `end` once per attempt and once per batch. Default `noInstrumentation`.
    */
   readonly instrumentation?: Instrumentation | undefined;
+  /**
+   * What a soft error does to the rest of the batch: `'continue'` (the default: nothing),
+   * `'skip-dependents'` (the calls that depend on it, directly or not, are answered with a soft
+   * error naming it and never run) or `'stop'` (no call starts after it). Also per dispatch.
+   */
+  readonly onFailure?: FailurePolicy | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -83,6 +81,8 @@ export interface DispatchOptions {
   readonly maxConcurrency?: number | undefined;
   /** This batch's priority in eager mode and streams; default the dispatcher's. */
   readonly priority?: EagerPriority | undefined;
+  /** This batch's failure policy; default the dispatcher's. */
+  readonly onFailure?: FailurePolicy | undefined;
   /**
    * Called with every event of the batch, in order, as it happens (with `dispatch`, the
    * results and the events without writing any RxJS). An `onEvent` that throws fails the
@@ -90,3 +90,5 @@ export interface DispatchOptions {
    */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
+
+export type { DispatchMode };

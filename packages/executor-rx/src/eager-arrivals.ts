@@ -1,4 +1,5 @@
-import { describeValue, type ToolCall } from '@toolwaves/core';
+import type { ToolCall } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DependencyTracker, dependencies } from '@toolwaves/planner';
 import { EMPTY, from, type Observable } from 'rxjs';
 import type { BatchState } from './batch-state.js';
@@ -29,9 +30,10 @@ export class EagerArrivals {
   constructor(batch: BatchState, sequential: boolean) {
     this.#batch = batch;
     this.#sequential = sequential;
-    this.#quiet = batch.progressEvents
-      ? undefined
-      : { batch, wave: undefined, readyAt: batch.startedAt, eager: undefined };
+    this.#quiet =
+      batch.progressEvents || batch.instrument !== undefined
+        ? undefined
+        : { batch, wave: undefined, readyAt: batch.startedAt, eager: undefined };
   }
 
   /** The dependencies of a whole batch, from the planner (plan nodes with latency estimates). */
@@ -53,13 +55,18 @@ export class EagerArrivals {
     checkCall(call, batch.calls.length);
     const index = batch.arrive(call);
     const firstIndex = this.#firstWithId(index);
-    let waits: readonly number[];
-    if (this.#sequential) waits = index === 0 ? [] : [index - 1];
     // A duplicate does not run, but takes its place in the order like a keyless call.
-    else if (firstIndex === index) waits = this.#tracker.add(batch.prepared.node(index));
-    else waits = this.#tracker.add({ index, parallelizable: true });
+    const rules =
+      this.#sequential && batch.gate === undefined
+        ? undefined
+        : this.#tracker.add(
+            firstIndex === index ? batch.prepared.node(index) : { index, parallelizable: true },
+          );
+    if (rules !== undefined) batch.recordDependencies(index, rules);
+    const waits = this.#sequential ? (index === 0 ? [] : [index - 1]) : rules!;
     // Arrival times only show in events (`waitedMs`, `waitMs`): no clock reading without them.
-    const arrivedAt = batch.progressEvents ? batch.now() : batch.startedAt;
+    const arrivedAt =
+      batch.progressEvents || batch.instrument !== undefined ? batch.now() : batch.startedAt;
     return this.#eagerCall(index, waits, firstIndex, arrivedAt);
   }
 
@@ -163,7 +170,13 @@ class DuplicateCall implements EagerCall<DispatchEvent> {
     const call = batch.calls[index]!;
     const toolName = String(call.name);
     const content = `Duplicate tool call id \`${call.id}\`: call ${this.#firstIndex} has the same id, so call ${index} (\`${toolName}\`) was not run`;
-    batch.results[index] = { toolCallId: call.id, toolName, content, isError: true, durationMs: 0 };
+    batch.answered(index, {
+      toolCallId: call.id,
+      toolName,
+      content,
+      isError: true,
+      durationMs: 0,
+    });
     if (!batch.progressEvents) return EMPTY;
     const waitedMs = batch.now() - this.#arrivedAt;
     const common = { wave: undefined, index, toolCallId: call.id, toolName, attempt: 1 } as const;

@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DispatchError } from './dispatch-error.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 

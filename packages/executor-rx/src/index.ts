@@ -1,23 +1,18 @@
-export { callSource, type ToolCallSource } from './call-source.js';
-export { canonicalJson } from './canonical-json.js';
-export {
-  DispatchError,
-  type DispatchErrorCode,
-  type DispatchErrorOptions,
-} from './dispatch-error.js';
+// The public surface of @toolwaves/executor-rx. Option types of the helpers (`exponentialBackoff`,
+// `loopDetectionHook`, `ToolHealth`) are their functions' parameters; the wave and settle-timeout
+// events are members of `DispatchEvent` (narrow by `type`).
+export type { ToolCallSource } from './call-source.js';
+export { DispatchError, type DispatchErrorCode } from './dispatch-error.js';
 export type {
   BatchEndEvent,
   BatchStartEvent,
   CallEndEvent,
   CallOutcome,
+  CallSkippedEvent,
   CallStartEvent,
   DispatchEvent,
-  SettleTimeoutEvent,
-  WaveEndEvent,
-  WaveStartEvent,
 } from './dispatch-event.js';
 export type {
-  DispatchHooks,
   PostHook,
   PostHookContext,
   PreHook,
@@ -26,15 +21,14 @@ export type {
 } from './dispatch-hooks.js';
 export { Dispatcher } from './dispatcher.js';
 export type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
-export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.js';
-export { type LoopDetectionOptions, loopDetectionHook } from './loop-detection-hook.js';
-export { type MergeByPriorityOptions, mergeByPriority } from './merge-by-priority.js';
+export { exponentialBackoff } from './exponential-backoff.js';
+export type { FailurePolicy } from './failure-policy.js';
+export { loopDetectionHook } from './loop-detection-hook.js';
 export type { Turn } from './open-turn.js';
 export type { ToolExecute } from './prepared-call.js';
 export {
   MAX_RETRIES,
   type RecoveryDecision,
-  type RecoveryOptions,
   type RecoveryStrategy,
 } from './recovery-strategy.js';
 export {
@@ -43,16 +37,5 @@ export {
   type Reflection,
   type Reflector,
 } from './reflector.js';
-export {
-  type EagerCall,
-  type EagerStart,
-  type ScheduleEagerOptions,
-  scheduleEager,
-} from './schedule-eager.js';
 export type { SoftErrorKind, SoftFailure } from './soft-failure.js';
-export {
-  ToolHealth,
-  type ToolHealthOptions,
-  type ToolHealthSample,
-  type ToolHealthStats,
-} from './tool-health.js';
+export { ToolHealth, type ToolHealthStats } from './tool-health.js';

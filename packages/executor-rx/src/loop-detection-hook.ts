@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { canonicalJson } from './canonical-json.js';
 import { DispatchError } from './dispatch-error.js';
 import type { PreHook } from './dispatch-hooks.js';

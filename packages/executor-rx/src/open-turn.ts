@@ -79,17 +79,18 @@ export function openTurn(options: OpenTurnOptions): Turn {
   });
   (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
     next: (event) => {
-      if (event.type !== 'call-end' || (event.outcome !== 'ok' && event.outcome !== 'error')) {
-        return;
-      }
+      const final =
+        event.type === 'call-skipped' ||
+        (event.type === 'call-end' && (event.outcome === 'ok' || event.outcome === 'error'));
+      if (!final) return;
       const waiting = pending[event.index];
       pending[event.index] = undefined;
       waiting?.resolve({
         toolCallId: event.toolCallId,
         toolName: event.toolName,
         content: event.content ?? '',
-        isError: event.isError,
-        durationMs: event.durationMs,
+        isError: event.type === 'call-skipped' || event.isError,
+        durationMs: event.type === 'call-skipped' ? 0 : event.durationMs,
       });
     },
     error: (error: unknown) => {

@@ -1,14 +1,12 @@
-import {
-  type Access,
-  type InputValidation,
-  planNodeForCall,
-  type Tool,
-  type ToolCall,
-  type ToolContext,
-  type ToolOutput,
-  type ToolRegistry,
-  validateInput,
+import type {
+  Access,
+  Tool,
+  ToolCall,
+  ToolContext,
+  ToolOutput,
+  ToolRegistry,
 } from '@toolwaves/core';
+import { type InputValidation, planNodeForCall, validateInput } from '@toolwaves/core/internal';
 import { accessesOf, type PlanNode } from '@toolwaves/planner';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DispatchError } from './dispatch-error.js';
 import { errorMessage } from './error-message.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';

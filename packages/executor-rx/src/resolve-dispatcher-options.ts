@@ -3,9 +3,9 @@ import {
   type Instrumentation,
   noCoordination,
   noInstrumentation,
-  optionMessage,
   type ToolRegistry,
 } from '@toolwaves/core';
+import { optionMessage } from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
@@ -17,6 +17,7 @@ import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
+import type { FailurePolicy } from './failure-policy.js';
 import { LingeringCalls } from './lingering-calls.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
@@ -44,6 +45,7 @@ export interface DispatcherConfig {
   readonly lingering: LingeringCalls;
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
+  readonly onFailure: FailurePolicy;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -55,6 +57,7 @@ export interface ResolvedDispatchOptions {
   readonly mode: DispatchMode;
   readonly maxConcurrency: number;
   readonly priority: EagerPriority;
+  readonly onFailure: FailurePolicy;
   readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
@@ -72,12 +75,14 @@ const DISPATCHER_KEYS: readonly string[] = [
   'coordinator',
   'settleTimeoutMs',
   'instrumentation',
+  'onFailure',
 ];
 const DISPATCH_KEYS: readonly string[] = [
   'signal',
   'mode',
   'maxConcurrency',
   'priority',
+  'onFailure',
   'onEvent',
 ];
 
@@ -161,6 +166,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     settleTimeoutMs,
     lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
+    onFailure: checkFailurePolicy(options.onFailure) ?? 'continue',
   };
 }
 
@@ -187,6 +193,7 @@ export function resolveDispatchOptions(
     mode: checkMode(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
     priority: checkPriority(options.priority) ?? config.priority,
+    onFailure: checkFailurePolicy(options.onFailure) ?? config.onFailure,
   };
 }
 
@@ -219,6 +226,18 @@ function checkPriority(priority: unknown): EagerPriority | undefined {
     return priority;
   }
   return fail('priority', "'model-order' or 'longest-first'", priority);
+}
+
+function checkFailurePolicy(policy: unknown): FailurePolicy | undefined {
+  if (
+    policy === undefined ||
+    policy === 'continue' ||
+    policy === 'skip-dependents' ||
+    policy === 'stop'
+  ) {
+    return policy;
+  }
+  return fail('onFailure', "'continue', 'skip-dependents' or 'stop'", policy);
 }
 
 function checkMaxConcurrency(value: unknown): number | undefined {

@@ -55,6 +55,8 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     progressEvents: options.progressEvents ?? true,
     observer: subscriber,
     instrument,
+    onFailure: dispatch.onFailure,
+    planned: true,
   });
   if (signal?.aborted) {
     const error = cancelled(signal);
@@ -92,7 +94,9 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
   };
   const subscription = concat(
     of<DispatchEvent>(batchStart),
-    from(plan.waves).pipe(concatMap((wave, position) => runWave(batch, wave, position, cap))),
+    from(plan.waves).pipe(
+      concatMap((wave, position) => runWave(batch, wave, position, cap, mode === 'sequential')),
+    ),
     defer(() => {
       const waves = plan.waves.length;
       const { failure } = batch;
@@ -113,7 +117,7 @@ function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>):
     signal?.removeEventListener('abort', onAbort);
     subscription.unsubscribe();
     batch.dispose();
-    batch.endInstrument('cancelled', batch.failure);
+    batch.endInstrument('cancelled', batch.failure, plan.waves.length);
   };
 }
 

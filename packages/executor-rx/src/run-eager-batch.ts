@@ -82,6 +82,8 @@ function start(
       observer: subscriber,
       instrument,
       executeOf: options.executeOf,
+      streamed: whole === undefined,
+      onFailure: dispatch.onFailure,
     },
     (error) => {
       batch.endInstrument(error.code === 'cancelled' ? 'cancelled' : 'failed', error);

@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { type AttemptAnswer, softError } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
 import type { PreHook, PreHookContext, PreHookDecision } from './dispatch-hooks.js';

@@ -17,6 +17,7 @@ export function runWave(
   wave: Wave,
   position: number,
   cap: number,
+  sequential: boolean,
 ): Observable<DispatchEvent> {
   return new Observable<DispatchEvent>((subscriber) => {
     startNested(batch, subscriber, {
@@ -26,7 +27,7 @@ export function runWave(
           return;
         }
         batch.waveStartedAt = batch.now();
-        waveEvents(batch, wave, position, cap).subscribe(subscriber);
+        waveEvents(batch, wave, position, cap, sequential).subscribe(subscriber);
       },
     });
   });
@@ -37,10 +38,11 @@ function waveEvents(
   wave: Wave,
   position: number,
   cap: number,
+  sequential: boolean,
 ): Observable<DispatchEvent> {
   const { calls } = wave;
   const context: CallContext = { batch, wave: position, readyAt: batch.waveStartedAt };
-  const waits = batch.instrument === undefined ? undefined : batch.dependencies();
+  const waits = batch.instrument === undefined ? undefined : batch.dependencies(sequential);
   const callOf = (index: number): Observable<DispatchEvent> =>
     runCall(
       batch.prepared.call(index),

@@ -1,6 +1,5 @@
-import type { EagerPriority } from '@toolwaves/planner';
-import { defer, merge, Observable, type OperatorFunction, Subject, type Subscriber } from 'rxjs';
-import { mergeByPriority } from './merge-by-priority.js';
+import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
+import { Observable, type OperatorFunction, type Subscriber, type Subscription } from 'rxjs';
 
 /** What a call learns when it starts. */
 export interface EagerStart {
@@ -33,17 +32,18 @@ export interface ScheduleEagerOptions {
 
 /**
  * Starts each arriving call as soon as it may: when it has arrived, every call it depends on
- * has ended, and one of `maxConcurrency` slots is free; among ready calls, by `priority`.
- * Work-conserving: a ready call never waits while a slot is free. A call's readiness is an
- * Observable of its dependencies' ends; the ready calls are merged under the cap by priority
- * ({@link mergeByPriority}). Emits what the calls' `run` Observables emit, completes when the
+ * has ended, and one of `maxConcurrency` slots is free; among ready calls, by `priority`. The
+ * ready calls are kept by the planner's {@link EagerQueue} (the one `simulateEager` drives):
+ * an arrival adds its call, a call's completion ends it there, and every free slot takes the
+ * queue's next ready call. Emits what the calls' `run` Observables emit, completes when the
  * source has completed and every call has ended. An error (from the source or a call) errors
  * the result at once: no call starts after it and the calls running are unsubscribed from, as
  * they are when the result is unsubscribed from.
  *
  * Calls that become ready in one synchronous step (a whole batch emitted on subscription, or
  * the calls one end releases) compete for the free slots together, by priority; ends and
- * arrivals in separate tasks are taken one after the other, in the order they happen.
+ * arrivals in separate tasks are taken one after the other, in the order they happen. Calls
+ * that end synchronously do not nest: the next ones start from the same loop.
  *
  * @example
  * ```ts
@@ -54,79 +54,60 @@ export interface ScheduleEagerOptions {
  *   { index: 2, dependencies: [], run: () => timer(10).pipe(map(() => 'c')) },
  * ]).pipe(scheduleEager({ maxConcurrency: 2 })); // 'c' at 10, 'a' at 30, 'b' at 40
  * ```
- * @see mergeByPriority for the merge under the cap.
+ * @see EagerQueue
  */
 export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunction<EagerCall<T>, T> {
-  const compare = options.priority === 'longest-first' ? longestFirst : modelOrder;
-  const concurrency = options.maxConcurrency;
   return (calls) =>
-    defer(() => {
-      const ends = new CallEnds();
-      return calls.pipe(
-        awaitDependencies(ends),
-        mergeByPriority<ReadyCall<T>, T>(runReady, {
-          concurrency,
-          compare,
-          onEnd: (ready) => ends.end(ready.call.index),
-        }),
-      );
+    new Observable<T>((subscriber) => {
+      const scheduler = new ReadyCalls<T>(subscriber, options);
+      subscriber.add(calls.subscribe(scheduler));
+      scheduler.subscribed();
     });
 }
 
-/** A call whose dependencies have ended. */
-interface ReadyCall<T> extends EagerStart {
-  readonly call: EagerCall<T>;
-}
-
-const runReady = <T>(ready: ReadyCall<T>): Observable<T> => ready.call.run(ready);
-
-const modelOrder = <T>(a: ReadyCall<T>, b: ReadyCall<T>): number => a.call.index - b.call.index;
-
-const longestFirst = <T>(a: ReadyCall<T>, b: ReadyCall<T>): number =>
-  (b.call.estimateMs ?? 0) - (a.call.estimateMs ?? 0) || a.call.index - b.call.index;
-
-/**
- * Each arriving call, once its dependencies have ended: at once when they already have,
- * else when the Observable of their ends completes. Completes when the source has and no call
- * is still waiting; a malformed call errors.
- */
-function awaitDependencies<T>(ends: CallEnds): OperatorFunction<EagerCall<T>, ReadyCall<T>> {
-  return (calls) =>
-    new Observable<ReadyCall<T>>((subscriber) => {
-      const gate = new DependencyGate(subscriber, ends);
-      subscriber.add(calls.subscribe(gate));
-    });
-}
-
-/** The state of {@link awaitDependencies}: how many arrived calls still wait. */
-class DependencyGate<T> {
-  readonly #subscriber: Subscriber<ReadyCall<T>>;
-  readonly #ends: CallEnds;
-  #waiting = 0;
+/** The state of one {@link scheduleEager} subscription. */
+class ReadyCalls<T> {
+  readonly #subscriber: Subscriber<T>;
+  readonly #cap: number;
+  readonly #queue: EagerQueue;
+  /** Arrived calls not started yet, by index, with what they waited for. */
+  readonly #waiting: ({ call: EagerCall<T>; waitedFor: readonly number[] } | undefined)[] = [];
+  readonly #arrived: boolean[] = [];
+  #running = 0;
   #sourceDone = false;
+  /** Still inside the source's subscription: arrivals wait to compete together. */
+  #subscribing = true;
+  #pumping = false;
+  #again = false;
 
-  constructor(subscriber: Subscriber<ReadyCall<T>>, ends: CallEnds) {
+  constructor(subscriber: Subscriber<T>, options: ScheduleEagerOptions) {
     this.#subscriber = subscriber;
-    this.#ends = ends;
+    this.#cap = options.maxConcurrency;
+    this.#queue = new EagerQueue({ priority: options.priority });
   }
 
   next(call: EagerCall<T>): void {
-    let pending: readonly number[];
-    try {
-      pending = this.#ends.arrive(call);
-    } catch (error) {
-      this.#subscriber.error(error);
+    const { index, dependencies } = call;
+    if (!Number.isInteger(index) || index < 0 || this.#arrived[index] === true) {
+      this.#subscriber.error(
+        new RangeError(`Expected a new call index (an integer ≥ 0), got ${String(index)}`),
+      );
       return;
     }
-    const ready: ReadyCall<T> = { call, waitedFor: pending };
-    if (pending.length === 0) {
-      this.#subscriber.next(ready);
-      return;
+    for (const dependency of dependencies) {
+      if (this.#arrived[dependency] !== true || dependency >= index) {
+        this.#subscriber.error(
+          new RangeError(
+            `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
+          ),
+        );
+        return;
+      }
     }
-    this.#waiting += 1;
-    this.#subscriber.add(
-      this.#ends.endOf(pending).subscribe({ complete: () => this.ready(ready) }),
-    );
+    this.#arrived[index] = true;
+    const waitedFor = this.#queue.add({ index, dependencies, estimateMs: call.estimateMs });
+    this.#waiting[index] = { call, waitedFor };
+    if (!this.#subscribing) this.#pump();
   }
 
   error(error: unknown): void {
@@ -135,75 +116,55 @@ class DependencyGate<T> {
 
   complete(): void {
     this.#sourceDone = true;
-    if (this.#waiting === 0) this.#subscriber.complete();
+    this.#pump();
   }
 
-  ready(ready: ReadyCall<T>): void {
-    this.#waiting -= 1;
-    this.#subscriber.next(ready);
-    if (this.#sourceDone && this.#waiting === 0) this.#subscriber.complete();
+  /** The source's subscription returned: what arrived meanwhile competes now. */
+  subscribed(): void {
+    this.#subscribing = false;
+    this.#pump();
   }
-}
 
-/** No calls (shared: never written to). */
-const NONE: number[] = [];
-
-/** Which calls have arrived and ended, and each running call's end as an Observable. */
-class CallEnds {
-  readonly #arrived: boolean[] = [];
-  readonly #ended: boolean[] = [];
-  /** Created when a later call has to wait for the call; completes when it ends. */
-  readonly #endOf: (Subject<never> | undefined)[] = [];
-
-  /**
-   * A call arrives: its dependencies that have not ended yet, ascending.
-   *
-   * @throws RangeError for an index already seen, or a dependency that is not an earlier call
-   *   that has arrived.
-   */
-  arrive(call: EagerCall<unknown>): readonly number[] {
-    const { index, dependencies } = call;
-    if (!Number.isInteger(index) || index < 0 || this.#arrived[index] === true) {
-      throw new RangeError(`Expected a new call index (an integer ≥ 0), got ${String(index)}`);
+  /** Fills the free slots from the queue; re-entered (a call ending at once) it loops instead. */
+  #pump(): void {
+    if (this.#pumping) {
+      this.#again = true;
+      return;
     }
-    let pending: number[] | undefined;
-    for (const dependency of dependencies) {
-      if (this.#arrived[dependency] !== true || dependency >= index) {
-        throw new RangeError(
-          `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
-        );
+    this.#pumping = true;
+    const subscriber = this.#subscriber;
+    const queue = this.#queue;
+    do {
+      this.#again = false;
+      while (this.#running < this.#cap && queue.readyCount > 0 && !subscriber.closed) {
+        this.#start(queue.take()!);
       }
-      if (this.#ended[dependency] === true) continue;
-      if (pending === undefined) pending = [dependency];
-      else pending.push(dependency);
+    } while (this.#again);
+    this.#pumping = false;
+    if (this.#sourceDone && this.#running === 0 && queue.readyCount === 0) {
+      subscriber.complete();
     }
-    this.#arrived[index] = true;
-    if (pending === undefined) return NONE;
-    return pending.length > 1 ? pending.sort((a, b) => a - b) : pending;
   }
 
-  /** Completes when every one of these calls has ended (all are running or waiting). */
-  endOf(calls: readonly number[]): Observable<never> {
-    return calls.length === 1
-      ? this.#endOfCall(calls[0]!)
-      : merge(...calls.map((c) => this.#endOfCall(c)));
-  }
-
-  /** The call ended: the calls waiting for it learn it now, in the order they arrived. */
-  end(index: number): void {
-    this.#ended[index] = true;
-    const subject = this.#endOf[index];
-    if (subject === undefined) return;
-    this.#endOf[index] = undefined;
-    subject.complete();
-  }
-
-  #endOfCall(index: number): Observable<never> {
-    let subject = this.#endOf[index];
-    if (subject === undefined) {
-      subject = new Subject<never>();
-      this.#endOf[index] = subject;
-    }
-    return subject;
+  #start(index: number): void {
+    const { call, waitedFor } = this.#waiting[index]!;
+    this.#waiting[index] = undefined;
+    this.#running += 1;
+    const subscriber = this.#subscriber;
+    let inner: Subscription | undefined;
+    let ended = false;
+    inner = call.run({ waitedFor }).subscribe({
+      next: (value) => subscriber.next(value),
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => {
+        ended = true;
+        if (inner !== undefined) subscriber.remove(inner);
+        this.#running -= 1;
+        this.#queue.end(index);
+        this.#pump();
+      },
+    });
+    if (ended) inner = undefined;
+    else subscriber.add(inner);
   }
 }

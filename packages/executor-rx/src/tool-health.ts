@@ -1,4 +1,4 @@
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { DispatchError } from './dispatch-error.js';
 
 /** What {@link ToolHealth} knows about one tool. */

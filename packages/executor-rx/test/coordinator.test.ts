@@ -331,6 +331,113 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
       ]);
     });
 
+    it('the grant outlives settleTimeoutMs while the tool still runs; released once when it settles', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 0 });
+      const stubborn = fnTool({
+        name: 'stubborn',
+        description: 'ignores its signal',
+        concurrencySafe: true,
+        resourceKey: 'db:/row',
+        execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 500)),
+      });
+      const dispatcher = new Dispatcher({
+        registry: new ToolRegistry().add(stubborn),
+        mode,
+        coordinator: fleet,
+        timeoutMs: 100,
+        settleTimeoutMs: 50,
+      });
+      const first = trackPromise(dispatcher.dispatch([call('x', 'stubborn')]));
+      await vi.advanceTimersByTimeAsync(100);
+      expect(first.value?.[0]?.content).toBe('Tool `stubborn` timed out after 100 ms');
+      // Past the settle timeout the keys are given back in this process (a later call runs)...
+      const second = trackPromise(dispatcher.dispatch([call('y', 'stubborn')]));
+      await vi.advanceTimersByTimeAsync(200);
+      expect(second.status).toBe('resolved');
+      // ...but the first tool's fleet grant is still held: it may still write.
+      expect(fleet.grants.map((g) => [g.request.toolCallId, g.releases])).toEqual([
+        ['x', 0],
+        ['y', 0],
+      ]);
+      await vi.advanceTimersByTimeAsync(200);
+      expect(fleet.grants.map((g) => [g.request.toolCallId, g.releases])).toEqual([
+        ['x', 1],
+        ['y', 0],
+      ]);
+      // The second tool started once the keys were given back (150) and its grant came (a 0 ms
+      // timer: 151); it settles at 651.
+      await vi.advanceTimersByTimeAsync(150);
+      expect(fleet.grants[1]?.releases).toBe(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(fleet.grants.map((g) => [g.request.toolCallId, g.releases])).toEqual([
+        ['x', 1],
+        ['y', 1],
+      ]);
+    });
+
+    it('a lease lost while a tool ignores its signal: outcome unknown at once, released when the tool settles', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 0 });
+      const stubborn = fnTool({
+        name: 'stubborn',
+        description: 'ignores its signal',
+        execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 300)),
+      });
+      const dispatcher = new Dispatcher({
+        registry: new ToolRegistry().add(stubborn),
+        mode,
+        coordinator: fleet,
+      });
+      const done = trackPromise(dispatcher.dispatch([call('x', 'stubborn')]));
+      await vi.advanceTimersByTimeAsync(40);
+      fleet.grants[0]?.lost.abort(new Error('renewal failed'));
+      await vi.advanceTimersByTimeAsync(0);
+      expect(done.value?.[0]?.content).toMatch(
+        /^Tool `stubborn` lost its fleet lease while it ran \(renewal failed\): its effect is unknown/,
+      );
+      expect(fleet.grants[0]?.releases).toBe(0);
+      await vi.advanceTimersByTimeAsync(260);
+      expect(fleet.grants[0]?.releases).toBe(1);
+    });
+
+    it('fails closed: a call whose declarations throw asks for an exclusive grant', async () => {
+      const fleet = new FakeCoordinator({ delayMs: 0 });
+      const broken = fnTool({
+        name: 'broken_decl',
+        description: 'its access list throws',
+        concurrencySafe: true,
+        access: () => {
+          throw new Error('cannot tell');
+        },
+        execute: () => 'ran',
+      });
+      const badKey = fnTool({
+        name: 'bad_key',
+        description: 'answers a key that is not a string',
+        resourceKey: () => 42 as unknown as string,
+        execute: () => 'ran',
+      });
+      const write = writer();
+      const dispatcher = new Dispatcher({
+        registry: new ToolRegistry().add(broken).add(badKey).add(write),
+        mode,
+        coordinator: fleet,
+      });
+      const done = trackPromise(
+        dispatcher.dispatch([
+          call('b', 'broken_decl'),
+          call('k', 'bad_key'),
+          call('w', 'write', { file: 'a.ts' }),
+        ]),
+      );
+      await vi.advanceTimersByTimeAsync(500);
+      expect(done.value?.map((r) => r.content)).toEqual(['ran', 'ran', 'written']);
+      expect(fleet.requests.map((r) => [r.toolCallId, r.exclusive, r.access])).toEqual([
+        ['b', true, []],
+        ['k', true, []],
+        ['w', undefined, [{ key: 'fs:/repo/a.ts', mode: 'write' }]],
+      ]);
+    });
+
     it('a tool that ignores its signal keeps its fleet grant until it really settles', async () => {
       const fleet = new FakeCoordinator({ delayMs: 0 });
       const stubborn = fnTool({

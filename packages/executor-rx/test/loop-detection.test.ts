@@ -2,8 +2,8 @@ import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../src/canonical-json.js';
 import {
-  canonicalJson,
   type DispatchError,
   Dispatcher,
   exponentialBackoff,

@@ -1,6 +1,6 @@
 import type { EagerPriority } from '@toolwaves/planner';
-import { from, map, type Observable, timer } from 'rxjs';
-import { describe, it } from 'vitest';
+import { from, map, type Observable, of, timer } from 'rxjs';
+import { describe, expect, it } from 'vitest';
 import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
 import { marbleScheduler } from './marble-scheduler.js';
 
@@ -125,6 +125,35 @@ describe('scheduleEager on the marble timeline', () => {
       expectSubscriptions(running.subscriptions).toBe('^ 4ms !');
       expectSubscriptions(source.subscriptions).toBe('^ 4ms !');
     });
+  });
+
+  it('longest-first: a freed slot goes to the best call waiting, not the first that came', () => {
+    marbleScheduler().run(({ cold, expectObservable }) => {
+      // One slot: a (1 ms) runs as it arrives alone; b, c, d arrive while it runs; then c
+      // (estimate 5), d (3), b (2), each running its estimate.
+      const calls = cold('a(bcd|)', {
+        a: job(0, 1, [], 1),
+        b: job(1, 2, [], 2),
+        c: job(2, 5, [], 5),
+        d: job(3, 3, [], 3),
+      });
+      expectObservable(schedule(calls, 1, 'longest-first')).toBe('1ms a 4ms c 2ms d 1ms (b|)');
+    });
+  });
+
+  it('takes thousands of calls that end at once in order, without nesting one start in another', () => {
+    const count = 5_000;
+    const seen: number[] = [];
+    from(
+      Array.from({ length: count }, (_, index) => ({
+        index,
+        dependencies: index === 0 ? [] : [index - 1],
+        run: () => of(index),
+      })),
+    )
+      .pipe(scheduleEager<number>({ maxConcurrency: 1 }))
+      .subscribe((value) => seen.push(value));
+    expect(seen).toEqual(Array.from({ length: count }, (_, index) => index));
   });
 
   it('refuses a dependency on a call that has not arrived', () => {

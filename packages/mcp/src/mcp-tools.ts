@@ -1,4 +1,4 @@
-import { checkOption, type OptionRule, optionRules } from '@toolwaves/core';
+import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { listAllMcpTools } from './list-all-mcp-tools.js';
 import type { McpClientLike } from './mcp-client-like.js';
 import { type McpTool, mcpTool } from './mcp-tool.js';

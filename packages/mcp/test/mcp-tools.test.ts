@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ToolRegistry, toOpenAITools, toolJsonSchema, validateInput } from '@toolwaves/core';
+import { ToolRegistry, toOpenAITools, toolJsonSchema } from '@toolwaves/core';
+import { validateInput } from '@toolwaves/core/internal';
 import { describe, expect, it } from 'vitest';
 import { addMcpTools, McpToolsError, mcpServerKey, mcpTools } from '../src/index.js';
 import { connect, fsServer, type Handled } from './fixtures.js';

@@ -1,5 +1,6 @@
 import type { Agent, FunctionTool, RunContext, Tool } from '@openai/agents-core';
-import { optionMessage, StepTurns, type TurnSource } from '@toolwaves/core';
+import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { optionMessage } from '@toolwaves/core/internal';
 import { AgentsAdapterError } from './agents-adapter-error.js';
 
 /** Options of {@link withToolwaves}. */

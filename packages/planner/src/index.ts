@@ -1,6 +1,7 @@
 export { accessesOf } from './accesses-of.js';
 export { conflicts } from './conflicts.js';
 export { DependencyTracker, dependencies } from './dependencies.js';
+export { EagerQueue, type EagerQueueCall, type EagerQueueOptions } from './eager-queue.js';
 export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
 export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
 export { explainPlan } from './explain-plan.js';

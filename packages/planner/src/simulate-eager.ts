@@ -2,10 +2,9 @@ import { resolveArrivalTimes } from './arrival-times.js';
 import { assertNodes } from './assert-nodes.js';
 import { BinaryHeap } from './binary-heap.js';
 import { dependencies } from './dependencies.js';
-import { describeValue } from './describe-value.js';
+import { EagerQueue } from './eager-queue.js';
 import { estimateOf } from './estimate-of.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
-import { PlannerError } from './planner-error.js';
 import type { EagerPriority, PlanNode, PlanOptions, Schedule } from './types.js';
 
 /** Options of {@link simulateEager}. */
@@ -25,7 +24,8 @@ export interface SimulateEagerOptions extends PlanOptions {
  * order). Event-driven list scheduling, work-conserving: a ready call never waits while a slot
  * is free. Durations are the estimates ({@link estimateOf}); `endMs[i] = startMs[i] + estimate`.
  *
- * Cost: O(n log n) plus {@link dependencies}.
+ * Cost: O(n log n) plus {@link dependencies}. The ready calls are kept by {@link EagerQueue},
+ * the same queue the Dispatcher's eager scheduler drives.
  *
  * @throws {PlannerError} `invalid_options` for a bad `maxConcurrency`, `arrivalMs` or
  * `priority`; `invalid_nodes` for a malformed node or estimate.
@@ -46,25 +46,15 @@ export function simulateEager(
   const slots = resolveMaxConcurrency(options);
   assertNodes(nodes, { estimates: true });
   const arrivals = resolveArrivalTimes(options.arrivalMs, nodes.length);
-  const longestFirst = resolvePriority(options.priority) === 'longest-first';
+  const queue = new EagerQueue({ priority: options.priority });
   const count = nodes.length;
   const durations = nodes.map(estimateOf);
   const waits = dependencies(nodes);
-  const pending = new Int32Array(count);
-  const dependents: number[][] = nodes.map(() => []);
-  for (let call = 0; call < count; call++) {
-    pending[call] = waits[call]!.length;
-    for (const earlier of waits[call]!) dependents[earlier]!.push(call);
-  }
   const byArrival = nodes.map((_, call) => call);
   byArrival.sort((a, b) => arrivals[a]! - arrivals[b]! || a - b);
 
   const startMs = new Array<number>(count).fill(0);
   const endMs = new Array<number>(count).fill(0);
-  const arrived = new Uint8Array(count);
-  const ready = new BinaryHeap(
-    longestFirst ? (a, b) => durations[b]! - durations[a]! || a - b : (a, b) => a - b,
-  );
   const running = new BinaryHeap((a, b) => endMs[a]! - endMs[b]! || a - b);
   let now = 0;
   let nextArrival = 0;
@@ -72,11 +62,10 @@ export function simulateEager(
   while (ended < count) {
     while (nextArrival < count && arrivals[byArrival[nextArrival]!]! <= now) {
       const call = byArrival[nextArrival++]!;
-      arrived[call] = 1;
-      if (pending[call] === 0) ready.push(call);
+      queue.add({ index: call, dependencies: waits[call]!, estimateMs: durations[call]! });
     }
-    while (running.size < slots && ready.size > 0) {
-      const call = ready.pop()!;
+    while (running.size < slots && queue.readyCount > 0) {
+      const call = queue.take()!;
       startMs[call] = now;
       endMs[call] = now + durations[call]!;
       running.push(call);
@@ -89,20 +78,8 @@ export function simulateEager(
     while (running.size > 0 && endMs[running.peek()!]! <= now) {
       const call = running.pop()!;
       ended++;
-      for (const later of dependents[call]!) {
-        if (--pending[later]! === 0 && arrived[later] === 1) ready.push(later);
-      }
+      queue.end(call);
     }
   }
   return { startMs, endMs };
-}
-
-function resolvePriority(value: unknown): EagerPriority {
-  if (value === undefined || value === 'model-order' || value === 'longest-first') {
-    return value ?? 'model-order';
-  }
-  throw new PlannerError({
-    code: 'invalid_options',
-    message: `Expected \`priority\` to be 'model-order' or 'longest-first', got ${describeValue(value)}`,
-  });
 }

@@ -1,4 +1,4 @@
-import { checkOption, type OptionRule, optionRules } from '@toolwaves/core';
+import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import type { RedisClientLike } from './redis-client-like.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkOption, optionMessage, optionRules } from '@toolwaves/core';
+import { checkOption, optionMessage, optionRules } from '@toolwaves/core/internal';
 import { FsToolsError } from './fs-tools-error.js';
 
 /** Options of `fsToolsModule` (and of {@link parseFsToolsOptions}). */

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeValue } from '@toolwaves/core';
+import { describeValue } from '@toolwaves/core/internal';
 import { BenchError } from '../bench-error.js';
 
 /** The command line of `pnpm bench`, parsed. */

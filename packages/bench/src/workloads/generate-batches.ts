@@ -1,4 +1,5 @@
-import { checkOption, describeValue, optionRules, type ToolRegistry } from '@toolwaves/core';
+import type { ToolRegistry } from '@toolwaves/core';
+import { checkOption, describeValue, optionRules } from '@toolwaves/core/internal';
 import { BenchError } from '../bench-error.js';
 import type { BenchBatch, BenchWorkload, WarmupTurn } from './bench-batch.js';
 import { seedFor } from './seed-for.js';

@@ -1,0 +1,99 @@
+import type { ToolCall, ToolResult } from '@toolwaves/core';
+
+/**
+ * What a batch does after a call ends with a soft error (option `onFailure`):
+ * - `'continue'` (the default): nothing; the soft error is final for that call only;
+ * - `'skip-dependents'`: every call that depends on it, directly or through others (by the
+ *   same dependencies as eager mode: rules 4 and 5), is answered with a soft error naming it
+ *   and never runs; independent calls run as usual;
+ * - `'stop'`: no call starts after it; calls in flight finish; the rest are answered with a
+ *   soft error saying they did not run.
+ */
+export type FailurePolicy = 'continue' | 'skip-dependents' | 'stop';
+
+/** Why a call was not run, for its `call-skipped` event and its answer. */
+export interface SkipVerdict {
+  /** `dependency-failed` (`'skip-dependents'`) or `stopped` (`'stop'`). */
+  readonly reason: 'dependency-failed' | 'stopped';
+  /** The call whose soft error caused it. */
+  readonly failedCallId: string;
+  /** The soft error the call is answered with. */
+  readonly content: string;
+}
+
+/** Options of {@link FailureGate}. */
+export interface FailureGateOptions {
+  readonly policy: FailurePolicy;
+  /** The batch's calls (a stream's grow as they arrive). */
+  readonly calls: readonly ToolCall[];
+  /** The earlier calls call `index` depends on (rules 4 and 5), for `'skip-dependents'`. */
+  readonly dependenciesOf: (index: number) => readonly number[];
+}
+
+/**
+ * The failure policy of one batch: told each call's final answer ({@link FailureGate.answered}),
+ * it says, when a call's turn to start comes, whether it must be skipped and why
+ * ({@link FailureGate.verdict}). A call's dependencies have all ended by the time it may start
+ * (in every mode), so the verdict is final. Under `'skip-dependents'` a skipped call counts as
+ * failed for its own dependents, naming the same first failed call.
+ *
+ * @example
+ * ```ts
+ * const gate = new FailureGate({ policy: 'stop', calls, dependenciesOf });
+ * gate.answered(0, { ...result, isError: true });
+ * gate.verdict(1); // { reason: 'stopped', failedCallId: calls[0].id, content: '...' }
+ * ```
+ */
+export class FailureGate {
+  readonly #policy: FailurePolicy;
+  readonly #calls: readonly ToolCall[];
+  readonly #dependenciesOf: (index: number) => readonly number[];
+  /** Per call: the index of the failed call it stands for (itself when it failed), if any. */
+  readonly #failedRoot: (number | undefined)[] = [];
+  #firstFailure: number | undefined;
+
+  constructor(options: FailureGateOptions) {
+    this.#policy = options.policy;
+    this.#calls = options.calls;
+    this.#dependenciesOf = options.dependenciesOf;
+  }
+
+  /** Call `index` was answered for good (not a retry). */
+  answered(index: number, result: ToolResult): void {
+    if (!result.isError || this.#policy === 'continue') return;
+    this.#failedRoot[index] ??= index;
+    this.#firstFailure ??= index;
+  }
+
+  /** Whether call `index`, whose turn to start has come, must be skipped instead, and why. */
+  verdict(index: number): SkipVerdict | undefined {
+    const policy = this.#policy;
+    if (policy === 'continue') return undefined;
+    const call = this.#calls[index]!;
+    const which = `Call \`${call.id}\` (\`${String(call.name)}\`) did not run`;
+    if (policy === 'stop') {
+      const first = this.#firstFailure;
+      if (first === undefined) return undefined;
+      const failed = this.#calls[first]!;
+      return {
+        reason: 'stopped',
+        failedCallId: failed.id,
+        content: `${which}: call \`${failed.id}\` (\`${String(failed.name)}\`) failed first, and the failure policy is 'stop'`,
+      };
+    }
+    for (const dependency of this.#dependenciesOf(index)) {
+      const root = this.#failedRoot[dependency];
+      if (root === undefined) continue;
+      this.#failedRoot[index] = root;
+      const failed = this.#calls[root]!;
+      const through =
+        root === dependency ? '' : ` (through call \`${this.#calls[dependency]!.id}\`)`;
+      return {
+        reason: 'dependency-failed',
+        failedCallId: failed.id,
+        content: `${which}: it depends on call \`${failed.id}\` (\`${String(failed.name)}\`)${through}, which failed`,
+      };
+    }
+    return undefined;
+  }
+}

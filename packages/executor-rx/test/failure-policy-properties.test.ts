@@ -1,0 +1,238 @@
+import {
+  abortableDelay,
+  fnTool,
+  type ToolCall,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolwaves/core';
+import fc from 'fast-check';
+import { expect, it, vi } from 'vitest';
+import { type CallSkippedEvent, type DispatchEvent, Dispatcher } from '../src/index.js';
+import { arrivingCalls } from './arriving-calls.js';
+import { fakeNow, useFakeClock } from './fake-clock.js';
+import { record, starts } from './recording.js';
+import { referenceKeysOverlap } from './reference-keys-overlap.js';
+
+useFakeClock();
+
+/** One generated call: what it declares, how long it runs, whether it fails, when it arrives. */
+interface Op {
+  readonly safe: boolean;
+  readonly accesses: readonly { readonly key: string; readonly write: boolean }[];
+  readonly ms: number;
+  readonly end: 'ok' | 'throw' | 'report';
+  readonly arrivalGap: number;
+}
+
+const opArb: fc.Arbitrary<Op> = fc.record({
+  safe: fc.integer({ min: 0, max: 5 }).map((n) => n > 0),
+  accesses: fc.array(
+    fc.record({
+      key: fc.constantFrom('fs:/a', 'fs:/a/b', 'fs:/a/c', 'fs:/d'),
+      write: fc.boolean(),
+    }),
+    { maxLength: 2 },
+  ),
+  ms: fc.integer({ min: 0, max: 30 }),
+  end: fc.constantFrom('ok', 'ok', 'ok', 'throw', 'report'),
+  arrivalGap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 15 })),
+});
+
+type Shape = 'waves' | 'eager batch' | 'stream' | 'sequential batch' | 'sequential stream';
+
+const scenarioArb = fc.record({
+  ops: fc.array(opArb, { maxLength: 10 }),
+  cap: fc.integer({ min: 1, max: 4 }),
+  shape: fc.constantFrom<Shape>(
+    'waves',
+    'eager batch',
+    'stream',
+    'sequential batch',
+    'sequential stream',
+  ),
+  priority: fc.constantFrom('model-order', 'longest-first') as fc.Arbitrary<
+    'model-order' | 'longest-first'
+  >,
+});
+
+// The reference: the rules written plainly from the generated declarations.
+const mustOrder = (a: Op, b: Op): boolean =>
+  !a.safe ||
+  !b.safe ||
+  a.accesses.some((x) =>
+    b.accesses.some((y) => (x.write || y.write) && referenceKeysOverlap(x.key, y.key)),
+  );
+
+/** Whether call `j` depends on call `i`, directly or through calls between them. */
+function dependsOn(before: (a: number, b: number) => boolean, i: number, j: number): boolean {
+  const reaches: boolean[] = [];
+  reaches[i] = true;
+  for (let k = i + 1; k <= j; k++) {
+    for (let m = i; m < k; m++) if (reaches[m] === true && before(m, k)) reaches[k] = true;
+  }
+  return reaches[j] === true;
+}
+
+/** Each call's wave from the plan on `batch-start`; without waves, its model-order position. */
+function waveIndex(events: readonly DispatchEvent[], count: number): number[] {
+  const start = events[0];
+  const plan = start?.type === 'batch-start' ? start.plan : undefined;
+  const waves = Array.from({ length: count }, (_, i) => i);
+  plan?.waves.forEach((wave, w) => {
+    for (const call of wave.calls) waves[call] = w;
+  });
+  return waves;
+}
+
+interface ToolRun {
+  readonly index: number;
+  readonly startSeq: number;
+  endSeq?: number;
+}
+
+async function runScenario(
+  scenario: typeof scenarioArb extends fc.Arbitrary<infer S> ? S : never,
+  onFailure: 'skip-dependents' | 'stop',
+) {
+  const { ops, cap, shape, priority } = scenario;
+  let seq = 0;
+  const toolRuns: ToolRun[] = [];
+  const op = (input: unknown): Op => ops[(input as { i: number }).i]!;
+  const registry = new ToolRegistry().add(
+    fnTool<{ i: number }>({
+      name: 'op',
+      description: 'a generated call',
+      concurrencySafe: (input) => op(input).safe,
+      access: (input) =>
+        op(input).accesses.map(({ key, write }) => ({ key, mode: write ? 'write' : 'read' })),
+      execute: async (input) => {
+        const run: ToolRun = { index: input.i, startSeq: seq++ };
+        toolRuns.push(run);
+        try {
+          await abortableDelay(op(input).ms, new AbortController().signal);
+        } finally {
+          run.endSeq = seq++;
+        }
+        if (op(input).end === 'throw') throw new Error(`boom ${input.i}`);
+        return { content: `r${input.i}`, isError: op(input).end === 'report' };
+      },
+    }),
+  );
+  const sequential = shape.startsWith('sequential');
+  const dispatcher = new Dispatcher({
+    registry,
+    mode: sequential ? 'sequential' : shape === 'waves' ? 'parallel' : 'eager',
+    maxConcurrency: cap,
+    priority,
+    onFailure,
+  });
+  const calls: ToolCall[] = ops.map((_, i) => ({ id: `c${i}`, name: 'op', input: { i } }));
+  const streamed = shape.endsWith('stream');
+  const arrivalMs: number[] = [];
+  let at = 0;
+  for (const generated of ops) {
+    at += streamed ? generated.arrivalGap : 0;
+    arrivalMs.push(at);
+  }
+  const run = record(
+    streamed ? dispatcher.runStream(arrivingCalls(calls, arrivalMs)) : dispatcher.run(calls),
+  );
+  await vi.runAllTimersAsync();
+  expect(run.status).toBe('complete');
+  const end = run.events.at(-1);
+  if (end?.type !== 'batch-end') throw new Error('expected batch-end last');
+  return { toolRuns, events: run.events, results: end.results, calls, fakeEnd: fakeNow() };
+}
+
+const skippedEvents = (events: readonly DispatchEvent[]): CallSkippedEvent[] =>
+  events.filter((event): event is CallSkippedEvent => event.type === 'call-skipped');
+
+/** The result a call that ran gives, from its generated ending. */
+const ownAnswer = (op: Op, i: number): Pick<ToolResult, 'content' | 'isError'> => ({
+  content: op.end === 'throw' ? `Tool \`op\` failed: boom ${i}` : `r${i}`,
+  isError: op.end !== 'ok',
+});
+
+it("'skip-dependents': a call runs iff none of its (transitive) dependencies failed; the others run as usual", async () => {
+  await fc.assert(
+    fc.asyncProperty(scenarioArb, async (scenario) => {
+      const { ops } = scenario;
+      const { toolRuns, events, results } = await runScenario(scenario, 'skip-dependents');
+      // Waves run in the plan's order, which need not keep rule 5 (greedy does not): there a
+      // call depends on the earlier calls it must wait for that its plan runs before it.
+      const waveOf = waveIndex(events, ops.length);
+      const before = (i: number, j: number): boolean =>
+        i < j && mustOrder(ops[i]!, ops[j]!) && waveOf[i]! < waveOf[j]!;
+      // The reference, in model order: a call is skipped when an earlier call it must wait for
+      // failed or was skipped.
+      const skipped: boolean[] = [];
+      const bad: boolean[] = [];
+      ops.forEach((op, j) => {
+        skipped[j] = ops.some((_, i) => bad[i] === true && before(i, j));
+        bad[j] = skipped[j] || op.end !== 'ok';
+      });
+      const ran = ops.map((_, i) => toolRuns.filter((r) => r.index === i).length);
+      expect(ran).toEqual(skipped.map((s) => (s ? 0 : 1)));
+      const skips = skippedEvents(events);
+      expect(skips.map((e) => e.index).sort((a, b) => a - b)).toEqual(
+        ops.flatMap((_, i) => (skipped[i] ? [i] : [])),
+      );
+      for (const event of skips) {
+        expect(event.reason).toBe('dependency-failed');
+        expect(starts(events).some((s) => s.index === event.index)).toBe(false);
+      }
+      results.forEach((result, j) => {
+        if (!skipped[j]) {
+          expect(result).toMatchObject(ownAnswer(ops[j]!, j));
+          return;
+        }
+        const named =
+          /^Call `c(\d+)` \(`op`\) did not run: it depends on call `c(\d+)` \(`op`\)/.exec(
+            result.content,
+          );
+        expect(named?.[1]).toBe(String(j));
+        const failed = Number(named?.[2]);
+        // The call named failed itself (it ran and answered a soft error) and j depends on it.
+        expect(skipped[failed]).toBe(false);
+        expect(ops[failed]!.end).not.toBe('ok');
+        expect(dependsOn(before, failed, j)).toBe(true);
+        expect(result.isError).toBe(true);
+        expect(skips.find((e) => e.index === j)?.failedCallId).toBe(`c${failed}`);
+      });
+    }),
+    { numRuns: 800 },
+  );
+});
+
+it("'stop': no call starts after the first failure's end; calls in flight finish; the rest say they did not run", async () => {
+  await fc.assert(
+    fc.asyncProperty(scenarioArb, async (scenario) => {
+      const { ops } = scenario;
+      const { toolRuns, events, results } = await runScenario(scenario, 'stop');
+      // The first failure: the failing tool run that ended first.
+      const failedRuns = toolRuns.filter((r) => ops[r.index]!.end !== 'ok');
+      const first = failedRuns.sort((a, b) => a.endSeq! - b.endSeq!)[0];
+      for (const toolRun of toolRuns) {
+        if (first !== undefined) expect(toolRun.startSeq).toBeLessThan(first.endSeq!);
+      }
+      const ranSet = new Set(toolRuns.map((r) => r.index));
+      if (first === undefined) expect(ranSet.size).toBe(ops.length);
+      results.forEach((result, i) => {
+        if (ranSet.has(i)) {
+          // Ran (maybe in flight when the first failure came): its own answer.
+          expect(result).toMatchObject(ownAnswer(ops[i]!, i));
+          return;
+        }
+        expect(result).toMatchObject({
+          isError: true,
+          content: `Call \`c${i}\` (\`op\`) did not run: call \`c${first!.index}\` (\`op\`) failed first, and the failure policy is 'stop'`,
+        });
+      });
+      const skips = skippedEvents(events).sort((a, b) => a.index - b.index);
+      expect(skips.map((e) => [e.index, e.reason, e.failedCallId])).toEqual(
+        ops.flatMap((_, i) => (ranSet.has(i) ? [] : [[i, 'stopped', `c${first!.index}`]])),
+      );
+    }),
+    { numRuns: 800 },
+  );
+});
