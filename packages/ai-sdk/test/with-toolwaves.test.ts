@@ -5,12 +5,12 @@ import {
   editTurnSchedule,
   gatedFsWorkspace,
 } from '@toolwaves/tools-fs/testing';
-import { generateText, type StopCondition, tool } from 'ai';
+import { generateText, type StopCondition, streamText, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { z } from 'zod';
 import { ToolLoopError, toAiSdkTools, withToolwaves } from '../src/index.js';
-import { callsStep, textStep, toolResultsIn } from './fixtures.js';
+import { callsStep, streamedStep, textStep, toolResultsIn } from './fixtures.js';
 
 /** The gated fs workspace, and a Dispatcher scheduling by its tools' declarations. */
 async function onWorkspace() {
@@ -63,6 +63,36 @@ describe('withToolwaves with generateText (mock model, real fs tools)', () => {
     ]);
     expect(String(answers?.[2]?.[2])).toContain('bravo');
     expect(String(answers?.[3]?.[2])).toContain('gamma');
+  });
+
+  it('schedules the calls of a streamText step the same way', async () => {
+    const { registry, dispatcher, gates, read } = await onWorkspace();
+    const model = new MockLanguageModelV3({
+      doStream: [streamedStep(turn, 'Editing.'), streamedStep([], 'Done.')],
+    });
+    const result = streamText({
+      model,
+      tools: withToolwaves(toAiSdkTools(registry, { execute: true }), { dispatcher }),
+      stopWhen: twoSteps,
+      prompt,
+    });
+    const text = result.text; // the last step's text, once the stream has ended
+
+    const observed = await driveEditTurn(gates);
+    expect(await text).toBe('Done.');
+    expect(observed).toEqual({
+      whileFirstEditHeld: ['e1', 'rb'],
+      whileSecondEditHeld: ['e1', 'e2', 'rb'],
+    });
+    expect(editTurnSchedule(gates)).toEqual({
+      editsApart: true,
+      editsInOrder: true,
+      readOfBBesideFirstEdit: true,
+      readOfAAfterEdits: true,
+    });
+    expect(await read('a.txt')).toBe('gamma\n');
+    const [answers] = toolResultsIn(model.doStreamCalls[1]!.prompt);
+    expect(answers?.map(([id]) => id)).toEqual(['e1', 'e2', 'rb', 'ra']);
   });
 
   it('runs nothing that had not started once the call is aborted', async () => {
