@@ -55,12 +55,15 @@ export async function runLangChainToolCall<R extends ToolMessage | Command>(
   });
 }
 
-/** The id (or the object) of the last `AIMessage` asking for call `id`. */
+/**
+ * The last `AIMessage` asking for call `id`, by its id, or by its calls' ids when it has none
+ * (each `Send` task may hold its own copy of the message).
+ */
 function stepOf(messages: readonly BaseMessage[] | undefined, id: string): unknown {
   for (let i = (messages?.length ?? 0) - 1; i >= 0; i -= 1) {
     const message = messages?.[i];
     if (AIMessage.isInstance(message) && message.tool_calls?.some((call) => call.id === id)) {
-      return message.id ?? message;
+      return message.id ?? message.tool_calls.map((call) => call.id).join('\u0000');
     }
   }
   return NO_STEP;
