@@ -52,11 +52,13 @@ export async function runAiSdkSession(options: FrameworkSessionOptions): Promise
       };
     },
   });
+  const tools = toAiSdkTools(options.registry, { execute: true });
   const result = await generateText({
     model,
-    tools: withToolwaves(toAiSdkTools(options.registry, { execute: true }), {
-      dispatcher: options.dispatcher,
-    }),
+    tools:
+      options.dispatcher === undefined
+        ? tools
+        : withToolwaves(tools, { dispatcher: options.dispatcher }),
     stopWhen: ({ steps }) => steps.length > options.turns.length,
     prompt: FRAMEWORK_TASK,
     abortSignal: options.signal,

@@ -2,6 +2,8 @@ import { Dispatcher } from '@toolwaves/executor-rx';
 import type { CliOptions } from './cli-options.js';
 import { DemoError } from './demo-error.js';
 import { demoRegistry } from './demo-registry.js';
+import { formatTable } from './format-table.js';
+import { compareFrameworkSchedules, type FrameworkComparisonRow } from './framework-comparison.js';
 import { type FrameworkName, runFrameworkSession } from './framework-session.js';
 import { type FrameworkCall, FrameworkView } from './framework-view.js';
 import type { SessionWorkspace } from './sample-workspace.js';
@@ -17,6 +19,8 @@ export interface FrameworkReport {
   readonly wallMs: number;
   /** Every call, in the order they ended. */
   readonly calls: readonly FrameworkCall[];
+  /** The same session one call at a time and with toolwaves, side by side (`--no-compare`: none). */
+  readonly comparison: readonly FrameworkComparisonRow[];
 }
 
 const HOW: Record<FrameworkName, string> = {
@@ -79,6 +83,43 @@ export async function runFrameworkDemo(context: {
       `session: ${turns.length} turn(s), ${view.calls.length} call(s) (${errors} error(s)) in ${Math.round(wallMs)} ms through ${framework}'s own loop`,
     ),
   );
+  const comparison = options.compare
+    ? await compareFrameworkSchedules({
+        framework,
+        maxConcurrency: options.maxConcurrency,
+        latency: options.latency,
+        signal: stop.signal,
+      })
+    : [];
+  const oneAtATime = comparison.find((row) => row.maxConcurrency === 1);
+  if (comparison.length > 0) {
+    say('');
+    say(
+      style.bold(`The same session in ${framework}'s loop, three schedules`) +
+        style.dim(' (fresh workspaces, measured side by side)'),
+    );
+    say(
+      formatTable({
+        header: [
+          'schedule',
+          'at once',
+          'wall-clock',
+          'vs one at a time',
+          'tool errors',
+          'price.ts edits',
+        ],
+        rows: comparison.map((row) => [
+          row.strategy,
+          Number.isFinite(row.maxConcurrency) ? String(row.maxConcurrency) : 'all',
+          `${Math.round(row.wallMs)} ms`,
+          oneAtATime === undefined ? '-' : `${(oneAtATime.wallMs / row.wallMs).toFixed(2)}×`,
+          String(row.errors),
+          row.editsLanded ? 'both landed' : 'one lost',
+        ]),
+        alignRight: [1, 2, 3, 4],
+      }),
+    );
+  }
   if (options.json) {
     const report: FrameworkReport = {
       framework,
@@ -87,6 +128,7 @@ export async function runFrameworkDemo(context: {
       finalText,
       wallMs,
       calls: view.calls,
+      comparison,
     };
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   }

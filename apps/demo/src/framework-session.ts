@@ -14,8 +14,11 @@ export const FRAMEWORK_TASK =
 export interface FrameworkSessionOptions {
   /** The demo's tools: the framework's own tools are made from them. */
   readonly registry: ToolRegistry;
-  /** Decides when each of the framework's calls starts. */
-  readonly dispatcher: TurnSource;
+  /**
+   * Decides when each of the framework's calls starts; `undefined`: the framework alone, which
+   * starts all of a turn's calls at once (for the comparison).
+   */
+  readonly dispatcher: TurnSource | undefined;
   /** The scripted model's turns, replayed by the framework's own fake model. */
   readonly turns: readonly ScriptedTurn[];
   /** The framework's abort signal for the whole run. */

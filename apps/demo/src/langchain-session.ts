@@ -33,7 +33,10 @@ export async function runLangChainSession(options: FrameworkSessionOptions): Pro
   const agent = createAgent({
     model,
     tools: toLangChainTools(options.registry),
-    middleware: [toolwavesMiddleware({ dispatcher: options.dispatcher })],
+    middleware:
+      options.dispatcher === undefined
+        ? []
+        : [toolwavesMiddleware({ dispatcher: options.dispatcher })],
   });
   const state = await agent.invoke(
     { messages: [new HumanMessage(FRAMEWORK_TASK)] },

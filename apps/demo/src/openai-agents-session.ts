@@ -32,17 +32,16 @@ export async function runOpenAIAgentsSession(options: FrameworkSessionOptions): 
     ),
     [assistantMessage(SCRIPTED_FINAL_TEXT)],
   ]);
-  const agent = withToolwaves(
-    new Agent({
-      name: 'toolwaves demo',
-      instructions: FRAMEWORK_TASK,
-      model,
-      tools: toAgentsTools(options.registry),
-    }),
-    { dispatcher: options.dispatcher },
-  );
+  const agent = new Agent({
+    name: 'toolwaves demo',
+    instructions: FRAMEWORK_TASK,
+    model,
+    tools: toAgentsTools(options.registry),
+  });
+  const { dispatcher } = options;
   const runner = new Runner({ tracingDisabled: true });
-  const result = await runner.run(agent, FRAMEWORK_TASK, {
+  const scheduled = dispatcher === undefined ? agent : withToolwaves(agent, { dispatcher });
+  const result = await runner.run(scheduled, FRAMEWORK_TASK, {
     signal: options.signal,
     maxTurns: options.turns.length + 1,
   });

@@ -5,6 +5,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseCliOptions } from '../src/cli-options.js';
 import { DemoError } from '../src/demo-error.js';
 import { demoRegistry } from '../src/demo-registry.js';
+import { compareFrameworkSchedules } from '../src/framework-comparison.js';
 import { FRAMEWORK_NAMES, runFrameworkSession } from '../src/framework-session.js';
 import { FrameworkView } from '../src/framework-view.js';
 import { prepareWorkspace } from '../src/sample-workspace.js';
@@ -53,6 +54,22 @@ describe('the scripted session in each framework’s own loop (--framework)', ()
       expect(price).toContain('/** Adds tax, rounded to cents. */');
     });
   }
+
+  it('compares the framework alone, one call at a time and toolwaves, in fresh workspaces', async () => {
+    const rows = await compareFrameworkSchedules({
+      framework: 'ai-sdk',
+      maxConcurrency: 8,
+      latency: 0,
+      signal: new AbortController().signal,
+    });
+    expect(rows.map((row) => [row.strategy, row.maxConcurrency])).toEqual([
+      ['the framework alone', Number.POSITIVE_INFINITY],
+      ['one call at a time', 1],
+      ['toolwaves (eager)', 8],
+    ]);
+    // scheduled calls never collide: every tool answers, both edits of price.ts land
+    for (const row of rows.slice(1)) expect([row.errors, row.editsLanded]).toEqual([0, true]);
+  });
 
   it('reads --framework, and names the flag and the value when it is unknown', () => {
     expect(parseCliOptions(['--framework', 'ai-sdk']).framework).toBe('ai-sdk');
