@@ -131,3 +131,18 @@ export function editTurnSchedule(gates: ToolGates) {
     readOfAAfterEdits: at('end', 'e2') !== -1 && at('start', 'ra') > at('end', 'e2'),
   };
 }
+
+/**
+ * What a correct schedule of the {@link EDIT_TURN} shows, from the scenario itself: the second
+ * edit and the read of a wait for the first edit (they conflict with it), the read of b does
+ * not; the read of a also waits for the second edit. Compare with
+ * `{ ...(await driveEditTurn(gates)), ...editTurnSchedule(gates) }`.
+ */
+export const EDIT_TURN_KEPT_APART = {
+  whileFirstEditHeld: ['e1', 'rb'],
+  whileSecondEditHeld: ['e1', 'e2', 'rb'],
+  editsApart: true,
+  editsInOrder: true,
+  readOfBBesideFirstEdit: true,
+  readOfAAfterEdits: true,
+} as const;

@@ -1,6 +1,7 @@
 export {
   driveEditTurn,
   EDIT_TURN,
+  EDIT_TURN_KEPT_APART,
   type EditTurnObservation,
   editTurnSchedule,
   type GatedFsWorkspace,
