@@ -8,7 +8,7 @@ import {
   gatedFsWorkspace,
   EDIT_TURN as TURN,
 } from '@toolwaves/tools-fs/testing';
-import { createAgent } from 'langchain';
+import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { LangChainAdapterError, toLangChainTools, toolwavesMiddleware } from '../src/index.js';
 
@@ -95,6 +95,40 @@ describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () =>
     expect(answer?.status).toBe('error');
     expect(String(answer?.content)).toContain('path');
     expect(workspace.gates.startedIds()).toEqual([]);
+  });
+
+  it("hands a tool's own error to LangChain unchanged, as without the middleware", async () => {
+    const workspace = await onWorkspace();
+    const failure = new Error('disk on fire');
+    const { tool } = await import('langchain');
+    const { z } = await import('zod');
+    const failing = tool(
+      async (): Promise<string> => {
+        throw failure;
+      },
+      { name: 'read_file', description: 'Read a file', schema: z.object({ path: z.string() }) },
+    );
+    const agentWith = (middleware: ReturnType<typeof toolwavesMiddleware>[]) =>
+      createAgent({
+        model: fakeModel()
+          .respondWithTools([{ id: 'r1', name: 'read_file', args: { path: 'b.txt' } }])
+          .respond(new AIMessage('Sorry.')),
+        tools: [failing],
+        middleware,
+      });
+    const passThrough = createMiddleware({
+      name: 'PassThrough',
+      wrapToolCall: (request, handler) => handler(request),
+    });
+    // LangChain's own answer to a tool error under a middleware that only calls the handler
+    const plain = await agentWith([passThrough as never])
+      .invoke(prompt)
+      .catch((error) => error);
+    const scheduled = await agentWith([toolwavesMiddleware({ dispatcher: workspace.dispatcher })])
+      .invoke(prompt)
+      .catch((error) => error);
+    expect(plain).toBe(failure);
+    expect(scheduled).toBe(failure);
   });
 
   it('names the option and the value when the dispatcher is missing', () => {
