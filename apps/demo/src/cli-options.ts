@@ -65,6 +65,7 @@ Options:
   --framework NAME        langchain | openai-agents | ai-sdk: run the scripted session in that
                           framework's own agent loop (its fake model replays the script); the
                           framework runs the tools, toolwaves decides when each call starts
+                          (eager turns: --planner, --mode and --stream do not apply)
   --help                  this text
 
 With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
