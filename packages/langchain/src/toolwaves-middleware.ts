@@ -23,7 +23,7 @@ export interface ToolwavesMiddlewareOptions {
  *
  * @example
  * ```ts
- * import { createAgent, tool } from 'langchain';
+ * import { createAgent } from 'langchain';
  * import { declareTool, ToolRegistry } from '@toolwaves/core';
  * import { Dispatcher } from '@toolwaves/executor-rx';
  * import { toolwavesMiddleware } from '@toolwaves/langchain';
