@@ -6,6 +6,7 @@ import {
   EDIT_TURN_KEPT_APART,
   editTurnSchedule,
   gatedFsWorkspace,
+  settle,
   EDIT_TURN as TURN,
 } from '@toolwaves/tools-fs/testing';
 import { createAgent, createMiddleware } from 'langchain';
@@ -56,6 +57,46 @@ describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () =>
     ]);
     expect(String(answers[2]?.content)).toContain('bravo');
     expect(String(answers[3]?.content)).toContain('gamma');
+  });
+
+  it('runs a tool the registry does not know alone: nothing overlaps it, nothing crosses it', async () => {
+    const workspace = await onWorkspace();
+    const { gates } = workspace;
+    const { fnTool } = await import('@toolwaves/core');
+    const { z } = await import('zod');
+    const runTests = gates.wrap(
+      fnTool({
+        name: 'run_tests',
+        description: 'Run the tests',
+        input: z.object({}),
+        execute: () => 'all green',
+      }),
+    );
+    const model = fakeModel()
+      .respondWithTools([
+        { id: 'rb', name: 'read_file', args: { path: 'b.txt' } },
+        { id: 't', name: 'run_tests', args: {} },
+        { id: 'ra', name: 'read_file', args: { path: 'a.txt' } },
+      ])
+      .respond(new AIMessage('Done.'));
+    const agent = createAgent({
+      model,
+      // run_tests is a LangChain tool like the others, but the dispatcher's registry lacks it
+      tools: [...toLangChainTools(workspace.registry), ...toLangChainTools([runTests])],
+      middleware: [toolwavesMiddleware({ dispatcher: workspace.dispatcher })],
+    });
+    const run = agent.invoke(prompt);
+
+    const order = ['rb', 't', 'ra'];
+    for (const [i, id] of order.entries()) {
+      await gates.started(id);
+      await settle();
+      expect(gates.startedIds()).toEqual(order.slice(0, i + 1)); // the next waits for this one
+      gates.open(id);
+    }
+    await run;
+    expect(gates.indexOf('start', 't')).toBeGreaterThan(gates.indexOf('end', 'rb'));
+    expect(gates.indexOf('start', 'ra')).toBeGreaterThan(gates.indexOf('end', 't'));
   });
 
   it('runs nothing that had not started once the graph is aborted', async () => {
