@@ -70,6 +70,25 @@ describe('withToolwaves on an Agents SDK agent (scripted model, real fs tools)',
     expect(outputs[3]?.[1]).toContain('gamma');
   });
 
+  it('schedules a streamed run the same way', async () => {
+    const { agent, model, gates, read } = await agentOnWorkspace();
+    const result = await runner.run(agent, prompt, { stream: true });
+    const events = (async () => {
+      for await (const _event of result) {
+        // the run only moves on while its events are read
+      }
+    })();
+
+    const observed = await driveEditTurn(gates);
+    await events;
+    await result.completed;
+
+    expect(result.finalOutput).toBe('Done.');
+    expect({ ...observed, ...editTurnSchedule(gates) }).toEqual(EDIT_TURN_KEPT_APART);
+    expect(await read('a.txt')).toBe('gamma\n');
+    expect(outputsSeenBy(model, 1).map(([callId]) => callId)).toEqual(['e1', 'e2', 'rb', 'ra']);
+  });
+
   it('runs nothing that had not started once the run is aborted', async () => {
     const { agent, gates, batches } = await agentOnWorkspace();
     const stop = new AbortController();
