@@ -23,6 +23,7 @@ export interface BatchEnds {
  * await batches.until(1);
  * expect(batches.ended[0]?.outcome).toBe('ok');
  * ```
+ * @see ToolGates, to hold a batch's calls at gates the test opens.
  */
 export function batchEnds(): BatchEnds {
   const ended: BatchEndInfo[] = [];

@@ -32,6 +32,7 @@ interface Gate {
  * await answer;
  * gates.events; // [{ type: 'start', toolCallId: 'r1', ... }, { type: 'end', ... }]
  * ```
+ * @see batchEnds, to know when a dispatch or turn has settled.
  */
 export class ToolGates {
   /** Every start and end, in the order they happened. */

@@ -58,6 +58,7 @@ export interface GatedFsWorkspace<D> {
  *   dispatcher: (settings) => new Dispatcher({ ...settings, mode: 'eager' }),
  * });
  * ```
+ * @see driveEditTurn to run the {@link EDIT_TURN} through its gates.
  */
 export async function gatedFsWorkspace<D>(
   options: GatedFsWorkspaceOptions<D>,
@@ -105,6 +106,15 @@ export interface EditTurnObservation {
  * edit, notes again, lets it run; then lets the read of a run once it starts. Correct scheduling
  * gives `{ whileFirstEditHeld: ['e1', 'rb'], whileSecondEditHeld: ['e1', 'e2', 'rb'] }`; a
  * schedule that never starts a call the test waits for leaves the promise pending.
+ *
+ * @example
+ * ```ts
+ * const run = agent.invoke(prompt); // a framework running the EDIT_TURN on the workspace's tools
+ * const observed = await driveEditTurn(gates);
+ * await run;
+ * expect({ ...observed, ...editTurnSchedule(gates) }).toEqual(EDIT_TURN_KEPT_APART);
+ * ```
+ * @see editTurnSchedule, EDIT_TURN_KEPT_APART
  */
 export async function driveEditTurn(gates: ToolGates): Promise<EditTurnObservation> {
   await Promise.all([gates.started('e1'), gates.started('rb')]);
@@ -121,7 +131,12 @@ export async function driveEditTurn(gates: ToolGates): Promise<EditTurnObservati
   return { whileFirstEditHeld, whileSecondEditHeld };
 }
 
-/** The {@link EDIT_TURN}'s schedule as the gates recorded it: each should be `true`. */
+/**
+ * The {@link EDIT_TURN}'s schedule as the gates recorded it (each should be `true`): the edits
+ * apart and in order, the read of b beside the first edit, the read of a after both edits.
+ *
+ * @see driveEditTurn
+ */
 export function editTurnSchedule(gates: ToolGates) {
   const at = (type: 'start' | 'end', id: string) => gates.indexOf(type, id);
   return {
