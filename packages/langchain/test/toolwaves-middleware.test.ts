@@ -22,7 +22,8 @@ async function onWorkspace() {
   return workspace;
 }
 
-async function agentOnWorkspace() {
+/** `version`: createAgent's tool behaviour, a `Send` per call (`v2`, the default) or one node (`v1`). */
+async function agentOnWorkspace(version: 'v1' | 'v2' = 'v2') {
   const workspace = await onWorkspace();
   const model = fakeModel()
     .respondWithTools(TURN.map((call) => ({ ...call, args: { ...call.args } })))
@@ -31,6 +32,7 @@ async function agentOnWorkspace() {
     model,
     tools: toLangChainTools(workspace.registry),
     middleware: [toolwavesMiddleware({ dispatcher: workspace.dispatcher })],
+    version,
   });
   return { ...workspace, model, agent };
 }
@@ -38,26 +40,29 @@ async function agentOnWorkspace() {
 const prompt = { messages: [new HumanMessage('Edit a.txt twice, then read b.txt and a.txt.')] };
 
 describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () => {
-  it('keeps the two edits apart and in order, runs the read of b beside them, answers in order', async () => {
-    const { agent, model, gates, read } = await agentOnWorkspace();
-    const run = agent.invoke(prompt);
+  it.each(['v2', 'v1'] as const)(
+    'keeps the two edits apart and in order, runs the read of b beside them, answers in order (%s)',
+    async (version) => {
+      const { agent, model, gates, read } = await agentOnWorkspace(version);
+      const run = agent.invoke(prompt);
 
-    const observed = await driveEditTurn(gates);
-    await run;
-    expect({ ...observed, ...editTurnSchedule(gates) }).toEqual(EDIT_TURN_KEPT_APART);
-    expect(await read('a.txt')).toBe('gamma\n');
-    const answers = (model.calls[1]?.messages ?? []).filter((message) =>
-      ToolMessage.isInstance(message),
-    );
-    expect(answers.map((message) => [message.tool_call_id, message.status])).toEqual([
-      ['e1', 'success'],
-      ['e2', 'success'],
-      ['rb', 'success'],
-      ['ra', 'success'],
-    ]);
-    expect(String(answers[2]?.content)).toContain('bravo');
-    expect(String(answers[3]?.content)).toContain('gamma');
-  });
+      const observed = await driveEditTurn(gates);
+      await run;
+      expect({ ...observed, ...editTurnSchedule(gates) }).toEqual(EDIT_TURN_KEPT_APART);
+      expect(await read('a.txt')).toBe('gamma\n');
+      const answers = (model.calls[1]?.messages ?? []).filter((message) =>
+        ToolMessage.isInstance(message),
+      );
+      expect(answers.map((message) => [message.tool_call_id, message.status])).toEqual([
+        ['e1', 'success'],
+        ['e2', 'success'],
+        ['rb', 'success'],
+        ['ra', 'success'],
+      ]);
+      expect(String(answers[2]?.content)).toContain('bravo');
+      expect(String(answers[3]?.content)).toContain('gamma');
+    },
+  );
 
   it('runs a tool the registry does not know alone: nothing overlaps it, nothing crosses it', async () => {
     const workspace = await onWorkspace();
