@@ -18,12 +18,21 @@ const alias = [
   },
   { find: /^@toolwaves\/core$/, replacement: here('./packages/core/src/index.ts') },
   { find: /^@toolwaves\/executor-rx$/, replacement: here('./packages/executor-rx/src/index.ts') },
+  {
+    find: /^@toolwaves\/tools-fs\/testing$/,
+    replacement: here('./packages/tools-fs/src/testing/index.ts'),
+  },
   { find: /^@toolwaves\/tools-fs$/, replacement: here('./packages/tools-fs/src/index.ts') },
   { find: /^@toolwaves\/bench$/, replacement: here('./packages/bench/src/index.ts') },
   { find: /^@toolwaves\/ai-sdk$/, replacement: here('./packages/ai-sdk/src/index.ts') },
   { find: /^@toolwaves\/mcp$/, replacement: here('./packages/mcp/src/index.ts') },
   { find: /^@toolwaves\/redis$/, replacement: here('./packages/redis/src/index.ts') },
   { find: /^@toolwaves\/otel$/, replacement: here('./packages/otel/src/index.ts') },
+  { find: /^@toolwaves\/langchain$/, replacement: here('./packages/langchain/src/index.ts') },
+  {
+    find: /^@toolwaves\/openai-agents$/,
+    replacement: here('./packages/openai-agents/src/index.ts'),
+  },
 ];
 
 const project = (name: string, root: string) => ({
@@ -50,8 +59,21 @@ export default defineConfig({
       project('tools-fs', './packages/tools-fs'),
       project('bench', './packages/bench'),
       project('ai-sdk', './packages/ai-sdk'),
+      {
+        // The same tests against AI SDK 7 (the peer range is `^6 || ^7`): `ai` resolves to the
+        // `ai-v7` dev dependency (`npm:ai@^7`) of @toolwaves/ai-sdk.
+        ...project('ai-sdk-v7', './packages/ai-sdk'),
+        resolve: {
+          alias: [
+            { find: /^ai\/test$/, replacement: 'ai-v7/test' },
+            { find: /^ai$/, replacement: 'ai-v7' },
+          ],
+        },
+      },
       project('mcp', './packages/mcp'),
       project('otel', './packages/otel'),
+      project('langchain', './packages/langchain'),
+      project('openai-agents', './packages/openai-agents'),
       {
         ...project('redis', './packages/redis'),
         test: {

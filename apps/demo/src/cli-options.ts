@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core/internal';
 import { DemoError } from './demo-error.js';
+import { FRAMEWORK_NAMES, type FrameworkName } from './framework-session.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './scripted-model.js';
 
 /** The planners the demo knows by name. */
@@ -33,6 +34,8 @@ export interface CliOptions {
   readonly fleet: string | undefined;
   /** `--trace [FILE]`: print the session as a span tree, or write it to FILE as OTLP JSON. */
   readonly trace: { readonly file: string | undefined } | undefined;
+  /** Run the scripted session in this framework's own agent loop instead. */
+  readonly framework: FrameworkName | undefined;
   readonly help: boolean;
 }
 
@@ -64,6 +67,10 @@ Options:
   --trace [FILE]          trace the session with OpenTelemetry (@toolwaves/otel): print it
                           as a span tree with each call's wait and run, or write it to
                           FILE as OTLP JSON for a trace viewer
+  --framework NAME        langchain | openai-agents | ai-sdk: run the scripted session in that
+                          framework's own agent loop (its fake model replays the script); the
+                          framework runs the tools, toolwaves decides when each call starts
+                          (eager turns: --planner, --mode and --stream do not apply)
   --help                  this text
 
 With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
@@ -125,6 +132,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     keepWorkspace: values['keep-workspace'] ?? false,
     fleet: fleetUrl(values.fleet),
     trace: values.trace === undefined ? undefined : { file: values.trace || undefined },
+    framework: frameworkName(values.framework),
     help: values.help ?? false,
   };
 }
@@ -148,6 +156,7 @@ function parse(argv: readonly string[]) {
       json: { type: 'boolean' },
       fleet: { type: 'string' },
       trace: { type: 'string' },
+      framework: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -167,6 +176,13 @@ function fleetUrl(value: string | undefined): string | undefined {
     throw invalid('--fleet', 'a redis:// or rediss:// URL', value);
   }
   return value;
+}
+
+function frameworkName(value: string | undefined): FrameworkName | undefined {
+  if (value !== undefined && !(FRAMEWORK_NAMES as readonly string[]).includes(value)) {
+    throw invalid('--framework', `one of ${FRAMEWORK_NAMES.join(', ')}`, value);
+  }
+  return value as FrameworkName | undefined;
 }
 
 function invalid(flag: string, expected: string, value: unknown): DemoError {

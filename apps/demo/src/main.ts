@@ -43,6 +43,17 @@ async function main(argv: readonly string[]): Promise<number> {
         style,
       });
     }
+    if (options.framework !== undefined) {
+      // loaded only for --framework: the default demo loads no agent framework
+      const { runFrameworkDemo } = await import('./framework-demo.js');
+      return await runFrameworkDemo({
+        framework: options.framework,
+        options,
+        say,
+        style,
+        workspace,
+      });
+    }
     return await runDemo({ options, say, style, workspace });
   } finally {
     if (temporary) await rm(workspace.root, { recursive: true, force: true });

@@ -21,6 +21,10 @@ export interface ScriptedModelOptions {
 /** About what a fast hosted model writes. */
 export const DEFAULT_TOKENS_PER_SECOND = 80;
 
+/** The scripted model's last words, once its turns are over. */
+export const SCRIPTED_FINAL_TEXT =
+  'Done: rounding fixed, discount module added, legacy file archived.';
+
 /**
  * The embedded model: plays a fixed script, turn by turn, with no network and no key, streaming
  * each turn at a token rate (its text, then each call, a call's tokens following from its
@@ -39,8 +43,7 @@ export class ScriptedModel implements Model {
 
   constructor(options: ScriptedModelOptions) {
     this.#turns = options.turns;
-    this.#finalText =
-      options.finalText ?? 'Done: rounding fixed, discount module added, legacy file archived.';
+    this.#finalText = options.finalText ?? SCRIPTED_FINAL_TEXT;
     this.#msPerToken = 1000 / (options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND);
     this.#now = options.now ?? (() => performance.now());
     this.#signal = options.signal;

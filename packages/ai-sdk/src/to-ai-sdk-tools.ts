@@ -1,5 +1,17 @@
-import { type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
+import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
+import { ToolLoopError } from './tool-loop-error.js';
+
+/** Options of {@link toAiSdkTools}. */
+export interface ToAiSdkToolsOptions {
+  /**
+   * Give each tool an `execute` that runs it (input validated with its zod schema first; a soft
+   * error is thrown as a `ToolLoopError` `tool_error`, which the AI SDK hands to the model as a
+   * `tool-error`): for `generateText` to run the tools itself, scheduled by `withToolwaves`.
+   * Default `false`: the tools have no `execute`, and you dispatch each step's calls.
+   */
+  readonly execute?: boolean;
+}
 
 /**
  * The registry's tools as an AI SDK tool set for `generateText` / `streamText`: a description
@@ -11,22 +23,45 @@ import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
  * dispatcher validates them with the tool's zod schema and answers a bad one with a soft error
  * that names the field, which the model can act on.
  *
+ * With `{ execute: true }` each tool runs itself, for the AI SDK's own loop under
+ * {@link withToolwaves}.
+ *
  * @example
  * ```ts
  * const result = await generateText({ model, tools: toAiSdkTools(registry), messages });
  * const { messages: added } = await dispatchStep({ dispatcher, step: result });
+ *
+ * const tools = withToolwaves(toAiSdkTools(registry, { execute: true }), { dispatcher });
  * ```
  * @see dispatchStep to answer one step's calls; runToolLoop for the whole loop.
  */
-export function toAiSdkTools(registry: ToolRegistry): ToolSet {
+export function toAiSdkTools(registry: ToolRegistry, options: ToAiSdkToolsOptions = {}): ToolSet {
   const tools: ToolSet = {};
   for (const name of registry.names()) {
     const found = registry.get(name);
     if (found === undefined) continue;
-    tools[name] = tool({
-      description: found.description,
-      inputSchema: jsonSchema(toolJsonSchema(found) as JSONSchema7),
-    });
+    const inputSchema = jsonSchema(toolJsonSchema(found) as JSONSchema7);
+    tools[name] =
+      options.execute === true
+        ? tool({ description: found.description, inputSchema, execute: executeOf(found) })
+        : tool({ description: found.description, inputSchema });
   }
   return tools;
+}
+
+/** An AI SDK `execute` running the tool; its soft error thrown, for the AI SDK's `tool-error`. */
+function executeOf(found: Tool) {
+  return async (
+    input: unknown,
+    options: { readonly toolCallId: string; readonly abortSignal?: AbortSignal | undefined },
+  ): Promise<string> => {
+    const output = await executeTool({
+      tool: found,
+      input,
+      toolCallId: options.toolCallId,
+      signal: options.abortSignal,
+    });
+    if (!output.isError) return output.content;
+    throw new ToolLoopError({ code: 'tool_error', message: output.content });
+  };
 }

@@ -1,8 +1,14 @@
 /**
  * What went wrong, for {@link ToolLoopError}:
- * - `invalid_options`: an option of `runToolLoop` is wrong (named in the message, with its value).
+ * - `invalid_options`: an option of `runToolLoop` or `withToolwaves` is wrong (named in the
+ *   message, with its value);
+ * - `not_run`: a call of a tool wrapped by `withToolwaves` was answered by toolwaves without
+ *   running (invalid input, a hook blocked it, it timed out): the message is that answer, which
+ *   the AI SDK hands to the model as the call's `tool-error`;
+ * - `tool_error`: a tool of `toAiSdkTools(registry, { execute: true })` answered with a soft error
+ *   (the message), thrown so that the AI SDK reports it to the model as a `tool-error`.
  */
-export type ToolLoopErrorCode = 'invalid_options';
+export type ToolLoopErrorCode = 'invalid_options' | 'not_run' | 'tool_error';
 
 /** Options of the {@link ToolLoopError} constructor. */
 export interface ToolLoopErrorOptions {
@@ -12,9 +18,10 @@ export interface ToolLoopErrorOptions {
 }
 
 /**
- * The one error class of `@toolwaves/ai-sdk`: a caller's mistake, raised before any model call.
- * Failures of the model call (from the AI SDK) and hard errors of a dispatch (`DispatchError`)
- * pass through unchanged; failures of tools are soft errors in the results.
+ * The one error class of `@toolwaves/ai-sdk`: a caller's mistake, raised before any model call,
+ * or (`not_run`) the answer toolwaves gave a `withToolwaves` call it did not run. Failures of the
+ * model call (from the AI SDK) and hard errors of a dispatch (`DispatchError`) pass through
+ * unchanged; failures of tools are soft errors in the results.
  *
  * @example
  * ```ts

@@ -16,6 +16,7 @@ export {
   noCoordination,
 } from './coordinator.js';
 export { type DeclareToolOptions, declareTool } from './declare-tool.js';
+export { type ExecutedTool, type ExecuteToolOptions, executeTool } from './execute-tool.js';
 export { type FnToolOptions, fnTool } from './fn-tool.js';
 export {
   type AttemptEndInfo,
@@ -63,6 +64,13 @@ export {
 } from './providers/openai-responses-stream.js';
 export type { ToolCallStream } from './providers/tee-tool-calls.js';
 export { toolJsonSchema } from './providers/tool-json-schema.js';
+export {
+  type StepCallOptions,
+  type StepCallOutcome,
+  StepTurns,
+  type TurnLike,
+  type TurnSource,
+} from './step-turns.js';
 export type { Tool } from './tool.js';
 export type { ToolCall } from './tool-call.js';
 export { ToolClass } from './tool-class.js';

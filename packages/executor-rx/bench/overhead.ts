@@ -1,6 +1,7 @@
 /**
- * Per-call overhead of the Dispatcher on 10 000 no-op calls (cap 8) — waves (`parallel`),
- * `eager`, and streams (`dispatchStream` over an Observable and over an async generator) — as
+ * Per-call overhead of the Dispatcher on 10 000 no-op calls (cap 8) — every mode: `sequential`,
+ * waves (`parallel`), `eager`, streams (`dispatchStream` over an Observable and over an async
+ * generator) and a turn (`openTurn`, one `run` per call) — as
  * a ratio to a bare `mergeMap` over the same function and to p-limit, measured side by side in
  * one run:
  * warm-up rounds first, then rounds in rotating order, medians reported. Both wall-clock time
@@ -21,8 +22,10 @@ import { Dispatcher } from '../src/index.js';
 
 const CALLS = 10_000;
 const CAP = 8;
-const WARMUP_ROUNDS = 5;
-const ROUNDS = 21;
+const WARMUP_ROUNDS = 3;
+const ROUNDS = 11;
+/** The guard: no mode may cost more than this many times p-limit per call (CPU). */
+const GUARD = 5;
 
 /** The no-op every contender runs. */
 const noop = async (_input: unknown): Promise<string> => 'ok';
@@ -37,6 +40,7 @@ const registry = new ToolRegistry().add(
 );
 const dispatcher = new Dispatcher({ registry, mode: 'parallel', maxConcurrency: CAP });
 const eager = new Dispatcher({ registry, mode: 'eager', maxConcurrency: CAP });
+const sequential = new Dispatcher({ registry, mode: 'sequential' });
 
 /** The calls as a model stream would hand them over: one awaited step per call. */
 async function* written(all: readonly ToolCall[]): AsyncGenerator<ToolCall> {
@@ -55,10 +59,17 @@ const contenders: Record<string, () => Promise<unknown[]>> = {
     const limit = pLimit(CAP);
     return Promise.all(calls.map((call) => limit(() => noop(call.input))));
   },
+  'dispatch (sequential)': () => sequential.dispatch(calls),
   'dispatch (waves)': () => dispatcher.dispatch(calls),
   'dispatch (eager)': () => eager.dispatch(calls),
   'stream (Observable)': () => dispatcher.dispatchStream(from(calls)),
   'stream (async gen)': () => dispatcher.dispatchStream(written(calls)),
+  'turn (openTurn)': async () => {
+    const turn = eager.openTurn();
+    const answers = calls.map((call) => turn.run(call));
+    await turn.close();
+    return Promise.all(answers);
+  },
   'toPlanNodes only': async () => registry.toPlanNodes(calls),
   'p-limit (async gen)': async () => {
     const limit = pLimit(CAP);
@@ -123,12 +134,15 @@ for (const name of names) {
 }
 const ratio = (a: string, b: string, clock: keyof Sample): string =>
   `${(perCall(a, clock) / perCall(b, clock)).toFixed(2)}×`;
-for (const name of [
+const modes = [
+  'dispatch (sequential)',
   'dispatch (waves)',
   'dispatch (eager)',
   'stream (Observable)',
   'stream (async gen)',
-]) {
+  'turn (openTurn)',
+];
+for (const name of modes) {
   console.log(
     `${`${name} /`.padEnd(22)} bare mergeMap ${ratio(name, 'bare mergeMap', 'wallMs')} wall, ${ratio(name, 'bare mergeMap', 'cpuMs')} CPU; p-limit ${ratio(name, 'p-limit', 'wallMs')} wall, ${ratio(name, 'p-limit', 'cpuMs')} CPU`,
   );
@@ -136,9 +150,15 @@ for (const name of [
 console.log(
   `${'stream (async gen) /'.padEnd(22)} p-limit over the same async generator ${ratio('stream (async gen)', 'p-limit (async gen)', 'wallMs')} wall, ${ratio('stream (async gen)', 'p-limit (async gen)', 'cpuMs')} CPU`,
 );
+// Sequential runs one call at a time (cap 1): its like-for-like baseline is p-limit at cap 1,
+// but the guard compares every mode with p-limit at the batch's cap, the harder bar.
+const over = modes.filter((name) => perCall(name, 'cpuMs') / perCall('p-limit', 'cpuMs') > GUARD);
 console.log(
-  'goals: waves within 4× of bare mergeMap; eager and streams at or below p-limit (≤ 1.00×)',
+  over.length === 0
+    ? `guard: every mode within ${GUARD}× p-limit per call (CPU)`
+    : `guard FAILED: ${over.join(', ')} above ${GUARD}× p-limit per call (CPU)`,
 );
+if (over.length > 0) process.exitCode = 1;
 console.log(
   `registry.toPlanNodes alone is ${((100 * perCall('toPlanNodes only', 'cpuMs')) / perCall('dispatch (waves)', 'cpuMs')).toFixed(0)}% of waves dispatch (CPU)`,
 );

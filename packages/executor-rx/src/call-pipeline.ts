@@ -19,10 +19,33 @@ import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import type { PreparedCall } from './prepared-call.js';
 import { recoverAttempt } from './recover-attempt.js';
 import type { RecoveryCorrection } from './reflector.js';
-import type { CallContext, EagerArrival } from './run-call.js';
 import { runPostHooks } from './run-post-hooks.js';
 import { runPreHooks } from './run-pre-hooks.js';
 import { ToolHolds } from './tool-holds.js';
+
+/**
+ * Where a call runs, for {@link runCall}: the same object may serve every call of a wave (or
+ * of a batch), so nothing is allocated per call for it.
+ */
+export interface CallContext {
+  /** The dispatch the call belongs to (its config, slots, calls in flight, hard error). */
+  readonly batch: BatchState;
+  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
+  readonly wave: number | undefined;
+  /** When the call became ready: its first `call-end`'s `waitMs` counts from here. Default: when subscribed. */
+  readonly readyAt?: number | undefined;
+  /** Eager mode and streams: when the call arrived and which calls it waited for. */
+  readonly eager?: EagerArrival | undefined;
+  /** Waves, with instrumentation: the earlier calls this call had to wait for (its dependencies). */
+  readonly waitedFor?: readonly number[] | undefined;
+}
+
+/** When an eager call arrived and the calls it waited for (on its `call-start` events). */
+export interface EagerArrival {
+  readonly arrivedAt: number;
+  /** Its dependencies that had not ended when it arrived, ascending. */
+  readonly waitedFor: readonly number[];
+}
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];

@@ -1,6 +1,14 @@
 import type { ToolResult } from '@toolwaves/core';
 import type { CallExplanation, Plan } from '@toolwaves/planner';
-import type { DispatchMode } from './dispatcher-options.js';
+
+/**
+ * How a batch runs: `sequential` (the default) runs one call after another in model order;
+ * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
+ * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
+ * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
+ * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
+ */
+export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
 /**
  * How an attempt ended, on its `call-end` event:

@@ -1,20 +1,11 @@
 import type { Coordinator, Instrumentation, ToolRegistry } from '@toolwaves/core';
 import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
-import type { DispatchEvent } from './dispatch-event.js';
+import type { DispatchEvent, DispatchMode } from './dispatch-event.js';
 import type { DispatchHooks } from './dispatch-hooks.js';
 import type { FailurePolicy } from './failure-policy.js';
 import type { RecoveryOptions } from './recovery-strategy.js';
 import type { ToolHealth } from './tool-health.js';
-
-/**
- * How a batch runs: `sequential` (the default) runs one call after another in model order;
- * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
- * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
- * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
- * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
- */
-export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
 /** Options of the {@link Dispatcher} constructor. */
 export interface DispatcherOptions {
@@ -99,3 +90,5 @@ export interface DispatchOptions {
    */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
+
+export type { DispatchMode };

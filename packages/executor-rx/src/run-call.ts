@@ -1,33 +1,11 @@
 import { Observable } from 'rxjs';
 import type { BatchState } from './batch-state.js';
-import { CallPipeline } from './call-pipeline.js';
+import { type CallContext, CallPipeline } from './call-pipeline.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
 import { startNested } from './start-nested.js';
 
-/**
- * Where a call runs, for {@link runCall}: the same object may serve every call of a wave (or
- * of a batch), so nothing is allocated per call for it.
- */
-export interface CallContext {
-  /** The dispatch the call belongs to (its config, slots, calls in flight, hard error). */
-  readonly batch: BatchState;
-  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
-  readonly wave: number | undefined;
-  /** When the call became ready: its first `call-end`'s `waitMs` counts from here. Default: when subscribed. */
-  readonly readyAt?: number | undefined;
-  /** Eager mode and streams: when the call arrived and which calls it waited for. */
-  readonly eager?: EagerArrival | undefined;
-  /** Waves, with instrumentation: the earlier calls this call had to wait for (its dependencies). */
-  readonly waitedFor?: readonly number[] | undefined;
-}
-
-/** When an eager call arrived and the calls it waited for (on its `call-start` events). */
-export interface EagerArrival {
-  readonly arrivedAt: number;
-  /** Its dependencies that had not ended when it arrived, ascending. */
-  readonly waitedFor: readonly number[];
-}
+export type { CallContext, EagerArrival } from './call-pipeline.js';
 
 /**
  * The per-call pipeline as a cold Observable, the one every scheduler (waves, eager, streams)

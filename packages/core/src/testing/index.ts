@@ -1,4 +1,6 @@
+export { type BatchEnds, batchEnds } from './batch-ends.js';
 export { type ControlledStream, controlledStream } from './controlled-stream.js';
 export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.js';
+export { type GateEvent, ToolGates } from './tool-gates.js';
 export { type TrackedPromise, trackPromise } from './track-promise.js';
 export { type WithLatencyOptions, withLatency } from './with-latency.js';

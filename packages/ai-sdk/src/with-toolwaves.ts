@@ -1,0 +1,92 @@
+import { StepTurns, type TurnSource } from '@toolwaves/core';
+import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { ToolLoopError } from './tool-loop-error.js';
+
+/** Options of {@link withToolwaves}. */
+export interface WithToolwavesOptions {
+  /**
+   * The `Dispatcher` that decides when each call starts: its registry holds the tools'
+   * declarations (`declareTool`, or the toolwaves tools themselves), by the tool set's keys.
+   */
+  readonly dispatcher: TurnSource;
+}
+
+/**
+ * AI SDK tools with their own `execute`, run when toolwaves lets them: the calls of one step
+ * (`generateText`, `streamText`, `ToolLoopAgent`) go into one turn of the dispatcher, in the
+ * order the AI SDK starts them, and each starts as soon as the earlier calls it conflicts with
+ * have ended (two edits of one file never overlap; a read of another file runs beside them).
+ * The AI SDK still runs every tool and gets each output as the tool made it; a tool's error
+ * reaches it unchanged (a `tool-error` the model reads); the call's abort signal answers the
+ * calls still waiting without running them, and the toolwaves per-call signal (timeout,
+ * cancellation) reaches the tool through `abortSignal`. Tools without `execute` are left as they
+ * are. A tool whose `execute` streams preliminary results gives only its last one.
+ *
+ * @example
+ * ```ts
+ * import { generateText, isStepCount } from 'ai';
+ * import { withToolwaves } from '@toolwaves/ai-sdk';
+ *
+ * const { text } = await generateText({
+ *   model,
+ *   tools: withToolwaves({ readFile, editFile, search }, { dispatcher }),
+ *   stopWhen: isStepCount(10),
+ *   prompt: 'Rename the `user` field to `account` everywhere under src/',
+ * });
+ * ```
+ * @throws ToolLoopError `invalid_options` when `dispatcher` cannot open turns.
+ * @see runToolLoop for tools without `execute`, whose calls start while the model writes.
+ */
+export function withToolwaves<TOOLS extends ToolSet>(
+  tools: TOOLS,
+  options: WithToolwavesOptions,
+): TOOLS {
+  const turns = new StepTurns({
+    dispatcher: options?.dispatcher,
+    error: (message) => new ToolLoopError({ code: 'invalid_options', message }),
+  });
+  const scheduled: ToolSet = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute;
+    if (execute === undefined) {
+      scheduled[name] = tool;
+      continue;
+    }
+    scheduled[name] = {
+      ...tool,
+      execute: async (input: unknown, callOptions: ToolExecutionOptions) => {
+        const { abortSignal } = callOptions;
+        const outcome = await turns.run({
+          step: callOptions.messages, // one array for all the calls of a step
+          call: { id: callOptions.toolCallId, name, input },
+          signal: abortSignal,
+          execute: async (context) =>
+            lastValue(
+              await execute(input as never, {
+                ...callOptions,
+                abortSignal:
+                  abortSignal === undefined
+                    ? context.signal
+                    : AbortSignal.any([abortSignal, context.signal]),
+              }),
+            ),
+          output: (value) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? '')),
+        });
+        if (outcome.kind === 'ran') return outcome.value;
+        if (outcome.kind === 'threw') throw outcome.error;
+        throw new ToolLoopError({ code: 'not_run', message: outcome.result.content });
+      },
+    } as ToolSet[string];
+  }
+  return scheduled as TOOLS;
+}
+
+/** The value, or the last value of an `execute` that streams preliminary results. */
+async function lastValue(value: unknown): Promise<unknown> {
+  if (typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] !== 'function') {
+    return value;
+  }
+  let last: unknown;
+  for await (const part of value as AsyncIterable<unknown>) last = part;
+  return last;
+}

@@ -1,0 +1,59 @@
+import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { createMiddleware } from 'langchain';
+import { LangChainAdapterError } from './langchain-adapter-error.js';
+import { runLangChainToolCall } from './run-langchain-tool-call.js';
+
+/** Options of {@link toolwavesMiddleware}. */
+export interface ToolwavesMiddlewareOptions {
+  /**
+   * The `Dispatcher` that decides when each call starts: its registry holds the tools'
+   * declarations (`declareTool`, or the toolwaves tools themselves), by the LangChain tools' names.
+   */
+  readonly dispatcher: TurnSource;
+}
+
+/**
+ * A `createAgent` middleware that lets toolwaves decide when each tool call starts: the calls of
+ * one model response go into one turn of the dispatcher, in the order LangChain starts them, and
+ * each starts as soon as the earlier calls it conflicts with have ended (two edits of one file
+ * never overlap; a read of another file runs beside them). LangChain still runs every tool
+ * (through the inner middleware and its tool node) and gets each answer as it made it; a tool's
+ * error reaches LangChain unchanged; the graph's abort signal answers the calls still waiting
+ * without running them. Put it first in `middleware` so that it sees every call.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from 'langchain';
+ * import { declareTool, ToolRegistry } from '@toolwaves/core';
+ * import { Dispatcher } from '@toolwaves/executor-rx';
+ * import { toolwavesMiddleware } from '@toolwaves/langchain';
+ *
+ * const registry = new ToolRegistry().add(
+ *   declareTool({ name: 'search', concurrencySafe: true }),
+ * );
+ * const agent = createAgent({
+ *   model: 'openai:gpt-5',
+ *   tools: [search, editFile],
+ *   middleware: [toolwavesMiddleware({ dispatcher: new Dispatcher({ registry, mode: 'eager' }) })],
+ * });
+ * ```
+ * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns.
+ * @see ToolwavesToolNode for a LangGraph graph built by hand.
+ */
+export function toolwavesMiddleware(options: ToolwavesMiddlewareOptions) {
+  const turns = new StepTurns({
+    dispatcher: options?.dispatcher,
+    error: (message) => new LangChainAdapterError({ code: 'invalid_options', message }),
+  });
+  return createMiddleware({
+    name: 'ToolwavesMiddleware',
+    wrapToolCall: (request, handler) =>
+      runLangChainToolCall({
+        turns,
+        toolCall: request.toolCall,
+        messages: request.state.messages,
+        signal: request.runtime.signal,
+        execute: async () => handler(request),
+      }),
+  });
+}

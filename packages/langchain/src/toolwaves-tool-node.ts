@@ -1,0 +1,73 @@
+import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { Command, LangGraphRunnableConfig } from '@langchain/langgraph';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
+import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { LangChainAdapterError } from './langchain-adapter-error.js';
+import { runLangChainToolCall } from './run-langchain-tool-call.js';
+
+/** Options of {@link ToolwavesToolNode}: `ToolNode`'s, and the dispatcher. */
+export type ToolwavesToolNodeOptions = NonNullable<ConstructorParameters<typeof ToolNode>[1]> & {
+  /** The `Dispatcher` that decides when each call starts (its registry holds the declarations). */
+  readonly dispatcher: TurnSource;
+};
+
+type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
+
+/**
+ * LangGraph's `ToolNode`, with the calls of one `AIMessage` scheduled by toolwaves: a drop-in for
+ * graphs built by hand. The node still runs each tool (and turns its errors into error
+ * `ToolMessage`s, as `ToolNode` does); toolwaves decides when each may start, by the tools'
+ * declarations in the dispatcher's registry. Works the same when each call arrives as its own
+ * `Send`.
+ *
+ * @example
+ * ```ts
+ * import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+ * import { ToolwavesToolNode } from '@toolwaves/langchain';
+ *
+ * const tools = new ToolwavesToolNode([readFile, editFile], { dispatcher });
+ * const graph = new StateGraph(MessagesAnnotation)
+ *   .addNode('agent', callModel)
+ *   .addNode('tools', tools)
+ *   .addEdge('__start__', 'agent')
+ *   .addConditionalEdges('agent', toolsOrEnd)
+ *   .addEdge('tools', 'agent')
+ *   .compile();
+ * ```
+ * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns.
+ * @see toolwavesMiddleware for `createAgent`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the state type, `any` by default as in `ToolNode`
+export class ToolwavesToolNode<T = any> extends ToolNode<T> {
+  readonly #turns: StepTurns;
+
+  constructor(tools: ConstructorParameters<typeof ToolNode>[0], options: ToolwavesToolNodeOptions) {
+    const { dispatcher, ...toolNodeOptions } = options ?? ({} as ToolwavesToolNodeOptions);
+    super(tools, toolNodeOptions);
+    this.#turns = new StepTurns({
+      dispatcher,
+      error: (message) => new LangChainAdapterError({ code: 'invalid_options', message }),
+    });
+  }
+
+  protected override runTool(
+    call: ToolNodeCall,
+    config: LangGraphRunnableConfig,
+    state: unknown,
+  ): Promise<ToolMessage | Command> {
+    return runLangChainToolCall({
+      turns: this.#turns,
+      toolCall: call,
+      messages: messagesOf(state),
+      signal: config.signal,
+      execute: () => super.runTool(call, config, state),
+    });
+  }
+}
+
+/** The messages of the node's input: a list of messages, or a state with `messages`. */
+function messagesOf(state: unknown): readonly BaseMessage[] | undefined {
+  if (Array.isArray(state)) return state as BaseMessage[];
+  const messages = (state as { readonly messages?: unknown } | undefined)?.messages;
+  return Array.isArray(messages) ? (messages as BaseMessage[]) : undefined;
+}
