@@ -12,7 +12,6 @@ import {
   resolveDispatchOptions,
 } from './resolve-dispatcher-options.js';
 import { runBatch } from './run-batch.js';
-import { runEagerBatch } from './run-eager-batch.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
@@ -127,16 +126,11 @@ export class Dispatcher {
   #runStream(
     calls: ToolCallSource,
     options: DispatchOptions,
-    observed: boolean,
+    _observed: boolean,
   ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
     const { onEvent } = dispatch;
-    const events = runEagerBatch({
-      config: this.#config,
-      calls: callSource(calls),
-      dispatch,
-      progressEvents: observed || onEvent !== undefined,
-    });
+    const events = runBatch({ config: this.#config, calls: callSource(calls), dispatch });
     return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
 
@@ -191,11 +185,7 @@ export class Dispatcher {
         message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
       });
     }
-    const progressEvents = observed || onEvent !== undefined;
-    const events =
-      dispatch.mode === 'eager'
-        ? runEagerBatch({ config: this.#config, calls, dispatch, progressEvents })
-        : runBatch({ config: this.#config, calls, dispatch, progressEvents });
+    const events = runBatch({ config: this.#config, calls, dispatch });
     return onEvent === undefined ? events : events.pipe(tap(onEvent));
   }
 }

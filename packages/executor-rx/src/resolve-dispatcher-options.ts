@@ -18,7 +18,7 @@ import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { FailurePolicy } from './failure-policy.js';
-import { LingeringCalls } from './lingering-calls.js';
+import { OutlivingTools } from './outliving-tools.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
 import { ToolHealth } from './tool-health.js';
@@ -41,8 +41,8 @@ export interface DispatcherConfig {
   /** The fleet coordinator; `undefined` for `noCoordination` (nothing to ask). */
   readonly coordinator: Coordinator | undefined;
   readonly settleTimeoutMs: number;
-  /** Calls of this dispatcher whose tools outlived their attempts, holding their keys. */
-  readonly lingering: LingeringCalls;
+  /** Tools of this dispatcher that outlived their answer, holding their keys and grants. */
+  readonly outliving: OutlivingTools;
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
@@ -164,7 +164,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     scheduler: clock,
     coordinator: coordinator === noCoordination ? undefined : coordinator,
     settleTimeoutMs,
-    lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
+    outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: checkFailurePolicy(options.onFailure) ?? 'continue',
   };

@@ -1,5 +1,5 @@
 import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
-import { Observable, type OperatorFunction, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type OperatorFunction, Subscriber } from 'rxjs';
 
 /** What a call learns when it starts. */
 export interface EagerStart {
@@ -151,20 +151,19 @@ class ReadyCalls<T> {
     this.#waiting[index] = undefined;
     this.#running += 1;
     const subscriber = this.#subscriber;
-    let inner: Subscription | undefined;
-    let ended = false;
-    inner = call.run({ waitedFor }).subscribe({
+    // Tied to the result before it is subscribed, so unsubscribing reaches a call even from
+    // inside its own synchronous start.
+    const inner: Subscriber<T> = new Subscriber<T>({
       next: (value) => subscriber.next(value),
       error: (error: unknown) => subscriber.error(error),
       complete: () => {
-        ended = true;
-        if (inner !== undefined) subscriber.remove(inner);
+        subscriber.remove(inner);
         this.#running -= 1;
         this.#queue.end(index);
         this.#pump();
       },
     });
-    if (ended) inner = undefined;
-    else subscriber.add(inner);
+    subscriber.add(inner);
+    call.run({ waitedFor }).subscribe(inner);
   }
 }
