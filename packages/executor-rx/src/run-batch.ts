@@ -1,14 +1,8 @@
 import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
-import { conflicts, dependencies, type Plan, type Wave } from '@toolwaves/planner';
+import { conflicts, dependencies, type Plan } from '@toolwaves/planner';
 import {
-  catchError,
   concat,
-  concatMap,
   defer,
-  EMPTY,
-  from,
-  map,
-  mergeMap,
   Observable,
   of,
   Subject,
@@ -17,19 +11,14 @@ import {
   tap,
   throwError,
 } from 'rxjs';
-import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
+import { scheduleReadyCalls, scheduleWaves } from './batch-schedules.js';
+import type { BatchStop, CallBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
-import { errorMessage } from './error-message.js';
 import { FailureGate } from './failure-policy.js';
 import { fillResultSlots } from './fill-result-slots.js';
-import { type PlannedBatch, planBatch } from './plan-batch.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
-import { runCall } from './run-call.js';
-import { type EagerCall, scheduleEager } from './schedule-eager.js';
-import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
-import { unnested } from './unnested.js';
 
 /** Options of {@link runBatch}. */
 export interface RunBatchOptions {
@@ -64,7 +53,7 @@ export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
 }
 
 /** The state of one run of {@link runBatch}: what its calls see of it ({@link CallBatch}). */
-class BatchRun implements CallBatch {
+export class BatchRun implements CallBatch {
   readonly config: DispatcherConfig;
   readonly calls: ToolCall[];
   readonly startedAt: number;
@@ -74,12 +63,12 @@ class BatchRun implements CallBatch {
   failure: DispatchError | undefined;
   readonly #options: RunBatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
-  readonly #prepared: PreparedCalls;
+  readonly prepared: PreparedCalls;
   readonly #whole: readonly ToolCall[] | undefined;
   readonly #results: (ToolResult | undefined)[] = [];
   /** Dependencies by the rules: a whole batch's from the planner, a stream's as they arrive. */
-  #rules: (readonly number[])[] | undefined;
-  #plan: Plan | undefined;
+  rules: (readonly number[])[] | undefined;
+  plan: Plan | undefined;
   #finished = false;
   #instrument: BatchInstrument | undefined;
 
@@ -92,7 +81,7 @@ class BatchRun implements CallBatch {
     this.calls = this.#whole === undefined ? [] : [...this.#whole];
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
-    this.#prepared = new PreparedCalls({
+    this.prepared = new PreparedCalls({
       registry,
       calls: this.calls,
       health,
@@ -114,7 +103,7 @@ class BatchRun implements CallBatch {
         ? { planner: config.planner.name }
         : {}),
       ...(this.#whole === undefined ? {} : { callCount: this.#whole.length }),
-      maxConcurrency: this.#cap(),
+      maxConcurrency: this.cap,
     });
     this.#instrument = this.instrument;
   }
@@ -128,15 +117,19 @@ class BatchRun implements CallBatch {
     let body: Observable<DispatchEvent>;
     let batchStart: BatchStartEvent;
     try {
+      const whole = this.#whole !== undefined;
       [batchStart, body] =
-        this.#whole !== undefined && this.#options.dispatch.mode !== 'eager'
-          ? this.#waves()
-          : this.#eager();
+        whole && this.dispatch.mode !== 'eager'
+          ? scheduleWaves(this)
+          : scheduleReadyCalls(
+              this,
+              whole ? undefined : (this.#options.calls as Observable<ToolCall>),
+            );
     } catch (error) {
       this.#end('failed', error);
       return undefined;
     }
-    const onAbort = (): void => this.#stop(cancelled(signal!));
+    const onAbort = (): void => this.stop(cancelled(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
     // Made and tied to the run before it is subscribed: unsubscribing from the run inside a
     // synchronous stage (a pre hook) closes the calls at once.
@@ -166,6 +159,25 @@ class BatchRun implements CallBatch {
     };
   }
 
+  get dispatch(): ResolvedDispatchOptions {
+    return this.#options.dispatch;
+  }
+
+  /** The cap: clamped to a whole batch's size; a sequential stream's is 1. */
+  get cap(): number {
+    const { mode, maxConcurrency } = this.#options.dispatch;
+    const whole = this.#whole;
+    if (whole === undefined) return mode === 'sequential' ? 1 : maxConcurrency;
+    return Math.max(1, Math.min(maxConcurrency, whole.length));
+  }
+
+  /** Waves, for instrumentation: what each call waits for (the rules, or the call before it). */
+  waveWaits(sequential: boolean): readonly (readonly number[])[] {
+    if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
+    this.rules ??= dependencies(this.prepared.nodes());
+    return this.rules;
+  }
+
   /** A call raised a hard error: the others are stopped before it propagates. */
   fail(error: DispatchError): void {
     if (this.failure !== undefined || this.#finished) return;
@@ -174,7 +186,7 @@ class BatchRun implements CallBatch {
   }
 
   /** The caller's signal, or a failing source: stop the calls in flight, then error. */
-  #stop(error: DispatchError): void {
+  stop(error: DispatchError): void {
     this.fail(error);
     this.#end(outcomeOf(error), this.failure);
   }
@@ -183,145 +195,6 @@ class BatchRun implements CallBatch {
     if (this.#subscriber.closed) return;
     this.#endInstrument(outcome, error);
     this.#subscriber.error(error);
-  }
-
-  /** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
-  #waves(): [BatchStartEvent, Observable<DispatchEvent>] {
-    const { config } = this;
-    const { mode } = this.#options.dispatch;
-    const cap = this.#cap();
-    const planned: PlannedBatch = planBatch({
-      planner: config.planner,
-      prepared: this.#prepared,
-      mode,
-      maxConcurrency: cap,
-    });
-    const { plan } = planned;
-    this.#plan = plan;
-    let explanation: ReturnType<PlannedBatch['explain']> | undefined;
-    const start: BatchStartEvent = {
-      type: 'batch-start',
-      mode,
-      maxConcurrency: cap,
-      callCount: this.calls.length,
-      plan,
-      get explanation() {
-        explanation ??= planned.explain();
-        return explanation;
-      },
-    };
-    const waits =
-      this.instrument === undefined ? undefined : this.#waveWaits(mode === 'sequential');
-    const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
-      defer(() => {
-        if (this.failure !== undefined) return EMPTY;
-        const readyAt = config.scheduler.now();
-        const place: CallPlace = { wave: position, readyAt, waitedFor: [] };
-        const call = (index: number): Observable<DispatchEvent> =>
-          runCall(
-            this,
-            this.#prepared.call(index),
-            waits === undefined ? place : { ...place, waitedFor: waits[index]! },
-          );
-        return concat(
-          of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),
-          from(calls).pipe(mergeMap(call, cap)),
-          defer(() =>
-            this.failure === undefined
-              ? of<DispatchEvent>({ type: 'wave-end', wave: position })
-              : EMPTY,
-          ),
-        );
-      });
-    return [
-      start,
-      from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),
-    ];
-  }
-
-  /** The ready queue: each call starts once its dependencies have ended and a slot is free. */
-  #eager(): [BatchStartEvent, Observable<DispatchEvent>] {
-    const { mode, priority } = this.#options.dispatch;
-    const sequential = mode === 'sequential';
-    const start: BatchStartEvent = {
-      type: 'batch-start',
-      mode: sequential ? 'sequential' : 'eager',
-      maxConcurrency: this.#cap(),
-      callCount: this.#whole?.length,
-      plan: undefined,
-      explanation: [],
-    };
-    let calls: Observable<EagerCall<DispatchEvent>>;
-    const whole = this.#whole;
-    if (whole !== undefined) {
-      const rules = dependencies(this.#prepared.nodes());
-      this.#rules = rules;
-      calls = from(whole.map((_, index) => this.#eagerCall(index, rules[index]!, this.startedAt)));
-    } else {
-      this.#rules = [];
-      const arrivals = new StreamArrivals({
-        calls: this.calls,
-        nodeOf: (index) => this.#prepared.node(index),
-        sequential,
-        rulesWanted: this.gate !== undefined,
-      });
-      calls = (this.#options.calls as Observable<ToolCall>).pipe(
-        map((call) => {
-          const arrival = arrivals.arrive(call);
-          if (arrival.rules !== undefined) this.#rules![arrival.index] = arrival.rules;
-          return this.#eagerCall(
-            arrival.index,
-            arrival.waits,
-            this.config.scheduler.now(),
-            arrival.duplicateOf,
-          );
-        }),
-        catchError((cause: unknown) => {
-          const error =
-            cause instanceof DispatchError && cause.code === 'source_failed'
-              ? cause
-              : new DispatchError({
-                  code: 'source_failed',
-                  message: `The stream of tool calls failed: ${errorMessage(cause)}`,
-                  cause,
-                });
-          this.#stop(error);
-          return EMPTY;
-        }),
-      );
-    }
-    return [
-      start,
-      calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: this.#cap(), priority })),
-    ];
-  }
-
-  #eagerCall(
-    index: number,
-    waits: readonly number[],
-    arrivedAt: number,
-    duplicateOf?: number,
-  ): EagerCall<DispatchEvent> {
-    return {
-      index,
-      dependencies: waits,
-      estimateMs: this.#prepared.node(index).estimateMs,
-      run: ({ waitedFor }) =>
-        duplicateOf === undefined
-          ? runCall(this, this.#prepared.call(index), {
-              wave: undefined,
-              readyAt: arrivedAt,
-              arrivedAt,
-              waitedFor,
-            })
-          : duplicateCallEvents({
-              call: this.calls[index]!,
-              index,
-              firstIndex: duplicateOf,
-              waitedFor,
-              waitedMs: this.config.scheduler.now() - arrivedAt,
-            }),
-    };
   }
 
   /** A final event's result goes to its slot, and to the failure policy. */
@@ -347,7 +220,7 @@ class BatchRun implements CallBatch {
     const instrument = this.#instrument;
     if (instrument === undefined) return;
     this.#instrument = undefined;
-    const waves = this.#plan?.waves.length;
+    const waves = this.plan?.waves.length;
     instrument.end({
       outcome,
       callCount: this.calls.length,
@@ -357,33 +230,18 @@ class BatchRun implements CallBatch {
   }
 
   #rulesOf(index: number): readonly number[] {
-    this.#rules ??= dependencies(this.#prepared.nodes());
-    return this.#rules[index]!;
+    this.rules ??= dependencies(this.prepared.nodes());
+    return this.rules[index]!;
   }
 
   /** Waves: the earlier calls it conflicts with that its plan ran before it (answered already). */
   #ranBefore(index: number): readonly number[] {
-    const node = this.#prepared.node(index);
+    const node = this.prepared.node(index);
     const earlier: number[] = [];
     for (let i = 0; i < index; i++) {
-      if (this.#results[i] !== undefined && conflicts(this.#prepared.node(i), node))
-        earlier.push(i);
+      if (this.#results[i] !== undefined && conflicts(this.prepared.node(i), node)) earlier.push(i);
     }
     return earlier;
-  }
-
-  /** Waves, for instrumentation: what each call waits for (the rules, or the call before it). */
-  #waveWaits(sequential: boolean): readonly (readonly number[])[] {
-    if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
-    this.#rules ??= dependencies(this.#prepared.nodes());
-    return this.#rules;
-  }
-
-  #cap(): number {
-    const { mode, maxConcurrency } = this.#options.dispatch;
-    const whole = this.#whole;
-    if (whole === undefined) return mode === 'sequential' ? 1 : maxConcurrency;
-    return Math.max(1, Math.min(maxConcurrency, whole.length));
   }
 
   #shownMode(): 'sequential' | 'parallel' | 'eager' {
