@@ -12,12 +12,11 @@ import {
   type Observable,
   of,
 } from 'rxjs';
-import type { CallPlace } from './call-batch.js';
+import type { CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { errorMessage } from './error-message.js';
 import { type PlannedBatch, planBatch } from './plan-batch.js';
-import type { BatchRun } from './run-batch.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
@@ -29,7 +28,7 @@ import { unnested } from './unnested.js';
  */
 
 /** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
-export function scheduleWaves(batch: BatchRun): [BatchStartEvent, Observable<DispatchEvent>] {
+export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observable<DispatchEvent>] {
   const { config } = batch;
   const { mode } = batch.dispatch;
   const cap = batch.cap;
@@ -83,7 +82,7 @@ export function scheduleWaves(batch: BatchRun): [BatchStartEvent, Observable<Dis
 
 /** The ready queue: each call starts once its dependencies have ended and a slot is free. */
 export function scheduleReadyCalls(
-  batch: BatchRun,
+  batch: ScheduledBatch,
   source: Observable<ToolCall> | undefined,
 ): [BatchStartEvent, Observable<DispatchEvent>] {
   const { mode, priority } = batch.dispatch;
@@ -141,7 +140,7 @@ export function scheduleReadyCalls(
 }
 
 function readyCall(
-  batch: BatchRun,
+  batch: ScheduledBatch,
   index: number,
   waits: readonly number[],
   arrivedAt: number,

@@ -1,8 +1,10 @@
 import type { BatchInstrument, ToolCall } from '@toolwaves/core';
+import type { Plan } from '@toolwaves/planner';
 import type { Observable } from 'rxjs';
 import type { DispatchError } from './dispatch-error.js';
 import type { FailureGate } from './failure-policy.js';
-import type { DispatcherConfig } from './resolve-dispatcher-options.js';
+import type { PreparedCalls } from './prepared-call.js';
+import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 
 /** The batch's stop, as its calls in flight hear it: a cancel, or a hard error elsewhere. */
 export interface BatchStop {
@@ -38,4 +40,22 @@ export interface CallPlace {
   readonly arrivedAt?: number | undefined;
   /** The earlier calls it waited for (eager: its dependencies not ended on arrival), ascending. */
   readonly waitedFor: readonly number[];
+}
+
+/** What a batch's schedule (`scheduleWaves`, `scheduleReadyCalls`) needs of its batch. */
+export interface ScheduledBatch extends CallBatch {
+  /** The batch's calls: a stream's arrivals are appended. */
+  readonly calls: ToolCall[];
+  readonly prepared: PreparedCalls;
+  readonly dispatch: ResolvedDispatchOptions;
+  /** The cap in force (clamped to a whole batch's size). */
+  readonly cap: number;
+  /** Per call, its dependencies by the rules (a stream's filled in as the calls arrive). */
+  rules: (readonly number[])[] | undefined;
+  /** The waves, once planned. */
+  plan: Plan | undefined;
+  /** Waves, for instrumentation: what each call waits for. */
+  waveWaits(sequential: boolean): readonly (readonly number[])[];
+  /** A failing source: the calls in flight are stopped and the batch errors. */
+  stop(error: DispatchError): void;
 }

@@ -12,7 +12,7 @@ import {
   throwError,
 } from 'rxjs';
 import { scheduleReadyCalls, scheduleWaves } from './batch-schedules.js';
-import type { BatchStop, CallBatch } from './call-batch.js';
+import type { BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { FailureGate } from './failure-policy.js';
@@ -53,7 +53,7 @@ export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
 }
 
 /** The state of one run of {@link runBatch}: what its calls see of it ({@link CallBatch}). */
-export class BatchRun implements CallBatch {
+class BatchRun implements ScheduledBatch {
   readonly config: DispatcherConfig;
   readonly calls: ToolCall[];
   readonly startedAt: number;
