@@ -1,4 +1,4 @@
-import { catchError, concatMap, map, Observable, of, tap, throwError } from 'rxjs';
+import { catchError, concatMap, identity, map, Observable, of, tap, throwError } from 'rxjs';
 import type { Attempt } from './attempt.js';
 import { type AttemptAnswer, softError, unknownToolAnswer } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
@@ -29,14 +29,20 @@ export type Concluded =
  * @see runCall which runs the attempts of a call.
  */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
+  // A stage with nothing configured (no hooks, no recovery) is left out of the chain.
+  const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;
   return checked(attempt).pipe(
-    concatMap((input) => preHooks(attempt, input)), // allow, block (soft), abort (hard)
+    pre.length === 0 ? identity : concatMap((input) => preHooks(attempt, input)), // allow, block, abort
     concatMap((input) => keysClear(attempt, input)), // tools still running from earlier answers
     concatMap((input) => grantedRun(attempt, input)), // fleet grant + tool, under the timeout
-    concatMap((answered) => postHooks(attempt, answered)), // they observe; a throw overrules
+    post.length === 0
+      ? map((answered) => observed(attempt, answered))
+      : concatMap((answered) => postHooks(attempt, answered)), // they observe; a throw overrules
     tap((answered) => record(attempt, answered)), // the health record
     catchError((error: unknown) => endedEarly(attempt, error)), // no tool ran: straight to recovery
-    concatMap((answered) => recover(attempt, answered.answer)),
+    recovery === undefined
+      ? map(({ answer }): Concluded => ({ action: 'finish', answer, content: answer.content }))
+      : concatMap((answered) => recover(attempt, answered.answer)),
   );
 }
 
@@ -108,10 +114,8 @@ function keysClear(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
 
 /** 6. Post hooks observe the answer; one that throws overrules it. */
 function postHooks(attempt: Attempt, answered: Answered): Observable<Answered> {
-  attempt.durationMs = attempt.now() - attempt.beganAt;
+  const toolOk = observed(attempt, answered).toolOk === true;
   const hooks = attempt.batch.config.postHooks;
-  const toolOk = !answered.answer.isError;
-  if (hooks.length === 0) return of({ ...answered, toolOk });
   const { call, index, toolName, validation } = attempt.prepared;
   const { answer } = answered;
   return new Observable<Answered>((subscriber) => {
@@ -133,6 +137,12 @@ function postHooks(attempt: Attempt, answered: Answered): Observable<Answered> {
       .pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })))
       .subscribe(subscriber);
   });
+}
+
+/** The tool's answer as it came, with its duration (what post hooks and the record see). */
+function observed(attempt: Attempt, answered: Answered): Answered {
+  attempt.durationMs = attempt.now() - attempt.beganAt;
+  return { answer: answered.answer, toolRan: true, toolOk: !answered.answer.isError };
 }
 
 /** 7. The health record of an attempt that ran its tool (the tool's own answer counts). */

@@ -59,10 +59,12 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
       const readyAt = config.scheduler.now();
       const place: CallPlace = { wave: position, readyAt, waitedFor: [] };
       const call = (index: number): Observable<DispatchEvent> =>
-        runCall(
-          batch,
-          batch.prepared.call(index),
-          waits === undefined ? place : { ...place, waitedFor: waits[index]! },
+        unnested(
+          runCall(
+            batch,
+            batch.prepared.call(index),
+            waits === undefined ? place : { ...place, waitedFor: waits[index]! },
+          ),
         );
       return concat(
         of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),

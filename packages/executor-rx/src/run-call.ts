@@ -7,7 +7,6 @@ import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
-import { unnested } from './unnested.js';
 
 /** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
 const STOPPED: AttemptEndInfo = { outcome: 'cancelled', retried: false };
@@ -24,8 +23,6 @@ const STOPPED: AttemptEndInfo = { outcome: 'cancelled', retried: false };
  * running outlives it (its keys and grant held until it settles). Nothing starts once the
  * batch has failed.
  *
- * Calls that end synchronously make `mergeMap` start the next from inside their completion:
- * the call's start is {@link unnested}, so long runs do not overflow the stack.
  *
  * @example
  * ```ts
@@ -38,8 +35,8 @@ export function runCall(
   prepared: PreparedCall,
   place: CallPlace,
 ): Observable<DispatchEvent> {
-  return unnested(
-    new Observable<DispatchEvent>((subscriber) => startCall(batch, prepared, place, subscriber)),
+  return new Observable<DispatchEvent>((subscriber) =>
+    startCall(batch, prepared, place, subscriber),
   );
 }
 
