@@ -1,4 +1,4 @@
-import { catchError, concatMap, identity, map, Observable, of, tap, throwError } from 'rxjs';
+import { catchError, concatMap, identity, map, Observable, of, throwError } from 'rxjs';
 import type { Attempt } from './attempt.js';
 import { type AttemptAnswer, softError, unknownToolAnswer } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
@@ -33,12 +33,13 @@ export function attemptStages(attempt: Attempt): Observable<Concluded> {
   const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;
   return checked(attempt).pipe(
     pre.length === 0 ? identity : concatMap((input) => preHooks(attempt, input)), // allow, block, abort
-    concatMap((input) => keysClear(attempt, input)), // tools still running from earlier answers
-    concatMap((input) => grantedRun(attempt, input)), // fleet grant + tool, under the timeout
-    post.length === 0
-      ? map((answered) => observed(attempt, answered))
-      : concatMap((answered) => postHooks(attempt, answered)), // they observe; a throw overrules
-    tap((answered) => record(attempt, answered)), // the health record
+    // tools still running from earlier answers; then the fleet grant + tool, under the timeout
+    concatMap((input) => keysClear(attempt, () => grantedRun(attempt, input))),
+    post.length === 0 // post hooks observe (a throw overrules); then the health record
+      ? map((answered) => record(attempt, observed(attempt, answered)))
+      : concatMap((answered) =>
+          postHooks(attempt, answered).pipe(map((seen) => record(attempt, seen))),
+        ),
     catchError((error: unknown) => endedEarly(attempt, error)), // no tool ran: straight to recovery
     recovery === undefined
       ? map(({ answer }): Concluded => ({ action: 'finish', answer, content: answer.content }))
@@ -92,12 +93,12 @@ function preHooks(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
 }
 
 /** 3. Waits until no tool that outlived its answer holds a conflicting key. */
-function keysClear(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
+function keysClear(attempt: Attempt, then: () => Observable<Answered>): Observable<Answered> {
   const outliving = attempt.batch.config.outliving;
-  if (outliving.size === 0) return of(input);
+  if (outliving.size === 0) return then();
   const node = attempt.prepared.node;
-  if (!outliving.blocks(node)) return of(input);
-  return new Observable<ToolInput>((subscriber) =>
+  if (!outliving.blocks(node)) return then();
+  const cleared = new Observable<void>((subscriber) =>
     outliving.whenClear(node).subscribe({
       next: (event) => attempt.emit(event),
       complete: () => {
@@ -105,11 +106,12 @@ function keysClear(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
         const now = attempt.now();
         attempt.keyWaitMs += now - attempt.beganAt;
         attempt.beganAt = now;
-        subscriber.next(input);
+        subscriber.next();
         subscriber.complete();
       },
     }),
   );
+  return cleared.pipe(concatMap(then));
 }
 
 /** 6. Post hooks observe the answer; one that throws overrules it. */
@@ -146,12 +148,13 @@ function observed(attempt: Attempt, answered: Answered): Answered {
 }
 
 /** 7. The health record of an attempt that ran its tool (the tool's own answer counts). */
-function record(attempt: Attempt, answered: Answered): void {
+function record(attempt: Attempt, answered: Answered): Answered {
   attempt.batch.config.health.record({
     toolName: attempt.prepared.toolName,
     ok: answered.toolOk === true,
     durationMs: attempt.durationMs,
   });
+  return answered;
 }
 
 /** A soft error before the tool ran: its `call-start` now; no post hooks, no health record. */

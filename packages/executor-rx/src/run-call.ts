@@ -107,16 +107,12 @@ class CallAttempts {
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
     // closes the stages at once, and the next stage never runs.
-    const work = new Subscriber<Concluded>({
-      next: (concluded) => this.#concluded(attempt, concluded),
-      error: (error: unknown) => this.#failed(attempt, error),
-      complete: () => undefined,
-    });
+    const work = new Subscriber<Concluded>(new AttemptObserver(this, attempt));
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
 
-  #concluded(attempt: Attempt, concluded: Concluded): void {
+  concluded(attempt: Attempt, concluded: Concluded): void {
     const { answer } = concluded;
     if (concluded.action === 'finish') {
       const result = attempt.resultOf(answer, concluded.content);
@@ -156,7 +152,7 @@ class CallAttempts {
   }
 
   /** The call raised the batch's hard error: its `call-end`, the others stopped, then `error`. */
-  #failed(attempt: Attempt, error: unknown): void {
+  failed(attempt: Attempt, error: unknown): void {
     const code = error instanceof DispatchError ? error.code : 'aborted';
     attempt.endInstrument({ outcome: 'error', errorKind: code, retried: false });
     if (!attempt.open) attempt.emitStart();
@@ -199,4 +195,25 @@ class CallAttempts {
     this.#work?.unsubscribe();
     this.#work = undefined;
   }
+}
+
+/** Where an attempt's conclusion goes (a class: nothing is made per attempt but the instance). */
+class AttemptObserver {
+  readonly #call: CallAttempts;
+  readonly #attempt: Attempt;
+
+  constructor(call: CallAttempts, attempt: Attempt) {
+    this.#call = call;
+    this.#attempt = attempt;
+  }
+
+  next(concluded: Concluded): void {
+    this.#call.concluded(this.#attempt, concluded);
+  }
+
+  error(error: unknown): void {
+    this.#call.failed(this.#attempt, error);
+  }
+
+  complete(): void {}
 }

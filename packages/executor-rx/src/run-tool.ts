@@ -1,5 +1,5 @@
 import type { CoordinationGrant, Tool } from '@toolwaves/core';
-import { concatMap, map, Observable, race, timer } from 'rxjs';
+import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
 import type { Attempt } from './attempt.js';
 import {
   type AttemptAnswer,
@@ -98,85 +98,122 @@ function runTool(
   input: ToolInput,
   grant: CoordinationGrant | undefined,
 ): Observable<Answered> {
-  return new Observable<Answered>((subscriber) => {
-    const { toolName, givenExecute, call } = attempt.prepared;
+  return new Observable<Answered>((subscriber) =>
+    new ToolRun(attempt, grant, subscriber).start(input),
+  );
+}
+
+/** One run of a tool (a class: its callbacks are made once per run, not per closure). */
+class ToolRun {
+  readonly #attempt: Attempt;
+  readonly #grant: CoordinationGrant | undefined;
+  readonly #subscriber: Subscriber<Answered>;
+  #settled = false;
+  #output: PromiseLike<unknown> | undefined;
+
+  constructor(
+    attempt: Attempt,
+    grant: CoordinationGrant | undefined,
+    subscriber: Subscriber<Answered>,
+  ) {
+    this.#attempt = attempt;
+    this.#grant = grant;
+    this.#subscriber = subscriber;
+  }
+
+  start(input: ToolInput): TeardownLogic {
+    const attempt = this.#attempt;
+    const grant = this.#grant;
+    const { toolName, givenExecute } = attempt.prepared;
     if (grant?.lost.aborted) {
       giveBack(grant);
-      subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
+      this.#subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
       return undefined;
     }
     const context = attempt.context;
     AttemptContext.fence(context, grant?.fencingToken);
     const instrument = attempt.instrument;
-    if (instrument !== undefined) {
-      const { keyWaitMs, fleetWaitMs } = attempt;
-      const fencingToken = grant?.fencingToken;
-      instrument.granted(
-        fencingToken === undefined
-          ? { keyWaitMs, fleetWaitMs }
-          : { keyWaitMs, fleetWaitMs, fencingToken },
-      );
-    }
-    const execute = (): MaybeAsync<unknown> =>
-      givenExecute === undefined
-        ? input.tool.execute(input.value, context)
-        : givenExecute(input.value, context);
-    let settled = false;
-    const answered = (answer: AttemptAnswer): void => {
-      settled = true;
-      if (grant !== undefined) giveBack(grant);
-      subscriber.next({ answer, toolRan: true });
-      subscriber.complete();
-    };
     attempt.toolStarted = true;
     let output: MaybeAsync<unknown>;
     try {
-      output = instrument === undefined ? execute() : instrument.run(execute);
+      if (instrument === undefined) {
+        output =
+          givenExecute === undefined
+            ? input.tool.execute(input.value, context)
+            : givenExecute(input.value, context);
+      } else {
+        const { keyWaitMs, fleetWaitMs } = attempt;
+        const fencingToken = grant?.fencingToken;
+        instrument.granted(
+          fencingToken === undefined
+            ? { keyWaitMs, fleetWaitMs }
+            : { keyWaitMs, fleetWaitMs, fencingToken },
+        );
+        output = instrument.run(() =>
+          givenExecute === undefined
+            ? input.tool.execute(input.value, context)
+            : givenExecute(input.value, context),
+        );
+      }
     } catch (error) {
       attempt.emitStart();
-      answered(thrownAnswer(toolName, error));
+      this.#answered(thrownAnswer(toolName, error));
       return undefined;
     }
     // Its `call-start` once the tool has started: someone who stops listening on seeing it
     // stops a running tool (its signal aborts), never one that was about to start.
     attempt.emitStart();
     if (!isPromiseLike(output)) {
-      answered(answerOf(toolName, output));
+      this.#answered(answerOf(toolName, output));
       return undefined;
     }
-    const onLost = (): void => {
-      const reason = grant?.lost.reason ?? new Error('lease lost');
-      AttemptContext.abort(context, reason);
-      subscriber.next({
-        answer: outcomeUnknownAnswer(toolName, grant?.lost.reason),
-        toolRan: true,
-      });
-      subscriber.complete();
-    };
-    grant?.lost.addEventListener('abort', onLost, { once: true });
-    output.then(
-      (value) => {
-        if (!subscriber.closed) answered(answerOf(toolName, value));
-      },
-      (error: unknown) => {
-        if (!subscriber.closed) answered(thrownAnswer(toolName, error));
-      },
-    );
-    return () => {
-      grant?.lost.removeEventListener('abort', onLost);
-      if (settled) return;
-      // Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt.
-      AttemptContext.abort(context, attempt.batch.failure ?? new Error('stopped'));
-      const hold = attempt.batch.config.outliving.hold({
-        node: attempt.prepared.node,
-        toolCallId: call.id,
-        toolName,
-        grant,
-      });
-      const done = (): void => hold.settled();
-      output.then(done, done);
-    };
-  });
+    this.#output = output;
+    grant?.lost.addEventListener('abort', this.#onLost, { once: true });
+    output.then(this.#onValue, this.#onError);
+    return this.#teardown;
+  }
+
+  #answered(answer: AttemptAnswer): void {
+    this.#settled = true;
+    if (this.#grant !== undefined) giveBack(this.#grant);
+    this.#subscriber.next({ answer, toolRan: true });
+    this.#subscriber.complete();
+  }
+
+  readonly #onValue = (value: unknown): void => {
+    if (!this.#subscriber.closed) this.#answered(answerOf(this.#attempt.prepared.toolName, value));
+  };
+
+  readonly #onError = (error: unknown): void => {
+    if (!this.#subscriber.closed)
+      this.#answered(thrownAnswer(this.#attempt.prepared.toolName, error));
+  };
+
+  /** The grant was lost while the tool ran: it is told to stop; its outcome is unknown. */
+  readonly #onLost = (): void => {
+    const reason = this.#grant?.lost.reason;
+    AttemptContext.abort(this.#attempt.context, reason ?? new Error('lease lost'));
+    const toolName = this.#attempt.prepared.toolName;
+    this.#subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
+    this.#subscriber.complete();
+  };
+
+  /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
+  readonly #teardown = (): void => {
+    this.#grant?.lost.removeEventListener('abort', this.#onLost);
+    if (this.#settled) return;
+    const attempt = this.#attempt;
+    AttemptContext.abort(attempt.context, attempt.batch.failure ?? new Error('stopped'));
+    const { call, toolName } = attempt.prepared;
+    const hold = attempt.batch.config.outliving.hold({
+      node: attempt.prepared.node,
+      toolCallId: call.id,
+      toolName,
+      grant: this.#grant,
+    });
+    const done = (): void => hold.settled();
+    this.#output?.then(done, done);
+  };
 }
 
 /** The attempt's `timeoutMs` over the grant and the tool: past it, a soft error. */

@@ -146,6 +146,18 @@ class ReadyCalls<T> {
     }
   }
 
+  /** Call `index` has ended: its slot is free, the calls waiting for it alone are ready. */
+  ended(index: number): void {
+    this.#running -= 1;
+    this.#queue.end(index);
+    this.#pump();
+  }
+
+  /** Where the running calls' values and errors go. */
+  get subscriber(): Subscriber<T> {
+    return this.#subscriber;
+  }
+
   #start(index: number): void {
     const { call, waitedFor } = this.#waiting[index]!;
     this.#waiting[index] = undefined;
@@ -153,17 +165,36 @@ class ReadyCalls<T> {
     const subscriber = this.#subscriber;
     // Tied to the result before it is subscribed, so unsubscribing reaches a call even from
     // inside its own synchronous start.
-    const inner: Subscriber<T> = new Subscriber<T>({
-      next: (value) => subscriber.next(value),
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => {
-        subscriber.remove(inner);
-        this.#running -= 1;
-        this.#queue.end(index);
-        this.#pump();
-      },
-    });
+    const running = new RunningCall(this, index);
+    const inner = new Subscriber<T>(running);
+    running.inner = inner;
     subscriber.add(inner);
     call.run({ waitedFor }).subscribe(inner);
+  }
+}
+
+/** A running call's observer (a class: nothing is made per call but the instance). */
+class RunningCall<T> {
+  readonly #calls: ReadyCalls<T>;
+  readonly #index: number;
+  /** The call's own subscriber, to be dropped from the result's when it ends. */
+  inner: Subscriber<T> | undefined;
+
+  constructor(calls: ReadyCalls<T>, index: number) {
+    this.#calls = calls;
+    this.#index = index;
+  }
+
+  next(value: T): void {
+    this.#calls.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    this.#calls.subscriber.error(error);
+  }
+
+  complete(): void {
+    if (this.inner !== undefined) this.#calls.subscriber.remove(this.inner);
+    this.#calls.ended(this.#index);
   }
 }
