@@ -18,7 +18,7 @@ import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { errorMessage } from './error-message.js';
 import { type PlannedBatch, planBatch } from './plan-batch.js';
 import { runCall } from './run-call.js';
-import { type EagerCall, scheduleEager } from './schedule-eager.js';
+import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
 import { unnested } from './unnested.js';
 
@@ -68,7 +68,7 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
         );
       return concat(
         of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),
-        from(calls).pipe(mergeMap(call, cap)),
+        calls.length === 1 ? call(calls[0]!) : from(calls).pipe(mergeMap(call, cap)),
         defer(() =>
           batch.failure === undefined
             ? of<DispatchEvent>({ type: 'wave-end', wave: position })
@@ -148,24 +148,38 @@ function readyCall(
   arrivedAt: number,
   duplicateOf?: number,
 ): EagerCall<DispatchEvent> {
-  return {
-    index,
-    dependencies: waits,
-    estimateMs: batch.prepared.node(index).estimateMs,
-    run: ({ waitedFor }) =>
-      duplicateOf === undefined
-        ? runCall(batch, batch.prepared.call(index), {
-            wave: undefined,
-            readyAt: arrivedAt,
-            arrivedAt,
-            waitedFor,
-          })
-        : duplicateCallEvents({
-            call: batch.calls[index]!,
-            index,
-            firstIndex: duplicateOf,
-            waitedFor,
-            waitedMs: batch.config.scheduler.now() - arrivedAt,
-          }),
-  };
+  return new ReadyCall(batch, index, waits, arrivedAt, duplicateOf);
+}
+
+/** A call for the ready queue (a class: its `run` is not made per call). */
+class ReadyCall implements EagerCall<DispatchEvent> {
+  readonly estimateMs: number | undefined;
+
+  constructor(
+    readonly batch: ScheduledBatch,
+    readonly index: number,
+    readonly dependencies: readonly number[],
+    readonly arrivedAt: number,
+    readonly duplicateOf: number | undefined,
+  ) {
+    this.estimateMs = batch.prepared.node(index).estimateMs;
+  }
+
+  run({ waitedFor }: EagerStart): Observable<DispatchEvent> {
+    const { batch, index, arrivedAt, duplicateOf } = this;
+    return duplicateOf === undefined
+      ? runCall(batch, batch.prepared.call(index), {
+          wave: undefined,
+          readyAt: arrivedAt,
+          arrivedAt,
+          waitedFor,
+        })
+      : duplicateCallEvents({
+          call: batch.calls[index]!,
+          index,
+          firstIndex: duplicateOf,
+          waitedFor,
+          waitedMs: batch.config.scheduler.now() - arrivedAt,
+        });
+  }
 }

@@ -168,9 +168,17 @@ class ToolRun {
       return undefined;
     }
     this.#output = output;
-    grant?.lost.addEventListener('abort', this.#onLost, { once: true });
-    output.then(this.#onValue, this.#onError);
-    return this.#teardown;
+    // Callbacks passed inline, not kept in named fields: nothing named is made per run.
+    const onLost = (): void => this.#lost();
+    grant?.lost.addEventListener('abort', onLost, { once: true });
+    output.then(
+      (value) => this.#settle(value, false),
+      (error: unknown) => this.#settle(error, true),
+    );
+    return () => {
+      grant?.lost.removeEventListener('abort', onLost);
+      this.#outlive();
+    };
   }
 
   #answered(answer: AttemptAnswer): void {
@@ -180,27 +188,23 @@ class ToolRun {
     this.#subscriber.complete();
   }
 
-  readonly #onValue = (value: unknown): void => {
-    if (!this.#subscriber.closed) this.#answered(answerOf(this.#attempt.prepared.toolName, value));
-  };
-
-  readonly #onError = (error: unknown): void => {
-    if (!this.#subscriber.closed)
-      this.#answered(thrownAnswer(this.#attempt.prepared.toolName, error));
-  };
+  #settle(outcome: unknown, threw: boolean): void {
+    if (this.#subscriber.closed) return;
+    const toolName = this.#attempt.prepared.toolName;
+    this.#answered(threw ? thrownAnswer(toolName, outcome) : answerOf(toolName, outcome));
+  }
 
   /** The grant was lost while the tool ran: it is told to stop; its outcome is unknown. */
-  readonly #onLost = (): void => {
+  #lost(): void {
     const reason = this.#grant?.lost.reason;
     AttemptContext.abort(this.#attempt.context, reason ?? new Error('lease lost'));
     const toolName = this.#attempt.prepared.toolName;
     this.#subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
     this.#subscriber.complete();
-  };
+  }
 
   /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
-  readonly #teardown = (): void => {
-    this.#grant?.lost.removeEventListener('abort', this.#onLost);
+  #outlive(): void {
     if (this.#settled) return;
     const attempt = this.#attempt;
     AttemptContext.abort(attempt.context, attempt.batch.failure ?? new Error('stopped'));
@@ -211,9 +215,11 @@ class ToolRun {
       toolName,
       grant: this.#grant,
     });
-    const done = (): void => hold.settled();
-    this.#output?.then(done, done);
-  };
+    this.#output?.then(
+      () => hold.settled(),
+      () => hold.settled(),
+    );
+  }
 }
 
 /** The attempt's `timeoutMs` over the grant and the tool: past it, a soft error. */
