@@ -105,7 +105,7 @@ export interface CallEndEvent {
    * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
    * a slot since its wave began (eager mode and streams: since the call arrived); for a retry,
    * the back-off since the previous attempt ended; and the wait for keys still held by a
-   * lingering call (a tool of this dispatcher that outlived its attempt), if there was one.
+   * tool of this dispatcher that outlived its answer, if there was one.
    */
   readonly waitMs: number;
 }
