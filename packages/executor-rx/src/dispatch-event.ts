@@ -99,11 +99,13 @@ export interface CallEndEvent {
   readonly content: string | undefined;
   /** Time from this attempt's start to its end, in ms. */
   readonly durationMs: number;
+  /** The call's result, on its final `call-end` (`ok` or `error`): what its slot holds. */
+  readonly result?: ToolResult;
   /**
    * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
    * a slot since its wave began (eager mode and streams: since the call arrived); for a retry,
    * the back-off since the previous attempt ended; and the wait for keys still held by a
-   * lingering call (a tool of this dispatcher that outlived its attempt), if there was one.
+   * tool of this dispatcher that outlived its answer, if there was one.
    */
   readonly waitMs: number;
 }
@@ -142,6 +144,8 @@ export interface CallSkippedEvent {
   readonly failedCallId: string;
   /** The soft error in the call's slot. */
   readonly content: string;
+  /** The call's result: the soft error, as its slot holds it. */
+  readonly result: ToolResult;
 }
 
 /** Every call of a wave has ended. */

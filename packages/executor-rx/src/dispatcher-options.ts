@@ -41,9 +41,10 @@ export interface DispatcherOptions {
    * a grant for the call's declared accesses (`access` / `resourceKey`, empty when none). The
    * wait counts in `timeoutMs` and obeys cancellation; `call-start` reports it as
    * `fleetWaitMs`; the grant's `fencingToken` reaches the tool as `ToolContext.fencingToken`; a
-   * grant that cannot be had, or is lost while the tool runs, is a soft error
-   * (`coordination_failed`, `lease_lost`) and the tool never runs unlocked. Default
-   * `noCoordination` (nothing to wait for).
+   * grant that cannot be had is the soft error `coordination_failed` (one lost before the tool
+   * started, `lease_lost`), and the tool never runs unlocked; one lost after the tool started is
+   * `outcome_unknown`, never retried. The grant is released when the tool settles. A call whose
+   * declarations cannot be read asks for `exclusive: true`. Default `noCoordination`.
    */
   readonly coordinator?: Coordinator | undefined;
   /**

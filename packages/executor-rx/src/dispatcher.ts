@@ -8,11 +8,11 @@ import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatc
 import { openTurn, type Turn } from './open-turn.js';
 import {
   type DispatcherConfig,
+  type ResolvedDispatchOptions,
   resolveDispatcherOptions,
   resolveDispatchOptions,
 } from './resolve-dispatcher-options.js';
 import { runBatch } from './run-batch.js';
-import { runEagerBatch } from './run-eager-batch.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
@@ -81,7 +81,7 @@ export class Dispatcher {
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
-    return resultsOf(() => this.#run(calls, options, false));
+    return resultsOf(() => this.run(calls, options));
   }
 
   /**
@@ -107,7 +107,7 @@ export class Dispatcher {
    * @see Dispatcher.runStream for the events.
    */
   dispatchStream(calls: ToolCallSource, options: DispatchOptions = {}): Promise<ToolResult[]> {
-    return resultsOf(() => this.#runStream(calls, options, false));
+    return resultsOf(() => this.runStream(calls, options));
   }
 
   /**
@@ -121,23 +121,11 @@ export class Dispatcher {
    *   that is neither an AsyncIterable nor an Observable.
    */
   runStream(calls: ToolCallSource, options: DispatchOptions = {}): Observable<DispatchEvent> {
-    return this.#runStream(calls, options, true);
-  }
-
-  #runStream(
-    calls: ToolCallSource,
-    options: DispatchOptions,
-    observed: boolean,
-  ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
-    const { onEvent } = dispatch;
-    const events = runEagerBatch({
-      config: this.#config,
-      calls: callSource(calls),
+    return withOnEvent(
+      runBatch({ config: this.#config, calls: callSource(calls), dispatch }),
       dispatch,
-      progressEvents: observed || onEvent !== undefined,
-    });
-    return onEvent === undefined ? events : events.pipe(tap(onEvent));
+    );
   }
 
   /**
@@ -175,28 +163,14 @@ export class Dispatcher {
    * @throws DispatchError `invalid_config` (synchronously) for invalid options.
    */
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {
-    return this.#run(calls, options, true);
-  }
-
-  #run(
-    calls: readonly ToolCall[],
-    options: DispatchOptions,
-    observed: boolean,
-  ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
-    const { onEvent } = dispatch;
     if (!Array.isArray(calls)) {
       throw new DispatchError({
         code: 'invalid_config',
         message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
       });
     }
-    const progressEvents = observed || onEvent !== undefined;
-    const events =
-      dispatch.mode === 'eager'
-        ? runEagerBatch({ config: this.#config, calls, dispatch, progressEvents })
-        : runBatch({ config: this.#config, calls, dispatch, progressEvents });
-    return onEvent === undefined ? events : events.pipe(tap(onEvent));
+    return withOnEvent(runBatch({ config: this.#config, calls, dispatch }), dispatch);
   }
 }
 
@@ -212,4 +186,12 @@ function resultsOf(run: () => Observable<DispatchEvent>): Promise<ToolResult[]> 
       complete: () => resolve(results),
     });
   });
+}
+
+/** The events, each handed to `onEvent` first when there is one. */
+function withOnEvent(
+  events: Observable<DispatchEvent>,
+  { onEvent }: ResolvedDispatchOptions,
+): Observable<DispatchEvent> {
+  return onEvent === undefined ? events : events.pipe(tap(onEvent));
 }

@@ -1,3 +1,5 @@
+import { from, type Observable, of } from 'rxjs';
+
 /** A value a hook, reflector, strategy or tool may answer now or later. */
 export type MaybeAsync<T> = T | PromiseLike<T>;
 
@@ -8,4 +10,17 @@ export function isPromiseLike<T>(value: MaybeAsync<T>): value is PromiseLike<T> 
     value !== null &&
     typeof (value as { then?: unknown }).then === 'function'
   );
+}
+
+/**
+ * An answer given now or later as an Observable: synchronous for a plain value (so a pipeline of
+ * synchronous stages stays synchronous), from the promise otherwise.
+ *
+ * @example
+ * ```ts
+ * fromMaybeAsync(hook(context)).pipe(map(verdictOf));
+ * ```
+ */
+export function fromMaybeAsync<T>(value: MaybeAsync<T>): Observable<T> {
+  return isPromiseLike(value) ? from(value) : of(value);
 }

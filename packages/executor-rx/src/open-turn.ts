@@ -3,7 +3,7 @@ import { Subject, tap } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
 import type { ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
-import { runEagerBatch } from './run-eager-batch.js';
+import { runBatch } from './run-batch.js';
 
 /**
  * A turn fed one call at a time (see `Dispatcher.openTurn`), for frameworks that execute their
@@ -69,29 +69,21 @@ export function openTurn(options: OpenTurnOptions): Turn {
   done.catch(() => undefined);
 
   const { onEvent } = options.dispatch;
-  const events = runEagerBatch({
+  const events = runBatch({
     config: options.config,
     calls,
     dispatch: options.dispatch,
-    progressEvents: true,
     turn: true,
     executeOf: (index) => given[index],
   });
   (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
     next: (event) => {
-      const final =
-        event.type === 'call-skipped' ||
-        (event.type === 'call-end' && (event.outcome === 'ok' || event.outcome === 'error'));
-      if (!final) return;
-      const waiting = pending[event.index];
-      pending[event.index] = undefined;
-      waiting?.resolve({
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        content: event.content ?? '',
-        isError: event.type === 'call-skipped' || event.isError,
-        durationMs: event.type === 'call-skipped' ? 0 : event.durationMs,
-      });
+      if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
+      const { result, index } = event;
+      if (result === undefined) return;
+      const waiting = pending[index];
+      pending[index] = undefined;
+      waiting?.resolve(result);
     },
     error: (error: unknown) => {
       failed = true;

@@ -38,7 +38,7 @@ export interface PreparedCallsOptions {
  * ```ts
  * const prepared = new PreparedCalls({ registry, calls, health });
  * planner.plan(prepared.nodes());                // inputs parsed here, once
- * runCall(prepared.call(0), { batch, wave: 0 }); // reuses the parsed input
+ * runCall(batch, prepared.call(0), place);      // reuses the parsed input
  * ```
  */
 export class PreparedCalls {

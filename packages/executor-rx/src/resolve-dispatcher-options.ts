@@ -18,7 +18,7 @@ import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { FailurePolicy } from './failure-policy.js';
-import { LingeringCalls } from './lingering-calls.js';
+import { OutlivingTools } from './outliving-tools.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
 import { ToolHealth } from './tool-health.js';
@@ -41,8 +41,8 @@ export interface DispatcherConfig {
   /** The fleet coordinator; `undefined` for `noCoordination` (nothing to ask). */
   readonly coordinator: Coordinator | undefined;
   readonly settleTimeoutMs: number;
-  /** Calls of this dispatcher whose tools outlived their attempts, holding their keys. */
-  readonly lingering: LingeringCalls;
+  /** Tools of this dispatcher that outlived their answer, holding their keys and grants. */
+  readonly outliving: OutlivingTools;
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
@@ -61,7 +61,7 @@ export interface ResolvedDispatchOptions {
   readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
-const DISPATCHER_KEYS: readonly string[] = [
+const DISPATCHER_KEYS = [
   'registry',
   'mode',
   'maxConcurrency',
@@ -77,14 +77,7 @@ const DISPATCHER_KEYS: readonly string[] = [
   'instrumentation',
   'onFailure',
 ];
-const DISPATCH_KEYS: readonly string[] = [
-  'signal',
-  'mode',
-  'maxConcurrency',
-  'priority',
-  'onFailure',
-  'onEvent',
-];
+const DISPATCH_KEYS = ['signal', 'mode', 'maxConcurrency', 'priority', 'onFailure', 'onEvent'];
 
 /**
  * Checks the {@link Dispatcher} options and fills in defaults.
@@ -93,65 +86,77 @@ const DISPATCH_KEYS: readonly string[] = [
  */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
-  const { registry, planner, hooks, recovery, health, scheduler, coordinator, instrumentation } =
-    options;
-  if (!hasMethods(registry, ['get', 'names', 'toPlanNodes'])) {
-    fail('registry', 'a ToolRegistry', registry);
+  const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
+  const { instrumentation, timeoutMs } = options;
+  need(
+    'registry',
+    'a ToolRegistry',
+    registry,
+    hasMethods(registry, ['get', 'names', 'toPlanNodes']),
+  );
+  if (planner !== undefined) {
+    const ok = hasMethods(planner, ['plan']) && isName(planner.name);
+    need('planner', 'a Planner ({ name: string, plan(nodes, options) })', planner, ok);
   }
-  if (planner !== undefined && !(hasMethods(planner, ['plan']) && isName(planner.name))) {
-    fail('planner', 'a Planner ({ name: string, plan(nodes, options) })', planner);
-  }
-  if (hooks !== undefined && (typeof hooks !== 'object' || hooks === null)) {
-    fail('hooks', 'an object with optional `pre` and `post` arrays of functions', hooks);
+  if (hooks !== undefined) {
+    const ok = typeof hooks === 'object' && hooks !== null;
+    need('hooks', 'an object with optional `pre` and `post` arrays of functions', hooks, ok);
   }
   if (recovery !== undefined) {
-    if (typeof recovery !== 'object' || recovery === null) {
-      fail('recovery', 'an object ({ strategy, reflector? })', recovery);
-    }
-    if (!(hasMethods(recovery.strategy, ['decide']) && isName(recovery.strategy.name))) {
-      fail(
-        'recovery.strategy',
-        'a RecoveryStrategy ({ name: string, decide(reflection) })',
-        recovery.strategy,
+    need(
+      'recovery',
+      'an object ({ strategy, reflector? })',
+      recovery,
+      typeof recovery === 'object' && recovery !== null,
+    );
+    const { strategy, reflector } = recovery;
+    const ok = hasMethods(strategy, ['decide']) && isName(strategy.name);
+    need(
+      'recovery.strategy',
+      'a RecoveryStrategy ({ name: string, decide(reflection) })',
+      strategy,
+      ok,
+    );
+    if (reflector !== undefined) {
+      need(
+        'recovery.reflector',
+        'a Reflector ({ reflect(failure) })',
+        reflector,
+        hasMethods(reflector, ['reflect']),
       );
     }
-    if (recovery.reflector !== undefined && !hasMethods(recovery.reflector, ['reflect'])) {
-      fail('recovery.reflector', 'a Reflector ({ reflect(failure) })', recovery.reflector);
-    }
   }
-  const timeoutMs = options.timeoutMs;
-  if (
-    timeoutMs !== undefined &&
-    (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
-  ) {
-    fail('timeoutMs', 'a finite number above 0', timeoutMs);
+  if (timeoutMs !== undefined) {
+    const ok = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0;
+    need('timeoutMs', 'a finite number above 0', timeoutMs, ok);
   }
-  if (health !== undefined && !(health instanceof ToolHealth)) {
-    fail('health', 'a ToolHealth', health);
+  if (health !== undefined) need('health', 'a ToolHealth', health, health instanceof ToolHealth);
+  if (scheduler !== undefined) {
+    const ok = hasMethods(scheduler, ['now', 'schedule']);
+    need('scheduler', 'a SchedulerLike ({ now(), schedule(work, delay) })', scheduler, ok);
   }
-  if (scheduler !== undefined && !hasMethods(scheduler, ['now', 'schedule'])) {
-    fail('scheduler', 'a SchedulerLike ({ now(), schedule(work, delay) })', scheduler);
+  if (coordinator !== undefined) {
+    need(
+      'coordinator',
+      'a Coordinator ({ acquire(request) })',
+      coordinator,
+      hasMethods(coordinator, ['acquire']),
+    );
   }
-  if (coordinator !== undefined && !hasMethods(coordinator, ['acquire'])) {
-    fail('coordinator', 'a Coordinator ({ acquire(request) })', coordinator);
-  }
-  if (instrumentation !== undefined && !hasMethods(instrumentation, ['startBatch'])) {
-    fail('instrumentation', 'an Instrumentation ({ startBatch(info) })', instrumentation);
+  if (instrumentation !== undefined) {
+    const ok = hasMethods(instrumentation, ['startBatch']);
+    need('instrumentation', 'an Instrumentation ({ startBatch(info) })', instrumentation, ok);
   }
   const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
-  if (
-    typeof settleTimeoutMs !== 'number' ||
-    Number.isNaN(settleTimeoutMs) ||
-    settleTimeoutMs <= 0
-  ) {
-    fail('settleTimeoutMs', 'a number above 0 (or Infinity)', options.settleTimeoutMs);
-  }
+  const settleOk =
+    typeof settleTimeoutMs === 'number' && !Number.isNaN(settleTimeoutMs) && settleTimeoutMs > 0;
+  need('settleTimeoutMs', 'a number above 0 (or Infinity)', options.settleTimeoutMs, settleOk);
   const clock = scheduler ?? asyncScheduler;
   return {
     registry,
-    mode: checkMode(options.mode) ?? 'sequential',
+    mode: MODE(options.mode) ?? 'sequential',
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? DEFAULT_MAX_CONCURRENCY,
-    priority: checkPriority(options.priority) ?? 'model-order',
+    priority: PRIORITY(options.priority) ?? 'model-order',
     planner: planner ?? greedyPlanner(),
     preHooks: checkHooks('hooks.pre', hooks?.pre),
     postHooks: checkHooks('hooks.post', hooks?.post),
@@ -164,9 +169,9 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     scheduler: clock,
     coordinator: coordinator === noCoordination ? undefined : coordinator,
     settleTimeoutMs,
-    lingering: new LingeringCalls({ scheduler: clock, settleTimeoutMs }),
+    outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
-    onFailure: checkFailurePolicy(options.onFailure) ?? 'continue',
+    onFailure: FAILURE_POLICY(options.onFailure) ?? 'continue',
   };
 }
 
@@ -181,21 +186,41 @@ export function resolveDispatchOptions(
 ): ResolvedDispatchOptions {
   checkObject('the dispatch options', options, DISPATCH_KEYS);
   const { signal, onEvent } = options;
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    fail('signal', 'an AbortSignal', signal);
-  }
-  if (onEvent !== undefined && typeof onEvent !== 'function') {
-    fail('onEvent', 'a function', onEvent);
-  }
+  if (signal !== undefined) need('signal', 'an AbortSignal', signal, signal instanceof AbortSignal);
+  if (onEvent !== undefined) need('onEvent', 'a function', onEvent, typeof onEvent === 'function');
   return {
     signal,
     onEvent,
-    mode: checkMode(options.mode) ?? config.mode,
+    mode: MODE(options.mode) ?? config.mode,
     maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
-    priority: checkPriority(options.priority) ?? config.priority,
-    onFailure: checkFailurePolicy(options.onFailure) ?? config.onFailure,
+    priority: PRIORITY(options.priority) ?? config.priority,
+    onFailure: FAILURE_POLICY(options.onFailure) ?? config.onFailure,
   };
 }
+
+/** A check that an option, when given, is one of `values` (the words name them for the message). */
+function oneOf<T extends string>(name: string, values: readonly T[], words: string) {
+  return (value: unknown): T | undefined => {
+    if (value !== undefined) need(name, words, value, values.includes(value as T));
+    return value as T | undefined;
+  };
+}
+
+const MODE = oneOf<DispatchMode>(
+  'mode',
+  ['sequential', 'parallel', 'eager'],
+  "'sequential', 'parallel' or 'eager'",
+);
+const PRIORITY = oneOf<EagerPriority>(
+  'priority',
+  ['model-order', 'longest-first'],
+  "'model-order' or 'longest-first'",
+);
+const FAILURE_POLICY = oneOf<FailurePolicy>(
+  'onFailure',
+  ['continue', 'skip-dependents', 'stop'],
+  "'continue', 'skip-dependents' or 'stop'",
+);
 
 function checkObject(what: string, value: unknown, known: readonly string[]): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -214,43 +239,18 @@ function checkObject(what: string, value: unknown, known: readonly string[]): vo
   }
 }
 
-function checkMode(mode: unknown): DispatchMode | undefined {
-  if (mode === undefined || mode === 'sequential' || mode === 'parallel' || mode === 'eager') {
-    return mode;
-  }
-  return fail('mode', "'sequential', 'parallel' or 'eager'", mode);
-}
-
-function checkPriority(priority: unknown): EagerPriority | undefined {
-  if (priority === undefined || priority === 'model-order' || priority === 'longest-first') {
-    return priority;
-  }
-  return fail('priority', "'model-order' or 'longest-first'", priority);
-}
-
-function checkFailurePolicy(policy: unknown): FailurePolicy | undefined {
-  if (
-    policy === undefined ||
-    policy === 'continue' ||
-    policy === 'skip-dependents' ||
-    policy === 'stop'
-  ) {
-    return policy;
-  }
-  return fail('onFailure', "'continue', 'skip-dependents' or 'stop'", policy);
-}
-
 function checkMaxConcurrency(value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value;
-  return fail('maxConcurrency', 'an integer from 1 and up', value);
+  const ok = typeof value === 'number' && Number.isInteger(value) && value >= 1;
+  need('maxConcurrency', 'an integer from 1 and up', value, ok);
+  return value as number;
 }
 
 function checkHooks<H>(name: string, hooks: readonly H[] | undefined): readonly H[] {
   if (hooks === undefined) return [];
-  if (!Array.isArray(hooks)) return fail(name, 'an array of functions', hooks);
+  need(name, 'an array of functions', hooks, Array.isArray(hooks));
   hooks.forEach((hook: unknown, i) => {
-    if (typeof hook !== 'function') fail(`${name}[${i}]`, 'a function', hook);
+    need(`${name}[${i}]`, 'a function', hook, typeof hook === 'function');
   });
   return [...hooks];
 }
@@ -267,7 +267,9 @@ function isName(value: unknown): boolean {
   return typeof value === 'string' && value !== '';
 }
 
-function fail(option: string, expected: string, value: unknown): never {
+/** Throws `invalid_config` naming `option` and the value unless `ok`. */
+function need(option: string, expected: string, value: unknown, ok: boolean): void {
+  if (ok) return;
   throw new DispatchError({
     code: 'invalid_config',
     message: optionMessage({ name: option, expected, value }),

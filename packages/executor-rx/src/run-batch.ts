@@ -1,124 +1,257 @@
-import type { ToolCall } from '@toolwaves/core';
-import type { CallExplanation } from '@toolwaves/planner';
+import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
+import { conflicts, dependencies, type Plan } from '@toolwaves/planner';
 import {
   concat,
-  concatMap,
   defer,
-  from,
   Observable,
   of,
-  type Subscriber,
+  Subject,
+  Subscriber,
   type TeardownLogic,
+  tap,
   throwError,
 } from 'rxjs';
-import { BatchState } from './batch-state.js';
+import { scheduleReadyCalls, scheduleWaves } from './batch-schedules.js';
+import type { BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { FailureGate } from './failure-policy.js';
 import { fillResultSlots } from './fill-result-slots.js';
-import { planBatch } from './plan-batch.js';
+import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
-import { runWave } from './run-wave.js';
 
 /** Options of {@link runBatch}. */
 export interface RunBatchOptions {
   readonly config: DispatcherConfig;
-  readonly calls: readonly ToolCall[];
+  /** The whole batch, or a stream of calls the model is still writing. */
+  readonly calls: readonly ToolCall[] | Observable<ToolCall>;
   readonly dispatch: ResolvedDispatchOptions;
-  /** Emit the wave and call events; `false` when only the results are wanted. Default `true`. */
-  readonly progressEvents?: boolean;
+  /** A turn's calls arrive one `run` at a time (for instrumentation). */
+  readonly turn?: boolean | undefined;
+  /** The implementation given with call `index`, if any (turns). */
+  readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
 /**
- * One dispatch as an Observable of events: plan once, then `concatMap` over the waves, then
- * `batch-end` with the results in call order, or the hard error. The caller's signal fails the
- * batch with `cancelled` at once (the calls in flight get their `call-end`s and their tools'
- * signal aborts); unsubscribing also aborts the tools' signal.
+ * One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events,
+ * `batch-end` with the results in call order — collected by index from the calls' final
+ * events — or the hard error. The mode is a parameter of the one scheduler: waves (`parallel`
+ * and `sequential` batches: the plan's waves one after another, each a `mergeMap` under the
+ * cap) or the ready queue (`eager` batches and every stream: `scheduleEager`, dependencies from
+ * the planner, a stream's as each call arrives; a sequential stream's call waits for the one
+ * before it). A hard error, the caller's signal or a failing source stops the calls in flight
+ * (each ends with its `call-end`), and the batch errors; unsubscribing stops them quietly.
+ *
+ * @example
+ * ```ts
+ * runBatch({ config, calls, dispatch }).subscribe((event) => console.log(event.type));
+ * ```
+ * @see runCall for one call.
  */
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
-  return new Observable<DispatchEvent>((subscriber) => start(options, subscriber));
+  return new Observable<DispatchEvent>((subscriber) => new BatchRun(options, subscriber).start());
 }
 
-function start(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>): TeardownLogic {
-  const { config, calls, dispatch } = options;
-  const { signal, mode } = dispatch;
-  const cap = Math.max(1, Math.min(dispatch.maxConcurrency, calls.length));
-  const instrument = config.instrumentation?.startBatch({
-    mode,
-    source: 'batch',
-    ...(mode === 'parallel' ? { planner: config.planner.name } : {}),
-    callCount: calls.length,
-    maxConcurrency: cap,
-  });
-  const batch = new BatchState({
-    config,
-    calls,
-    progressEvents: options.progressEvents ?? true,
-    observer: subscriber,
-    instrument,
-    onFailure: dispatch.onFailure,
-    planned: true,
-  });
-  if (signal?.aborted) {
-    const error = cancelled(signal);
-    batch.endInstrument('cancelled', error);
-    subscriber.error(error);
-    return undefined;
-  }
-  let planned: ReturnType<typeof planBatch>;
-  try {
-    planned = planBatch({
-      planner: config.planner,
-      prepared: batch.prepared,
-      mode,
-      maxConcurrency: cap,
+/** The state of one run of {@link runBatch}: what its calls see of it ({@link CallBatch}). */
+class BatchRun implements ScheduledBatch {
+  readonly config: DispatcherConfig;
+  readonly calls: ToolCall[];
+  readonly startedAt: number;
+  readonly instrument: BatchInstrument | undefined;
+  readonly gate: FailureGate | undefined;
+  readonly stops = new Subject<BatchStop>();
+  failure: DispatchError | undefined;
+  readonly #options: RunBatchOptions;
+  readonly #subscriber: Subscriber<DispatchEvent>;
+  readonly prepared: PreparedCalls;
+  readonly #whole: readonly ToolCall[] | undefined;
+  readonly #results: (ToolResult | undefined)[] = [];
+  /** Dependencies by the rules: a whole batch's from the planner, a stream's as they arrive. */
+  rules: (readonly number[])[] | undefined;
+  plan: Plan | undefined;
+  #finished = false;
+  #instrument: BatchInstrument | undefined;
+
+  constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
+    const { config, calls, dispatch } = options;
+    this.#options = options;
+    this.#subscriber = subscriber;
+    this.config = config;
+    this.#whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;
+    this.calls = this.#whole === undefined ? [] : [...this.#whole];
+    this.startedAt = config.scheduler.now();
+    const { health, registry } = config;
+    this.prepared = new PreparedCalls({
+      registry,
+      calls: this.calls,
+      health,
+      executeOf: options.executeOf,
     });
-  } catch (error) {
-    batch.endInstrument('failed', error);
-    subscriber.error(error);
-    return undefined;
+    const waves = this.#whole !== undefined && dispatch.mode !== 'eager';
+    this.gate =
+      dispatch.onFailure === 'continue'
+        ? undefined
+        : new FailureGate({
+            policy: dispatch.onFailure,
+            calls: this.calls,
+            dependenciesOf: (index) => (waves ? this.#ranBefore(index) : this.#rulesOf(index)),
+          });
+    this.instrument = config.instrumentation?.startBatch({
+      mode: this.#shownMode(),
+      source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
+      ...(dispatch.mode === 'parallel' && this.#whole !== undefined
+        ? { planner: config.planner.name }
+        : {}),
+      ...(this.#whole === undefined ? {} : { callCount: this.#whole.length }),
+      maxConcurrency: this.cap,
+    });
+    this.#instrument = this.instrument;
   }
-  const onAbort = (): void => batch.fail(cancelled(signal!));
-  signal?.addEventListener('abort', onAbort, { once: true });
-  let explanation: CallExplanation[] | undefined;
-  const { plan } = planned;
-  const batchStart: BatchStartEvent = {
-    type: 'batch-start',
-    mode,
-    maxConcurrency: cap,
-    callCount: calls.length,
-    plan,
-    get explanation() {
-      explanation ??= planned.explain();
-      return explanation;
-    },
-  };
-  const subscription = concat(
-    of<DispatchEvent>(batchStart),
-    from(plan.waves).pipe(
-      concatMap((wave, position) => runWave(batch, wave, position, cap, mode === 'sequential')),
-    ),
-    defer(() => {
-      const waves = plan.waves.length;
-      const { failure } = batch;
-      if (failure !== undefined) {
-        batch.endInstrument(failure.code === 'cancelled' ? 'cancelled' : 'failed', failure, waves);
-        return throwError(() => failure);
-      }
-      batch.finished = true;
-      batch.endInstrument('ok', undefined, waves);
-      return of<DispatchEvent>({
-        type: 'batch-end',
-        results: fillResultSlots(calls, batch.results),
-        durationMs: batch.now() - batch.startedAt,
+
+  start(): TeardownLogic {
+    const { signal } = this.#options.dispatch;
+    if (signal?.aborted) {
+      this.#end('cancelled', cancelled(signal));
+      return undefined;
+    }
+    let body: Observable<DispatchEvent>;
+    let batchStart: BatchStartEvent;
+    try {
+      const whole = this.#whole !== undefined;
+      [batchStart, body] =
+        whole && this.dispatch.mode !== 'eager'
+          ? scheduleWaves(this)
+          : scheduleReadyCalls(
+              this,
+              whole ? undefined : (this.#options.calls as Observable<ToolCall>),
+            );
+    } catch (error) {
+      this.#end('failed', error);
+      return undefined;
+    }
+    const onAbort = (): void => this.stop(cancelled(signal!));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // Made and tied to the run before it is subscribed: unsubscribing from the run inside a
+    // synchronous stage (a pre hook) closes the calls at once.
+    const calls = new Subscriber<DispatchEvent>({
+      next: (event) => this.#subscriber.next(event),
+      error: (error: unknown) => this.#end(outcomeOf(error), error),
+      complete: () => this.#subscriber.complete(),
+    });
+    calls.add(() => {
+      if (this.#finished || this.failure !== undefined) return;
+      this.failure = new DispatchError({
+        code: 'cancelled',
+        message: 'The dispatch was unsubscribed from before it ended',
       });
-    }),
-  ).subscribe(subscriber);
-  return () => {
-    signal?.removeEventListener('abort', onAbort);
-    subscription.unsubscribe();
-    batch.dispose();
-    batch.endInstrument('cancelled', batch.failure, plan.waves.length);
-  };
+    });
+    this.#subscriber.add(calls);
+    concat(
+      of<DispatchEvent>(batchStart),
+      body.pipe(tap((event) => this.#collect(event))),
+      defer(() =>
+        this.failure === undefined ? of(this.#batchEnd()) : throwError(() => this.failure),
+      ),
+    ).subscribe(calls);
+    return () => {
+      signal?.removeEventListener('abort', onAbort);
+      this.#endInstrument('cancelled', this.failure);
+    };
+  }
+
+  get dispatch(): ResolvedDispatchOptions {
+    return this.#options.dispatch;
+  }
+
+  /** The cap: clamped to a whole batch's size; a sequential stream's is 1. */
+  get cap(): number {
+    const { mode, maxConcurrency } = this.#options.dispatch;
+    const whole = this.#whole;
+    if (whole === undefined) return mode === 'sequential' ? 1 : maxConcurrency;
+    return Math.max(1, Math.min(maxConcurrency, whole.length));
+  }
+
+  /** Waves, for instrumentation: what each call waits for (the rules, or the call before it). */
+  waveWaits(sequential: boolean): readonly (readonly number[])[] {
+    if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
+    this.rules ??= dependencies(this.prepared.nodes());
+    return this.rules;
+  }
+
+  /** A call raised a hard error: the others are stopped before it propagates. */
+  fail(error: DispatchError): void {
+    if (this.failure !== undefined || this.#finished) return;
+    this.failure = error;
+    this.stops.next({ outcome: error.code === 'cancelled' ? 'cancelled' : 'aborted', error });
+  }
+
+  /** The caller's signal, or a failing source: stop the calls in flight, then error. */
+  stop(error: DispatchError): void {
+    this.fail(error);
+    this.#end(outcomeOf(error), this.failure);
+  }
+
+  #end(outcome: BatchEndInfo['outcome'], error: unknown): void {
+    if (this.#subscriber.closed) return;
+    this.#endInstrument(outcome, error);
+    this.#subscriber.error(error);
+  }
+
+  /** A final event's result goes to its slot, and to the failure policy. */
+  #collect(event: DispatchEvent): void {
+    if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
+    const { result, index } = event;
+    if (result === undefined) return;
+    this.#results[index] = result;
+    this.gate?.answered(index, result);
+  }
+
+  #batchEnd(): DispatchEvent {
+    this.#finished = true;
+    this.#endInstrument('ok', undefined);
+    return {
+      type: 'batch-end',
+      results: fillResultSlots(this.calls, this.#results),
+      durationMs: this.config.scheduler.now() - this.startedAt,
+    };
+  }
+
+  #endInstrument(outcome: BatchEndInfo['outcome'], error: unknown): void {
+    const instrument = this.#instrument;
+    if (instrument === undefined) return;
+    this.#instrument = undefined;
+    const waves = this.plan?.waves.length;
+    instrument.end({
+      outcome,
+      callCount: this.calls.length,
+      ...(waves === undefined ? {} : { waves }),
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+
+  #rulesOf(index: number): readonly number[] {
+    this.rules ??= dependencies(this.prepared.nodes());
+    return this.rules[index]!;
+  }
+
+  /** Waves: the earlier calls it conflicts with that its plan ran before it (answered already). */
+  #ranBefore(index: number): readonly number[] {
+    const node = this.prepared.node(index);
+    const earlier: number[] = [];
+    for (let i = 0; i < index; i++) {
+      if (this.#results[i] !== undefined && conflicts(this.prepared.node(i), node)) earlier.push(i);
+    }
+    return earlier;
+  }
+
+  #shownMode(): 'sequential' | 'parallel' | 'eager' {
+    const { mode } = this.#options.dispatch;
+    return this.#whole === undefined && mode === 'parallel' ? 'eager' : mode;
+  }
+}
+
+function outcomeOf(error: unknown): BatchEndInfo['outcome'] {
+  return error instanceof DispatchError && error.code === 'cancelled' ? 'cancelled' : 'failed';
 }
 
 function cancelled(signal: AbortSignal): DispatchError {

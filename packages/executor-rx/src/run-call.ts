@@ -1,64 +1,219 @@
-import { Observable } from 'rxjs';
-import type { BatchState } from './batch-state.js';
-import { type CallContext, CallPipeline } from './call-pipeline.js';
+import type { AttemptEndInfo } from '@toolwaves/core';
+import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { Attempt } from './attempt.js';
+import { AttemptContext } from './attempt-context.js';
+import { attemptStages, type Concluded } from './attempt-stages.js';
+import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
+import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
-import { startNested } from './start-nested.js';
 
-export type { CallContext, EagerArrival } from './call-pipeline.js';
+/** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
+const STOPPED: AttemptEndInfo = { outcome: 'cancelled', retried: false };
 
 /**
- * The per-call pipeline as a cold Observable, the one every scheduler (waves, eager, streams)
- * runs: subscribing starts the call's first attempt (validate → pre hooks → wait for
- * conflicting lingering calls → fleet grant → execute with the timeout → post hooks → health
- * record → recovery, see {@link CallPipeline}); it emits the call's events (`call-start` /
- * `call-end` per attempt, and `settle-timeout` while it waits for keys) when the batch has
- * progress events, puts the result in `batch.results[prepared.index]`, and completes when the
- * call is done. It never errors: a hard error goes to the batch (`batch.failure`), which stops
- * the other calls in flight. Nothing starts when the batch has already failed. Unsubscribing
- * does not stop the call (the batch does that, through `batch.inFlight`).
+ * One call as a cold Observable, the one every mode runs: it emits the call's events
+ * (`call-start` / `call-end` per attempt, `settle-timeout` while it waits for keys) and
+ * completes after its final `call-end`, which carries the call's `result`; a call the failure
+ * policy skips emits `call-skipped` (with its `result`) instead. Its attempts run the stages
+ * of {@link attemptStages}; a retry begins after its back-off. A hard error it raises (a pre
+ * hook's abort, recovery exhausted) is an `error`, after the batch has stopped the other calls.
+ * When the batch stops (`batch.stops`), an open attempt ends with that outcome and the call
+ * completes; unsubscribing ends it quietly. Either way its signal aborts and a tool still
+ * running outlives it (its keys and grant held until it settles). Nothing starts once the
+ * batch has failed.
+ *
  *
  * @example
  * ```ts
- * // one wave, under the cap
- * const context: CallContext = { batch, wave: w, readyAt: batch.now() };
- * from(wave.calls).pipe(mergeMap((i) => runCall(batch.prepared.call(i), context), cap));
+ * from(wave.calls).pipe(mergeMap((i) => runCall(batch, prepared.call(i), place), cap));
  * ```
- * @see CallPipeline for the stages.
+ * @see attemptStages for the stages of one attempt.
  */
-export function runCall(prepared: PreparedCall, context: CallContext): Observable<DispatchEvent> {
-  const { batch } = context;
-  return new Observable<DispatchEvent>((subscriber) => {
-    if (batch.failure !== undefined) {
-      subscriber.complete();
-      return undefined;
-    }
-    const skip = batch.gate?.verdict(prepared.index);
-    if (skip !== undefined) {
-      const { call, index, toolName } = prepared;
-      batch.answered(index, {
-        toolCallId: call.id,
-        toolName,
-        content: skip.content,
-        isError: true,
-        durationMs: 0,
-      });
-      if (batch.progressEvents) {
-        subscriber.next({
-          type: 'call-skipped',
-          wave: context.wave,
-          index,
-          toolCallId: call.id,
-          toolName,
-          ...skip,
-        });
-      }
-      subscriber.complete();
-      return undefined;
-    }
-    const pipeline = new CallPipeline(prepared, context, subscriber);
-    // No teardown per call: when the run is unsubscribed from, the batch abandons its calls.
-    startNested(batch, subscriber, pipeline);
+export function runCall(
+  batch: CallBatch,
+  prepared: PreparedCall,
+  place: CallPlace,
+): Observable<DispatchEvent> {
+  return new Observable<DispatchEvent>((subscriber) =>
+    startCall(batch, prepared, place, subscriber),
+  );
+}
+
+function startCall(
+  batch: CallBatch,
+  prepared: PreparedCall,
+  place: CallPlace,
+  subscriber: Subscriber<DispatchEvent>,
+): TeardownLogic {
+  if (batch.failure !== undefined) {
+    subscriber.complete();
     return undefined;
-  });
+  }
+  const skip = batch.gate?.verdict(prepared.index);
+  if (skip !== undefined) {
+    const { call, index, toolName } = prepared;
+    const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
+    subscriber.next({
+      type: 'call-skipped',
+      wave: place.wave,
+      index,
+      toolCallId: call.id,
+      toolName,
+      ...skip,
+      result: { ...result, durationMs: 0 },
+    });
+    subscriber.complete();
+    return undefined;
+  }
+  return new CallAttempts(batch, place, subscriber).start(prepared);
+}
+
+/** The attempts of one call, one after another, until one concludes for good. */
+class CallAttempts {
+  readonly #batch: CallBatch;
+  readonly #place: CallPlace;
+  readonly #subscriber: Subscriber<DispatchEvent>;
+  #attempt: Attempt | undefined;
+  /** The current attempt's stages, or the back-off before the next one. */
+  #work: Subscription | undefined;
+  #ended = false;
+  #stops: Subscription | undefined;
+
+  constructor(batch: CallBatch, place: CallPlace, subscriber: Subscriber<DispatchEvent>) {
+    this.#batch = batch;
+    this.#place = place;
+    this.#subscriber = subscriber;
+  }
+
+  start(prepared: PreparedCall): TeardownLogic {
+    this.#stops = this.#batch.stops.subscribe((stop) => this.#stop(stop));
+    // Registered before the first attempt: unsubscribed from inside a synchronous stage, the
+    // call stops there.
+    this.#subscriber.add(() => this.#abandon());
+    this.#begin(prepared, 1, this.#place.readyAt);
+    return undefined;
+  }
+
+  #begin(prepared: PreparedCall, number: number, readyAt: number): void {
+    const attempt = new Attempt({
+      batch: this.#batch,
+      place: this.#place,
+      prepared,
+      attempt: number,
+      readyAt,
+      events: this.#subscriber,
+    });
+    this.#attempt = attempt;
+    // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
+    // closes the stages at once, and the next stage never runs.
+    const work = new Subscriber<Concluded>(new AttemptObserver(this, attempt));
+    this.#work = work;
+    attemptStages(attempt).subscribe(work);
+  }
+
+  concluded(attempt: Attempt, concluded: Concluded): void {
+    const { answer } = concluded;
+    if (concluded.action === 'finish') {
+      const result = attempt.resultOf(answer, concluded.content);
+      attempt.endInstrument(
+        answer.isError
+          ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
+          : { outcome: 'ok', result, retried: false },
+      );
+      attempt.endEvent(
+        answer.isError ? 'error' : 'ok',
+        concluded.content,
+        result.durationMs,
+        result,
+      );
+      this.#end();
+      this.#subscriber.complete();
+      return;
+    }
+    const result = attempt.resultOf(answer, answer.content);
+    attempt.endInstrument({ outcome: 'error', result, errorKind: answer.kind, retried: true });
+    attempt.endEvent('retry', answer.content, attempt.durationMs);
+    if (this.#ended) return;
+    const prepared =
+      concluded.correction === undefined
+        ? attempt.prepared
+        : attempt.prepared.corrected(concluded.correction);
+    const readyAt = attempt.now();
+    const next = attempt.number + 1;
+    if (concluded.delayMs === 0) {
+      this.#begin(prepared, next, readyAt);
+      return;
+    }
+    this.#work = this.#batch.config.scheduler.schedule(
+      () => this.#begin(prepared, next, readyAt),
+      concluded.delayMs,
+    );
+  }
+
+  /** The call raised the batch's hard error: its `call-end`, the others stopped, then `error`. */
+  failed(attempt: Attempt, error: unknown): void {
+    const code = error instanceof DispatchError ? error.code : 'aborted';
+    attempt.endInstrument({ outcome: 'error', errorKind: code, retried: false });
+    if (!attempt.open) attempt.emitStart();
+    const message = error instanceof Error ? error.message : String(error);
+    attempt.endEvent('hard-error', message, attempt.now() - attempt.beganAt);
+    if (this.#ended) return;
+    AttemptContext.abort(attempt.context, error);
+    this.#end();
+    if (error instanceof DispatchError) this.#batch.fail(error);
+    this.#subscriber.error(error);
+  }
+
+  /** The batch stopped: the open attempt ends with the outcome; the call completes. */
+  #stop(stop: BatchStop): void {
+    if (this.#ended) return;
+    const attempt = this.#attempt;
+    if (attempt !== undefined) {
+      attempt.endInstrument(STOPPED);
+      attempt.endEvent(stop.outcome, undefined, attempt.now() - attempt.beganAt);
+      AttemptContext.abort(attempt.context, stop.error);
+    }
+    this.#end();
+    this.#subscriber.complete();
+  }
+
+  /** Unsubscribed from before the call ended: it stops quietly. */
+  #abandon(): void {
+    if (this.#ended) return;
+    const attempt = this.#attempt;
+    if (attempt !== undefined) {
+      attempt.endInstrument(STOPPED);
+      AttemptContext.abort(attempt.context, this.#batch.failure);
+    }
+    this.#end();
+  }
+
+  #end(): void {
+    this.#ended = true;
+    this.#stops?.unsubscribe();
+    this.#work?.unsubscribe();
+    this.#work = undefined;
+  }
+}
+
+/** Where an attempt's conclusion goes (a class: nothing is made per attempt but the instance). */
+class AttemptObserver {
+  readonly #call: CallAttempts;
+  readonly #attempt: Attempt;
+
+  constructor(call: CallAttempts, attempt: Attempt) {
+    this.#call = call;
+    this.#attempt = attempt;
+  }
+
+  next(concluded: Concluded): void {
+    this.#call.concluded(this.#attempt, concluded);
+  }
+
+  error(error: unknown): void {
+    this.#call.failed(this.#attempt, error);
+  }
+
+  complete(): void {}
 }

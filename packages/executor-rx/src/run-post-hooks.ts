@@ -17,7 +17,7 @@ export interface RunPostHooksOptions {
  * and overrules the attempt's answer with the soft error `hook_failed`, which this answers;
  * otherwise `undefined` (the answer stands). Never rejects.
  *
- * @see CallPipeline which records the tool's health after it, whatever the hooks did.
+ * @see attemptStages which records the tool's health after it, whatever the hooks did.
  */
 export function runPostHooks(
   options: RunPostHooksOptions,

@@ -25,8 +25,8 @@ export interface RunPreHooksOptions {
  * throws or rejects, or an answer that is not a decision is a soft error; an `abort` is a hard
  * error. Synchronous hooks give a synchronous verdict. Never rejects.
  *
- * @see CallPipeline which runs the tool only when the verdict is `undefined` and the attempt is
- *   still current after it.
+ * @see attemptStages which runs the tool only when the verdict is `undefined` and the attempt
+ *   was not stopped meanwhile.
  */
 export function runPreHooks(options: RunPreHooksOptions, from = 0): MaybeAsync<PreHookVerdict> {
   const { hooks, context, isCurrent } = options;

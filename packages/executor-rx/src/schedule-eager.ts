@@ -1,5 +1,5 @@
 import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
-import { Observable, type OperatorFunction, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type OperatorFunction, Subscriber } from 'rxjs';
 
 /** What a call learns when it starts. */
 export interface EagerStart {
@@ -146,25 +146,55 @@ class ReadyCalls<T> {
     }
   }
 
+  /** Call `index` has ended: its slot is free, the calls waiting for it alone are ready. */
+  ended(index: number): void {
+    this.#running -= 1;
+    this.#queue.end(index);
+    this.#pump();
+  }
+
+  /** Where the running calls' values and errors go. */
+  get subscriber(): Subscriber<T> {
+    return this.#subscriber;
+  }
+
   #start(index: number): void {
     const { call, waitedFor } = this.#waiting[index]!;
     this.#waiting[index] = undefined;
     this.#running += 1;
     const subscriber = this.#subscriber;
-    let inner: Subscription | undefined;
-    let ended = false;
-    inner = call.run({ waitedFor }).subscribe({
-      next: (value) => subscriber.next(value),
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => {
-        ended = true;
-        if (inner !== undefined) subscriber.remove(inner);
-        this.#running -= 1;
-        this.#queue.end(index);
-        this.#pump();
-      },
-    });
-    if (ended) inner = undefined;
-    else subscriber.add(inner);
+    // Tied to the result before it is subscribed, so unsubscribing reaches a call even from
+    // inside its own synchronous start.
+    const running = new RunningCall(this, index);
+    const inner = new Subscriber<T>(running);
+    running.inner = inner;
+    subscriber.add(inner);
+    call.run({ waitedFor }).subscribe(inner);
+  }
+}
+
+/** A running call's observer (a class: nothing is made per call but the instance). */
+class RunningCall<T> {
+  readonly #calls: ReadyCalls<T>;
+  readonly #index: number;
+  /** The call's own subscriber, to be dropped from the result's when it ends. */
+  inner: Subscriber<T> | undefined;
+
+  constructor(calls: ReadyCalls<T>, index: number) {
+    this.#calls = calls;
+    this.#index = index;
+  }
+
+  next(value: T): void {
+    this.#calls.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    this.#calls.subscriber.error(error);
+  }
+
+  complete(): void {
+    if (this.inner !== undefined) this.#calls.subscriber.remove(this.inner);
+    this.#calls.ended(this.#index);
   }
 }

@@ -86,6 +86,18 @@ class FakeCoordinator implements Coordinator {
   }
 }
 
+/** A tool that ignores its signal and answers 'late' after `settlesAfterMs`. */
+const stubbornTool = (options: { settlesAfterMs: number; resourceKey?: string }) =>
+  fnTool({
+    name: 'stubborn',
+    description: 'ignores its signal',
+    ...(options.resourceKey === undefined
+      ? {}
+      : { concurrencySafe: true, resourceKey: options.resourceKey }),
+    execute: () =>
+      new Promise<string>((resolve) => setTimeout(() => resolve('late'), options.settlesAfterMs)),
+  });
+
 const fencingTokens: (number | undefined)[] = [];
 const writer = () =>
   new MockTool({
@@ -333,15 +345,10 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
 
     it('the grant outlives settleTimeoutMs while the tool still runs; released once when it settles', async () => {
       const fleet = new FakeCoordinator({ delayMs: 0 });
-      const stubborn = fnTool({
-        name: 'stubborn',
-        description: 'ignores its signal',
-        concurrencySafe: true,
-        resourceKey: 'db:/row',
-        execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 500)),
-      });
       const dispatcher = new Dispatcher({
-        registry: new ToolRegistry().add(stubborn),
+        registry: new ToolRegistry().add(
+          stubbornTool({ settlesAfterMs: 500, resourceKey: 'db:/row' }),
+        ),
         mode,
         coordinator: fleet,
         timeoutMs: 100,
@@ -377,13 +384,8 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
 
     it('a lease lost while a tool ignores its signal: outcome unknown at once, released when the tool settles', async () => {
       const fleet = new FakeCoordinator({ delayMs: 0 });
-      const stubborn = fnTool({
-        name: 'stubborn',
-        description: 'ignores its signal',
-        execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 300)),
-      });
       const dispatcher = new Dispatcher({
-        registry: new ToolRegistry().add(stubborn),
+        registry: new ToolRegistry().add(stubbornTool({ settlesAfterMs: 300 })),
         mode,
         coordinator: fleet,
       });
@@ -440,13 +442,8 @@ describe.each(['sequential', 'parallel', 'eager'] as const)(
 
     it('a tool that ignores its signal keeps its fleet grant until it really settles', async () => {
       const fleet = new FakeCoordinator({ delayMs: 0 });
-      const stubborn = fnTool({
-        name: 'stubborn',
-        description: 'ignores its signal',
-        execute: () => new Promise<string>((resolve) => setTimeout(() => resolve('late'), 500)),
-      });
       const dispatcher = new Dispatcher({
-        registry: new ToolRegistry().add(stubborn),
+        registry: new ToolRegistry().add(stubbornTool({ settlesAfterMs: 500 })),
         mode,
         coordinator: fleet,
         timeoutMs: 100,

@@ -5,34 +5,15 @@ import { expect, it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { arrivingCalls } from './arriving-calls.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
+import { type GeneratedOp, generatedOpArb, mustOrder } from './generated-ops.js';
 import { ends, record, starts } from './recording.js';
 import { retryOnce } from './recovery-strategies.js';
-import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
 useFakeClock();
 
-/** One generated call: what it declares, how long it runs, how it ends, when it arrives. */
-interface Op {
-  readonly safe: boolean;
-  readonly accesses: readonly { readonly key: string; readonly write: boolean }[];
-  readonly ms: number;
-  readonly end: 'ok' | 'throw' | 'report' | 'abort';
-  readonly arrivalGap: number;
-}
+type Op = GeneratedOp;
 
-const opArb: fc.Arbitrary<Op> = fc.record({
-  safe: fc.integer({ min: 0, max: 5 }).map((n) => n > 0),
-  accesses: fc.array(
-    fc.record({
-      key: fc.constantFrom('fs:/a', 'fs:/a/b', 'fs:/a/c', 'fs:/d'),
-      write: fc.boolean(),
-    }),
-    { maxLength: 2 },
-  ),
-  ms: fc.oneof(fc.integer({ min: 1, max: 30 }), fc.constant(0)),
-  end: fc.constantFrom('ok', 'ok', 'ok', 'ok', 'throw', 'report', 'abort'),
-  arrivalGap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 15 })),
-});
+const opArb = generatedOpArb(['ok', 'ok', 'ok', 'ok', 'throw', 'report', 'abort']);
 
 type Shape = 'eager batch' | 'stream' | 'sequential stream';
 
@@ -46,14 +27,6 @@ const scenarioArb = fc.record({
   cancelAt: fc.option(fc.integer({ min: 0, max: 100 }), { freq: 3, nil: undefined }),
   retryDelay: fc.option(fc.integer({ min: 0, max: 20 }), { nil: undefined }),
 });
-
-// The reference: the rules written plainly from the generated declarations.
-const mustOrder = (a: Op, b: Op): boolean =>
-  !a.safe ||
-  !b.safe ||
-  a.accesses.some((x) =>
-    b.accesses.some((y) => (x.write || y.write) && referenceKeysOverlap(x.key, y.key)),
-  );
 
 /** A tool run on the fake clock, with a sequence number for the order of things at one time. */
 interface ToolRun {

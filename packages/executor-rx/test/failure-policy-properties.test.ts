@@ -1,42 +1,25 @@
-import {
-  abortableDelay,
-  fnTool,
-  type ToolCall,
-  ToolRegistry,
-  type ToolResult,
-} from '@toolwaves/core';
+import { abortableDelay, ToolRegistry, type ToolResult } from '@toolwaves/core';
 import fc from 'fast-check';
+import { tap } from 'rxjs';
 import { expect, it, vi } from 'vitest';
 import { type CallSkippedEvent, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { arrivingCalls } from './arriving-calls.js';
-import { fakeNow, useFakeClock } from './fake-clock.js';
+import { useFakeClock } from './fake-clock.js';
+import {
+  arrivalTimes,
+  type GeneratedOp,
+  generatedOpArb,
+  mustOrder,
+  opCalls,
+  opTool,
+} from './generated-ops.js';
 import { record, starts } from './recording.js';
-import { referenceKeysOverlap } from './reference-keys-overlap.js';
 
 useFakeClock();
 
-/** One generated call: what it declares, how long it runs, whether it fails, when it arrives. */
-interface Op {
-  readonly safe: boolean;
-  readonly accesses: readonly { readonly key: string; readonly write: boolean }[];
-  readonly ms: number;
-  readonly end: 'ok' | 'throw' | 'report';
-  readonly arrivalGap: number;
-}
+type Op = GeneratedOp;
 
-const opArb: fc.Arbitrary<Op> = fc.record({
-  safe: fc.integer({ min: 0, max: 5 }).map((n) => n > 0),
-  accesses: fc.array(
-    fc.record({
-      key: fc.constantFrom('fs:/a', 'fs:/a/b', 'fs:/a/c', 'fs:/d'),
-      write: fc.boolean(),
-    }),
-    { maxLength: 2 },
-  ),
-  ms: fc.integer({ min: 0, max: 30 }),
-  end: fc.constantFrom('ok', 'ok', 'ok', 'throw', 'report'),
-  arrivalGap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 15 })),
-});
+const opArb = generatedOpArb(['ok', 'ok', 'ok', 'throw', 'report']);
 
 type Shape = 'waves' | 'eager batch' | 'stream' | 'sequential batch' | 'sequential stream';
 
@@ -54,14 +37,6 @@ const scenarioArb = fc.record({
     'model-order' | 'longest-first'
   >,
 });
-
-// The reference: the rules written plainly from the generated declarations.
-const mustOrder = (a: Op, b: Op): boolean =>
-  !a.safe ||
-  !b.safe ||
-  a.accesses.some((x) =>
-    b.accesses.some((y) => (x.write || y.write) && referenceKeysOverlap(x.key, y.key)),
-  );
 
 /** Whether call `j` depends on call `i`, directly or through calls between them. */
 function dependsOn(before: (a: number, b: number) => boolean, i: number, j: number): boolean {
@@ -99,23 +74,16 @@ async function runScenario(
   const toolRuns: ToolRun[] = [];
   const op = (input: unknown): Op => ops[(input as { i: number }).i]!;
   const registry = new ToolRegistry().add(
-    fnTool<{ i: number }>({
-      name: 'op',
-      description: 'a generated call',
-      concurrencySafe: (input) => op(input).safe,
-      access: (input) =>
-        op(input).accesses.map(({ key, write }) => ({ key, mode: write ? 'write' : 'read' })),
-      execute: async (input) => {
-        const run: ToolRun = { index: input.i, startSeq: seq++ };
-        toolRuns.push(run);
-        try {
-          await abortableDelay(op(input).ms, new AbortController().signal);
-        } finally {
-          run.endSeq = seq++;
-        }
-        if (op(input).end === 'throw') throw new Error(`boom ${input.i}`);
-        return { content: `r${input.i}`, isError: op(input).end === 'report' };
-      },
+    opTool(ops, async (input) => {
+      const run: ToolRun = { index: input.i, startSeq: seq++ };
+      toolRuns.push(run);
+      try {
+        await abortableDelay(op(input).ms, new AbortController().signal);
+      } finally {
+        run.endSeq = seq++;
+      }
+      if (op(input).end === 'throw') throw new Error(`boom ${input.i}`);
+      return { content: `r${input.i}`, isError: op(input).end === 'report' };
     }),
   );
   const sequential = shape.startsWith('sequential');
@@ -126,22 +94,24 @@ async function runScenario(
     priority,
     onFailure,
   });
-  const calls: ToolCall[] = ops.map((_, i) => ({ id: `c${i}`, name: 'op', input: { i } }));
+  const calls = opCalls(ops);
   const streamed = shape.endsWith('stream');
-  const arrivalMs: number[] = [];
-  let at = 0;
-  for (const generated of ops) {
-    at += streamed ? generated.arrivalGap : 0;
-    arrivalMs.push(at);
-  }
+  const arrivalMs = arrivalTimes(ops, streamed);
+  // When each call was answered (its final `call-end`), on the same sequence as the tool runs.
+  const answeredSeq: number[] = [];
   const run = record(
-    streamed ? dispatcher.runStream(arrivingCalls(calls, arrivalMs)) : dispatcher.run(calls),
+    (streamed ? dispatcher.runStream(arrivingCalls(calls, arrivalMs)) : dispatcher.run(calls)).pipe(
+      tap((event) => {
+        if (event.type === 'call-end' && event.result !== undefined)
+          answeredSeq[event.index] = seq++;
+      }),
+    ),
   );
   await vi.runAllTimersAsync();
   expect(run.status).toBe('complete');
   const end = run.events.at(-1);
   if (end?.type !== 'batch-end') throw new Error('expected batch-end last');
-  return { toolRuns, events: run.events, results: end.results, calls, fakeEnd: fakeNow() };
+  return { toolRuns, answeredSeq, events: run.events, results: end.results, calls };
 }
 
 const skippedEvents = (events: readonly DispatchEvent[]): CallSkippedEvent[] =>
@@ -208,12 +178,15 @@ it("'stop': no call starts after the first failure's end; calls in flight finish
   await fc.assert(
     fc.asyncProperty(scenarioArb, async (scenario) => {
       const { ops } = scenario;
-      const { toolRuns, events, results } = await runScenario(scenario, 'stop');
-      // The first failure: the failing tool run that ended first.
+      const { toolRuns, answeredSeq, events, results } = await runScenario(scenario, 'stop');
+      // The first failure: the call that ran and failed (by the generated scenario) whose
+      // answer came first.
       const failedRuns = toolRuns.filter((r) => ops[r.index]!.end !== 'ok');
-      const first = failedRuns.sort((a, b) => a.endSeq! - b.endSeq!)[0];
+      const first = failedRuns.sort((a, b) => answeredSeq[a.index]! - answeredSeq[b.index]!)[0];
       for (const toolRun of toolRuns) {
-        if (first !== undefined) expect(toolRun.startSeq).toBeLessThan(first.endSeq!);
+        if (first !== undefined) {
+          expect(toolRun.startSeq).toBeLessThan(answeredSeq[first.index]!);
+        }
       }
       const ranSet = new Set(toolRuns.map((r) => r.index));
       if (first === undefined) expect(ranSet.size).toBe(ops.length);

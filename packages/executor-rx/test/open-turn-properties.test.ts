@@ -1,33 +1,26 @@
-import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { abortableDelay, ToolRegistry } from '@toolwaves/core';
 import fc from 'fast-check';
 import { expect, it, vi } from 'vitest';
 import { type DispatchEvent, Dispatcher, type ToolExecute } from '../src/index.js';
 import { arrivingCalls } from './arriving-calls.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
+import {
+  abortAtOp,
+  arrivalTimes,
+  type GeneratedOp,
+  generatedOpArb,
+  opCalls,
+  opTool,
+} from './generated-ops.js';
 
 useFakeClock();
 
-/** One generated call: declarations, duration, how it ends, arrival gap, whether the turn supplies its execute. */
-interface Op {
-  readonly safe: boolean;
-  readonly accesses: readonly { readonly key: string; readonly write: boolean }[];
-  readonly ms: number;
-  readonly end: 'ok' | 'throw' | 'report' | 'abort';
-  readonly arrivalGap: number;
-  readonly given: boolean;
-}
+/** A generated call, and whether the turn gives its implementation (`run(call, execute)`). */
+type Op = GeneratedOp & { readonly given: boolean };
 
-const opArb: fc.Arbitrary<Op> = fc.record({
-  safe: fc.integer({ min: 0, max: 5 }).map((n) => n > 0),
-  accesses: fc.array(
-    fc.record({ key: fc.constantFrom('fs:/a', 'fs:/a/b', 'fs:/c'), write: fc.boolean() }),
-    { maxLength: 2 },
-  ),
-  ms: fc.integer({ min: 0, max: 30 }),
-  end: fc.constantFrom('ok', 'ok', 'ok', 'throw', 'report', 'abort'),
-  arrivalGap: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 15 })),
-  given: fc.boolean(),
-});
+const opArb: fc.Arbitrary<Op> = fc
+  .tuple(generatedOpArb(['ok', 'ok', 'ok', 'throw', 'report', 'abort']), fc.boolean())
+  .map(([op, given]) => ({ ...op, given }));
 
 const scenarioArb = fc.record({
   ops: fc.array(opArb, { maxLength: 8 }),
@@ -67,35 +60,16 @@ function setUp(scenario: Scenario) {
     if (op(input).end === 'throw') throw new Error(`boom ${i}`);
     return { content: `r${i}`, isError: op(input).end === 'report' };
   };
-  const registry = new ToolRegistry().add(
-    fnTool<{ i: number }>({
-      name: 'op',
-      description: 'a generated call',
-      concurrencySafe: (input) => op(input).safe,
-      access: (input) =>
-        op(input).accesses.map(({ key, write }) => ({ key, mode: write ? 'write' : 'read' })),
-      execute: impl,
-    }),
-  );
+  const registry = new ToolRegistry().add(opTool(ops, impl));
   const dispatcher = new Dispatcher({
     registry,
     mode,
     maxConcurrency: cap,
     priority,
-    hooks: {
-      pre: [
-        ({ input }) =>
-          op(input).end === 'abort' ? { action: 'abort', reason: 'stop here' } : undefined,
-      ],
-    },
+    hooks: { pre: [abortAtOp(ops)] },
   });
-  const calls: ToolCall[] = ops.map((_, i) => ({ id: `c${i}`, name: 'op', input: { i } }));
-  const arrivalMs: number[] = [];
-  let at = 0;
-  for (const generated of ops) {
-    at += generated.arrivalGap;
-    arrivalMs.push(at);
-  }
+  const calls = opCalls(ops);
+  const arrivalMs = arrivalTimes(ops, true);
   const controller = new AbortController();
   if (scenario.cancelAt !== undefined) setTimeout(() => controller.abort(), scenario.cancelAt);
   const events: string[] = [];

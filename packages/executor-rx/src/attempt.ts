@@ -1,0 +1,177 @@
+import type { AttemptEndInfo, AttemptInstrument, ToolResult } from '@toolwaves/core';
+import type { Subscriber } from 'rxjs';
+import type { AttemptAnswer } from './attempt-answer.js';
+import { AttemptContext } from './attempt-context.js';
+import type { CallBatch, CallPlace } from './call-batch.js';
+import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
+import type { PreparedCall } from './prepared-call.js';
+
+/** A retry waited for no call. */
+const NO_CALLS: readonly number[] = [];
+
+/** Options of {@link Attempt}. */
+export interface AttemptOptions {
+  readonly batch: CallBatch;
+  readonly place: CallPlace;
+  readonly prepared: PreparedCall;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** When the attempt became ready (its `waitMs` counts from here). */
+  readonly readyAt: number;
+  /** Where the call's events go. */
+  readonly events: Subscriber<DispatchEvent>;
+}
+
+/**
+ * One attempt of one call: its signal (an {@link AttemptContext}), its clock readings, and the
+ * events and instrumentation reports it owes — a `call-start` once it may run (or ends
+ * early), a `call-end` for every `call-start`, an instrumentation `end` for every start. The
+ * stages (`attemptStages`) move it along; the call (`runCall`) ends it.
+ *
+ * @example
+ * ```ts
+ * const attempt = new Attempt({ batch, place, prepared, attempt: 1, readyAt, events });
+ * attempt.emitStart();
+ * attempt.endEvent('ok', 'done');
+ * ```
+ */
+export class Attempt {
+  readonly batch: CallBatch;
+  readonly place: CallPlace;
+  readonly prepared: PreparedCall;
+  readonly number: number;
+  readonly readyAt: number;
+  readonly context: AttemptContext;
+  beganAt: number;
+  keyWaitMs: number;
+  fleetWaitMs = 0;
+  /** When it asked the fleet coordinator, while it waits for the grant. */
+  fleetWaitFrom: number | undefined;
+  durationMs = 0;
+  /** A `call-start` was emitted and its `call-end` not yet. */
+  open = false;
+  /** Its tool was started (its answer then goes through post hooks and the health record). */
+  toolStarted = false;
+  readonly #events: Subscriber<DispatchEvent>;
+  #instrument: AttemptInstrument | undefined;
+
+  constructor(options: AttemptOptions) {
+    const { batch, place, prepared } = options;
+    this.batch = batch;
+    this.place = place;
+    this.prepared = prepared;
+    this.number = options.attempt;
+    this.readyAt = options.readyAt;
+    this.#events = options.events;
+    this.context = new AttemptContext(prepared.call.id, options.attempt);
+    this.beganAt = batch.config.scheduler.now();
+    // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
+    this.keyWaitMs =
+      options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
+    const instrument = batch.instrument;
+    if (instrument === undefined) return;
+    const { call, index, toolName, tool, input } = prepared;
+    const calls = batch.calls;
+    this.#instrument = instrument.startAttempt({
+      toolCallId: call.id,
+      toolName,
+      ...(tool === undefined ? {} : { toolDescription: tool.description }),
+      index,
+      attempt: options.attempt,
+      input,
+      waitedFor: this.#waitedFor().map((i) => calls[i]!.id),
+    });
+  }
+
+  /** The instrumentation's view of the attempt, when there is one (`granted`, `run`). */
+  get instrument(): AttemptInstrument | undefined {
+    return this.#instrument;
+  }
+
+  /** The wait for the coordinator is over (granted, refused, or timed out). */
+  fleetWaited(): void {
+    if (this.fleetWaitFrom === undefined) return;
+    this.fleetWaitMs = this.now() - this.fleetWaitFrom;
+    this.fleetWaitFrom = undefined;
+  }
+
+  now(): number {
+    return this.batch.config.scheduler.now();
+  }
+
+  /** Passes an event of the call on. */
+  emit(event: DispatchEvent): void {
+    this.#events.next(event);
+  }
+
+  /** The attempt may run (or ends before its tool ran): its `call-start`. */
+  emitStart(): void {
+    this.open = true;
+    const { call, index, toolName, input } = this.prepared;
+    const { place } = this;
+    const arrivedAt = place.arrivedAt;
+    this.emit({
+      type: 'call-start',
+      wave: place.wave,
+      index,
+      toolCallId: call.id,
+      toolName,
+      input,
+      attempt: this.number,
+      fleetWaitMs: this.fleetWaitMs,
+      ...(arrivedAt === undefined
+        ? {}
+        : { waitedFor: this.#waitedFor(), waitedMs: this.now() - arrivedAt }),
+    });
+  }
+
+  /** The attempt's `call-end` (when its `call-start` was emitted); `result` on a final answer. */
+  endEvent(
+    outcome: CallOutcome,
+    content: string | undefined,
+    durationMs: number,
+    result?: ToolResult,
+  ): void {
+    if (!this.open) return;
+    this.open = false;
+    const { call, index, toolName } = this.prepared;
+    this.emit({
+      type: 'call-end',
+      wave: this.place.wave,
+      index,
+      toolCallId: call.id,
+      toolName,
+      attempt: this.number,
+      outcome,
+      isError: outcome !== 'ok',
+      content,
+      durationMs,
+      waitMs: this.beganAt - this.readyAt,
+      ...(result === undefined ? {} : { result }),
+    });
+  }
+
+  /** Tells the instrumentation how the attempt ended (once). */
+  endInstrument(info: AttemptEndInfo): void {
+    const instrument = this.#instrument;
+    if (instrument === undefined) return;
+    this.#instrument = undefined;
+    instrument.end(info);
+  }
+
+  /** The answer's result for the call's slot. */
+  resultOf(answer: AttemptAnswer, content: string): ToolResult {
+    const { call, toolName } = this.prepared;
+    return {
+      toolCallId: call.id,
+      toolName,
+      content,
+      isError: answer.isError,
+      durationMs: this.durationMs,
+    };
+  }
+
+  #waitedFor(): readonly number[] {
+    return this.number === 1 ? this.place.waitedFor : NO_CALLS;
+  }
+}

@@ -1,0 +1,185 @@
+import type { ToolCall } from '@toolwaves/core';
+import { dependencies, type Wave } from '@toolwaves/planner';
+import {
+  catchError,
+  concat,
+  concatMap,
+  defer,
+  EMPTY,
+  from,
+  map,
+  mergeMap,
+  type Observable,
+  of,
+} from 'rxjs';
+import type { CallPlace, ScheduledBatch } from './call-batch.js';
+import { DispatchError } from './dispatch-error.js';
+import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { errorMessage } from './error-message.js';
+import { type PlannedBatch, planBatch } from './plan-batch.js';
+import { runCall } from './run-call.js';
+import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
+import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
+import { unnested } from './unnested.js';
+
+/**
+ * The two schedules of a batch, parameters of its one shell (`runBatch`): the plan's waves, or
+ * the ready queue. Each gives the batch's `batch-start` and the Observable of its calls' events.
+ */
+
+/** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
+export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observable<DispatchEvent>] {
+  const { config } = batch;
+  const { mode } = batch.dispatch;
+  const cap = batch.cap;
+  const planned: PlannedBatch = planBatch({
+    planner: config.planner,
+    prepared: batch.prepared,
+    mode,
+    maxConcurrency: cap,
+  });
+  const { plan } = planned;
+  batch.plan = plan;
+  let explanation: ReturnType<PlannedBatch['explain']> | undefined;
+  const start: BatchStartEvent = {
+    type: 'batch-start',
+    mode,
+    maxConcurrency: cap,
+    callCount: batch.calls.length,
+    plan,
+    get explanation() {
+      explanation ??= planned.explain();
+      return explanation;
+    },
+  };
+  const waits = batch.instrument === undefined ? undefined : batch.waveWaits(mode === 'sequential');
+  const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
+    defer(() => {
+      if (batch.failure !== undefined) return EMPTY;
+      const readyAt = config.scheduler.now();
+      const place: CallPlace = { wave: position, readyAt, waitedFor: [] };
+      const call = (index: number): Observable<DispatchEvent> =>
+        unnested(
+          runCall(
+            batch,
+            batch.prepared.call(index),
+            waits === undefined ? place : { ...place, waitedFor: waits[index]! },
+          ),
+        );
+      return concat(
+        of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),
+        calls.length === 1 ? call(calls[0]!) : from(calls).pipe(mergeMap(call, cap)),
+        defer(() =>
+          batch.failure === undefined
+            ? of<DispatchEvent>({ type: 'wave-end', wave: position })
+            : EMPTY,
+        ),
+      );
+    });
+  return [
+    start,
+    from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),
+  ];
+}
+
+/** The ready queue: each call starts once its dependencies have ended and a slot is free. */
+export function scheduleReadyCalls(
+  batch: ScheduledBatch,
+  source: Observable<ToolCall> | undefined,
+): [BatchStartEvent, Observable<DispatchEvent>] {
+  const { mode, priority } = batch.dispatch;
+  const sequential = mode === 'sequential';
+  const start: BatchStartEvent = {
+    type: 'batch-start',
+    mode: sequential ? 'sequential' : 'eager',
+    maxConcurrency: batch.cap,
+    callCount: source === undefined ? batch.calls.length : undefined,
+    plan: undefined,
+    explanation: [],
+  };
+  let calls: Observable<EagerCall<DispatchEvent>>;
+  if (source === undefined) {
+    const rules = dependencies(batch.prepared.nodes());
+    batch.rules = rules;
+    calls = from(
+      batch.calls.map((_, index) => readyCall(batch, index, rules[index]!, batch.startedAt)),
+    );
+  } else {
+    batch.rules = [];
+    const arrivals = new StreamArrivals({
+      calls: batch.calls,
+      nodeOf: (index) => batch.prepared.node(index),
+      sequential,
+      rulesWanted: batch.gate !== undefined,
+    });
+    calls = source.pipe(
+      map((call) => {
+        const arrival = arrivals.arrive(call);
+        if (arrival.rules !== undefined) batch.rules![arrival.index] = arrival.rules;
+        return readyCall(
+          batch,
+          arrival.index,
+          arrival.waits,
+          batch.config.scheduler.now(),
+          arrival.duplicateOf,
+        );
+      }),
+      catchError((cause: unknown) => {
+        const error =
+          cause instanceof DispatchError && cause.code === 'source_failed'
+            ? cause
+            : new DispatchError({
+                code: 'source_failed',
+                message: `The stream of tool calls failed: ${errorMessage(cause)}`,
+                cause,
+              });
+        batch.stop(error);
+        return EMPTY;
+      }),
+    );
+  }
+  return [start, calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority }))];
+}
+
+function readyCall(
+  batch: ScheduledBatch,
+  index: number,
+  waits: readonly number[],
+  arrivedAt: number,
+  duplicateOf?: number,
+): EagerCall<DispatchEvent> {
+  return new ReadyCall(batch, index, waits, arrivedAt, duplicateOf);
+}
+
+/** A call for the ready queue (a class: its `run` is not made per call). */
+class ReadyCall implements EagerCall<DispatchEvent> {
+  readonly estimateMs: number | undefined;
+
+  constructor(
+    readonly batch: ScheduledBatch,
+    readonly index: number,
+    readonly dependencies: readonly number[],
+    readonly arrivedAt: number,
+    readonly duplicateOf: number | undefined,
+  ) {
+    this.estimateMs = batch.prepared.node(index).estimateMs;
+  }
+
+  run({ waitedFor }: EagerStart): Observable<DispatchEvent> {
+    const { batch, index, arrivedAt, duplicateOf } = this;
+    return duplicateOf === undefined
+      ? runCall(batch, batch.prepared.call(index), {
+          wave: undefined,
+          readyAt: arrivedAt,
+          arrivedAt,
+          waitedFor,
+        })
+      : duplicateCallEvents({
+          call: batch.calls[index]!,
+          index,
+          firstIndex: duplicateOf,
+          waitedFor,
+          waitedMs: batch.config.scheduler.now() - arrivedAt,
+        });
+  }
+}

@@ -1,0 +1,61 @@
+import type { BatchInstrument, ToolCall } from '@toolwaves/core';
+import type { Plan } from '@toolwaves/planner';
+import type { Observable } from 'rxjs';
+import type { DispatchError } from './dispatch-error.js';
+import type { FailureGate } from './failure-policy.js';
+import type { PreparedCalls } from './prepared-call.js';
+import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+
+/** The batch's stop, as its calls in flight hear it: a cancel, or a hard error elsewhere. */
+export interface BatchStop {
+  readonly outcome: 'cancelled' | 'aborted';
+  readonly error: DispatchError;
+}
+
+/** What a call needs of its batch (the batch shell gives it; see `runBatch`). */
+export interface CallBatch {
+  readonly config: DispatcherConfig;
+  /** The batch's calls (a stream's grow as they arrive), to name the calls waited for. */
+  readonly calls: readonly ToolCall[];
+  readonly startedAt: number;
+  /** The batch as the instrumentation sees it, if there is one. */
+  readonly instrument: BatchInstrument | undefined;
+  /** The failure policy, unless it is `'continue'`. */
+  readonly gate: FailureGate | undefined;
+  /** Emits once when the batch stops: every call in flight ends with that outcome. */
+  readonly stops: Observable<BatchStop>;
+  /** The batch's hard error, once there is one: no call starts after it. */
+  readonly failure: DispatchError | undefined;
+  /** This call raises the batch's hard error (the others are stopped before it propagates). */
+  fail(error: DispatchError): void;
+}
+
+/** Where a call runs in its batch. */
+export interface CallPlace {
+  /** Position of the call's wave, on its events; `undefined` without waves (eager, streams). */
+  readonly wave: number | undefined;
+  /** When the call became ready: its first `call-end`'s `waitMs` counts from here. */
+  readonly readyAt: number;
+  /** Eager mode and streams: when the call arrived (its `call-start`s tell the wait). */
+  readonly arrivedAt?: number | undefined;
+  /** The earlier calls it waited for (eager: its dependencies not ended on arrival), ascending. */
+  readonly waitedFor: readonly number[];
+}
+
+/** What a batch's schedule (`scheduleWaves`, `scheduleReadyCalls`) needs of its batch. */
+export interface ScheduledBatch extends CallBatch {
+  /** The batch's calls: a stream's arrivals are appended. */
+  readonly calls: ToolCall[];
+  readonly prepared: PreparedCalls;
+  readonly dispatch: ResolvedDispatchOptions;
+  /** The cap in force (clamped to a whole batch's size). */
+  readonly cap: number;
+  /** Per call, its dependencies by the rules (a stream's filled in as the calls arrive). */
+  rules: (readonly number[])[] | undefined;
+  /** The waves, once planned. */
+  plan: Plan | undefined;
+  /** Waves, for instrumentation: what each call waits for. */
+  waveWaits(sequential: boolean): readonly (readonly number[])[];
+  /** A failing source: the calls in flight are stopped and the batch errors. */
+  stop(error: DispatchError): void;
+}

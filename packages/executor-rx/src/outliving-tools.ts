@@ -1,0 +1,155 @@
+import type { CoordinationGrant } from '@toolwaves/core';
+import { conflicts, type PlanNode } from '@toolwaves/planner';
+import { Observable, type SchedulerLike, type Subscriber, type Subscription } from 'rxjs';
+import type { SettleTimeoutEvent } from './dispatch-event.js';
+
+/** Options of {@link OutlivingTools}. */
+export interface OutlivingToolsOptions {
+  /** Timers and clock (the dispatcher's). */
+  readonly scheduler: SchedulerLike;
+  /** How long keys stay held for a tool that does not settle, in ms (`Infinity`: until it does). */
+  readonly settleTimeoutMs: number;
+}
+
+/** What {@link OutlivingTools.hold} takes: a tool still running after its call was answered. */
+export interface OutlivingTool {
+  /** Its call's declarations (its keys, and whether it is concurrency-safe at all). */
+  readonly node: PlanNode;
+  readonly toolCallId: string;
+  readonly toolName: string;
+  /** Its fleet grant, given back when the tool settles (never before: it may still write). */
+  readonly grant?: CoordinationGrant | undefined;
+}
+
+/** An outliving tool's hold; `settled()` when the tool has settled at last (idempotent). */
+export interface OutlivingHold {
+  settled(): void;
+}
+
+interface Entry {
+  readonly tool: OutlivingTool;
+  readonly heldAt: number;
+  timer: Subscription | undefined;
+  keysHeld: boolean;
+  grantHeld: boolean;
+}
+
+interface Waiter {
+  readonly node: PlanNode;
+  readonly subscriber: Subscriber<SettleTimeoutEvent>;
+}
+
+/**
+ * The tools of a dispatcher that outlived their answer: their call timed out, lost its fleet
+ * lease, or its batch was cancelled or failed, and the tool ignored its signal. Each one holds
+ * its keys until it settles, or `settleTimeoutMs` at most (then they are given back anyway and
+ * every call waiting for them gets a {@link SettleTimeoutEvent}), and its fleet grant until it
+ * settles, however long that takes (the coordinator renews it meanwhile). One instance per
+ * `Dispatcher`, shared by its batches, so the next turn does not race a tool the previous one
+ * gave up on. A call waits only when it needs a conflicting key ({@link OutlivingTools.whenClear}).
+ *
+ * @example
+ * ```ts
+ * const hold = outliving.hold({ node, toolCallId: 'a', toolName: 'write_file', grant });
+ * toolPromise.finally(() => hold.settled());
+ * outliving.whenClear(otherNode).subscribe({ complete: () => start() }); // waits only on conflict
+ * ```
+ */
+export class OutlivingTools {
+  readonly #scheduler: SchedulerLike;
+  readonly #settleTimeoutMs: number;
+  readonly #entries = new Set<Entry>();
+  readonly #waiters = new Set<Waiter>();
+
+  constructor(options: OutlivingToolsOptions) {
+    this.#scheduler = options.scheduler;
+    this.#settleTimeoutMs = options.settleTimeoutMs;
+  }
+
+  /** How many outliving tools still hold their keys. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Holds a tool's keys (until it settles or the settle timeout) and its grant (until it settles). */
+  hold(tool: OutlivingTool): OutlivingHold {
+    const entry: Entry = {
+      tool,
+      heldAt: this.#scheduler.now(),
+      timer: undefined,
+      keysHeld: true,
+      grantHeld: tool.grant !== undefined,
+    };
+    this.#entries.add(entry);
+    if (Number.isFinite(this.#settleTimeoutMs)) {
+      entry.timer = this.#scheduler.schedule(
+        () => this.#giveKeysBack(entry, true),
+        this.#settleTimeoutMs,
+      );
+    }
+    return {
+      settled: () => {
+        this.#giveKeysBack(entry, false);
+        if (!entry.grantHeld) return;
+        entry.grantHeld = false;
+        giveBack(tool.grant!);
+      },
+    };
+  }
+
+  /** Whether an outliving tool holds a key that conflicts with `node` (or either is not concurrency-safe). */
+  blocks(node: PlanNode): boolean {
+    for (const entry of this.#entries) if (conflicts(entry.tool.node, node)) return true;
+    return false;
+  }
+
+  /**
+   * Completes once no outliving tool conflicts with `node` (at once, synchronously, when none
+   * does). Emits a {@link SettleTimeoutEvent} for each conflicting tool given up on meanwhile.
+   * Unsubscribing stops waiting.
+   */
+  whenClear(node: PlanNode): Observable<SettleTimeoutEvent> {
+    return new Observable<SettleTimeoutEvent>((subscriber) => {
+      if (!this.blocks(node)) {
+        subscriber.complete();
+        return undefined;
+      }
+      const waiter: Waiter = { node, subscriber };
+      this.#waiters.add(waiter);
+      return () => {
+        this.#waiters.delete(waiter);
+      };
+    });
+  }
+
+  #giveKeysBack(entry: Entry, timedOut: boolean): void {
+    if (!entry.keysHeld) return;
+    entry.keysHeld = false;
+    entry.timer?.unsubscribe();
+    this.#entries.delete(entry);
+    const { node, toolCallId, toolName } = entry.tool;
+    for (const waiter of [...this.#waiters]) {
+      if (timedOut && conflicts(node, waiter.node)) {
+        waiter.subscriber.next({
+          type: 'settle-timeout',
+          toolCallId,
+          toolName,
+          heldMs: this.#scheduler.now() - entry.heldAt,
+        });
+      }
+      if (!this.blocks(waiter.node)) waiter.subscriber.complete();
+    }
+  }
+}
+
+/**
+ * Gives a fleet grant back. `release()` never throws by contract; a throw or a rejection is
+ * swallowed all the same: a coordinator that breaks its contract does not break the batch.
+ */
+export function giveBack(grant: CoordinationGrant): void {
+  try {
+    grant.release().then(undefined, () => undefined);
+  } catch {
+    // See above.
+  }
+}

@@ -1,0 +1,243 @@
+import type { CoordinationGrant, Tool } from '@toolwaves/core';
+import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
+import type { Attempt } from './attempt.js';
+import {
+  type AttemptAnswer,
+  answerOf,
+  lostLeaseAnswer,
+  outcomeUnknownAnswer,
+  refusedGrantAnswer,
+  softError,
+  thrownAnswer,
+} from './attempt-answer.js';
+import { AttemptContext } from './attempt-context.js';
+import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
+import { giveBack } from './outliving-tools.js';
+
+/** An attempt's answer, and whether its tool ran (then post hooks and the health record see it). */
+export interface Answered {
+  readonly answer: AttemptAnswer;
+  readonly toolRan: boolean;
+  /** The tool's own answer was not an error (whatever the post hooks do), for the health record. */
+  readonly toolOk?: boolean;
+}
+
+/** A soft error before the tool ran, on its way past the stages that need a tool. */
+export class EarlyAnswer {
+  constructor(readonly answer: AttemptAnswer) {}
+}
+
+/** The tool to run and its validated input. */
+export interface ToolInput {
+  readonly tool: Tool;
+  readonly value: unknown;
+}
+
+/**
+ * Stages 4 and 5 of an attempt: the fleet coordinator's grant for the call's accesses, then
+ * the tool, both under the attempt's `timeoutMs` (the wait for the grant counts in it). A soft
+ * error before the tool ran (refused grant, lost in transit, timed out waiting) is an
+ * {@link EarlyAnswer} error.
+ *
+ * @example
+ * ```ts
+ * checked(attempt).pipe(concatMap((input) => grantedRun(attempt, input)));
+ * ```
+ */
+export function grantedRun(attempt: Attempt, input: ToolInput): Observable<Answered> {
+  return underTimeout(attempt, fleetGrant(attempt, input));
+}
+
+/** 4. The fleet coordinator's grant for the call's accesses, then the tool. */
+function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
+  const coordinator = attempt.batch.config.coordinator;
+  if (coordinator === undefined) return runTool(attempt, input, undefined);
+  const { call, toolName } = attempt.prepared;
+  attempt.fleetWaitFrom = attempt.now();
+  const waited = (): void => attempt.fleetWaited();
+  const granted = new Observable<CoordinationGrant>((subscriber) => {
+    let grant: MaybeAsync<CoordinationGrant>;
+    try {
+      const { access, exclusive } = attempt.prepared.fleetRequest;
+      const signal = attempt.context.signal;
+      grant = coordinator.acquire(
+        exclusive
+          ? { toolCallId: call.id, toolName, access, exclusive, signal }
+          : { toolCallId: call.id, toolName, access, signal },
+      );
+    } catch (error) {
+      grant = Promise.reject(error);
+    }
+    const given = (value: CoordinationGrant): void => {
+      if (subscriber.closed) {
+        giveBack(value); // came too late: the tool never runs with it
+        return;
+      }
+      waited();
+      subscriber.next(value);
+      subscriber.complete();
+    };
+    if (!isPromiseLike(grant)) given(grant);
+    else
+      grant.then(given, (error: unknown) => {
+        waited();
+        subscriber.error(new EarlyAnswer(refusedGrantAnswer(toolName, error)));
+      });
+    return undefined;
+  });
+  return granted.pipe(concatMap((grant) => runTool(attempt, input, grant)));
+}
+
+/**
+ * 5. The tool runs, racing a lost lease. Answered on time, its grant is given back when it
+ * settles; interrupted (timeout, lost lease, stop), it outlives the attempt with its keys and
+ * its grant until it settles.
+ */
+function runTool(
+  attempt: Attempt,
+  input: ToolInput,
+  grant: CoordinationGrant | undefined,
+): Observable<Answered> {
+  return new Observable<Answered>((subscriber) =>
+    new ToolRun(attempt, grant, subscriber).start(input),
+  );
+}
+
+/** One run of a tool (a class: its callbacks are made once per run, not per closure). */
+class ToolRun {
+  readonly #attempt: Attempt;
+  readonly #grant: CoordinationGrant | undefined;
+  readonly #subscriber: Subscriber<Answered>;
+  #settled = false;
+  #output: PromiseLike<unknown> | undefined;
+
+  constructor(
+    attempt: Attempt,
+    grant: CoordinationGrant | undefined,
+    subscriber: Subscriber<Answered>,
+  ) {
+    this.#attempt = attempt;
+    this.#grant = grant;
+    this.#subscriber = subscriber;
+  }
+
+  start(input: ToolInput): TeardownLogic {
+    const attempt = this.#attempt;
+    const grant = this.#grant;
+    const { toolName, givenExecute } = attempt.prepared;
+    if (grant?.lost.aborted) {
+      giveBack(grant);
+      this.#subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
+      return undefined;
+    }
+    const context = attempt.context;
+    AttemptContext.fence(context, grant?.fencingToken);
+    const instrument = attempt.instrument;
+    attempt.toolStarted = true;
+    let output: MaybeAsync<unknown>;
+    try {
+      if (instrument === undefined) {
+        output =
+          givenExecute === undefined
+            ? input.tool.execute(input.value, context)
+            : givenExecute(input.value, context);
+      } else {
+        const { keyWaitMs, fleetWaitMs } = attempt;
+        const fencingToken = grant?.fencingToken;
+        instrument.granted(
+          fencingToken === undefined
+            ? { keyWaitMs, fleetWaitMs }
+            : { keyWaitMs, fleetWaitMs, fencingToken },
+        );
+        output = instrument.run(() =>
+          givenExecute === undefined
+            ? input.tool.execute(input.value, context)
+            : givenExecute(input.value, context),
+        );
+      }
+    } catch (error) {
+      attempt.emitStart();
+      this.#answered(thrownAnswer(toolName, error));
+      return undefined;
+    }
+    // Its `call-start` once the tool has started: someone who stops listening on seeing it
+    // stops a running tool (its signal aborts), never one that was about to start.
+    attempt.emitStart();
+    if (!isPromiseLike(output)) {
+      this.#answered(answerOf(toolName, output));
+      return undefined;
+    }
+    this.#output = output;
+    // Callbacks passed inline, not kept in named fields: nothing named is made per run.
+    const onLost = (): void => this.#lost();
+    grant?.lost.addEventListener('abort', onLost, { once: true });
+    output.then(
+      (value) => this.#settle(value, false),
+      (error: unknown) => this.#settle(error, true),
+    );
+    return () => {
+      grant?.lost.removeEventListener('abort', onLost);
+      this.#outlive();
+    };
+  }
+
+  #answered(answer: AttemptAnswer): void {
+    this.#settled = true;
+    if (this.#grant !== undefined) giveBack(this.#grant);
+    this.#subscriber.next({ answer, toolRan: true });
+    this.#subscriber.complete();
+  }
+
+  #settle(outcome: unknown, threw: boolean): void {
+    if (this.#subscriber.closed) return;
+    const toolName = this.#attempt.prepared.toolName;
+    this.#answered(threw ? thrownAnswer(toolName, outcome) : answerOf(toolName, outcome));
+  }
+
+  /** The grant was lost while the tool ran: it is told to stop; its outcome is unknown. */
+  #lost(): void {
+    const reason = this.#grant?.lost.reason;
+    AttemptContext.abort(this.#attempt.context, reason ?? new Error('lease lost'));
+    const toolName = this.#attempt.prepared.toolName;
+    this.#subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
+    this.#subscriber.complete();
+  }
+
+  /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
+  #outlive(): void {
+    if (this.#settled) return;
+    const attempt = this.#attempt;
+    AttemptContext.abort(attempt.context, attempt.batch.failure ?? new Error('stopped'));
+    const { call, toolName } = attempt.prepared;
+    const hold = attempt.batch.config.outliving.hold({
+      node: attempt.prepared.node,
+      toolCallId: call.id,
+      toolName,
+      grant: this.#grant,
+    });
+    this.#output?.then(
+      () => hold.settled(),
+      () => hold.settled(),
+    );
+  }
+}
+
+/** The attempt's `timeoutMs` over the grant and the tool: past it, a soft error. */
+function underTimeout(attempt: Attempt, work: Observable<Answered>): Observable<Answered> {
+  const { timeoutMs, scheduler } = attempt.batch.config;
+  if (timeoutMs === undefined) return work;
+  const expired = timer(timeoutMs, scheduler).pipe(
+    map((): Answered => {
+      const message = `Tool \`${attempt.prepared.toolName}\` timed out after ${timeoutMs} ms`;
+      const reason = new Error(message);
+      reason.name = 'TimeoutError';
+      // Aborted before the race unsubscribes the work: the tool and the grant request see why.
+      AttemptContext.abort(attempt.context, reason);
+      attempt.fleetWaited();
+      const answer = softError('timeout', message);
+      if (!attempt.toolStarted) throw new EarlyAnswer(answer);
+      return { answer, toolRan: true };
+    }),
+  );
+  return race(work, expired);
+}
