@@ -32,6 +32,14 @@ local function conflicting(mine, other)
   end
   return false
 end
+local function next_token(fence)
+  local time = redis.call('TIME')
+  local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+  local token = tonumber(redis.call('GET', fence) or '0') + 1
+  if now > token then token = now end
+  redis.call('SET', fence, string.format('%d', token))
+  return token
+end
 local removed = false
 local function decide(queue, fence, me, id, lease, limit, prefix, waiting)
   local mine = redis.call('HMGET', me, 'acc', 'tool', 'held', 'token')
@@ -61,8 +69,8 @@ local function decide(queue, fence, me, id, lease, limit, prefix, waiting)
     end
   end
   if limit > 0 and taken >= limit then return 0 end
-  local token = redis.call('INCR', fence)
-  redis.call('HSET', me, 'held', '1', 'token', token)
+  local token = next_token(fence)
+  redis.call('HSET', me, 'held', '1', 'token', string.format('%d', token))
   redis.call('PEXPIRE', me, lease)
   return token
 end
