@@ -29,6 +29,8 @@ export type FsToolsErrorCode =
    * writes, so this call's lease ran out while it ran. Nothing was written.
    */
   | 'stale_token'
+  /** A write tool's call was stopped (lost lease, timeout, cancellation) before its commit. */
+  | 'stopped'
   /** `edit_file`: the file changed between its read and its write. Nothing was written. */
   | 'changed_since_read'
   /** Any other failure of the filesystem (permissions, a full disk, ...). */

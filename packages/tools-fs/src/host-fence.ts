@@ -75,16 +75,18 @@ export class HostFence {
   /**
    * Runs `apply` (the write itself: a rename, an unlink) inside the host's commit step, after
    * checking that no newer token was recorded for the keys, and records the token. Throws
-   * {@link FsToolsError} `stale_token` (nothing written) when one was, and the signal's reason
-   * when the call was stopped before the commit. Without a token the step is only the lock:
+   * {@link FsToolsError} `stale_token` (nothing written) when one was, and `stopped` when the
+   * call was stopped (its signal aborted: a lost lease, a timeout) before the commit. Without a token the step is only the lock:
    * `apply` still runs alone on the host (what `edit_file` needs to compare and write at once).
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
-    write.signal?.throwIfAborted();
+    if (write.signal?.aborted) throw stopped(write);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const release = await this.#lock.acquire({ signal: write.signal });
+    const release = await this.#lock.acquire({ signal: write.signal }).catch((error: unknown) => {
+      throw write.signal?.aborted ? stopped(write) : error;
+    });
     try {
-      write.signal?.throwIfAborted();
+      if (write.signal?.aborted) throw stopped(write);
       if (write.token === undefined) return await apply();
       const store = await FenceStore.load(this.#storeFile);
       const newer = store.newerThan(write.keys, write.token);
@@ -97,6 +99,16 @@ export class HostFence {
       await release();
     }
   }
+}
+
+function stopped(write: FencedWrite): FsToolsError {
+  const reason = write.signal?.reason;
+  const why = reason instanceof Error ? reason.message : String(reason);
+  return new FsToolsError({
+    code: 'stopped',
+    message: `did not write ${write.what}: the call was stopped before its commit (${why}); nothing was written`,
+    cause: reason,
+  });
 }
 
 function staleToken(write: FencedWrite, newer: NewerToken): FsToolsError {
