@@ -62,7 +62,11 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
 export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordinator {
   const checked = checkCoordinatorOptions(options);
   return new FleetCoordinator({
-    connection: new FleetConnection({ url: checked.url, client: checked.client }),
+    connection: new FleetConnection({
+      url: checked.url,
+      client: checked.client,
+      timeoutMs: checked.timeoutMs,
+    }),
     keys: fleetKeys(checked.namespace),
     leaseMs: checked.leaseMs,
     limits: checked.limits,
@@ -75,7 +79,7 @@ class FleetCoordinator implements RedisCoordinator {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #limits: ReadonlyMap<string, number>;
-  readonly #waiters = new Set<Waiter>();
+  readonly #waiters = new Map<string, Waiter>();
 
   constructor(options: {
     connection: FleetConnection;
@@ -96,7 +100,10 @@ class FleetCoordinator implements RedisCoordinator {
 
   acquire(request: CoordinationRequest): Promise<CoordinationGrant> {
     const limit = this.#limits.get(request.toolName) ?? 0;
-    if (request.access.length === 0 && limit === 0) return Promise.resolve(NOTHING_HELD);
+    const exclusive = request.exclusive === true;
+    if (request.access.length === 0 && limit === 0 && !exclusive) {
+      return Promise.resolve(NOTHING_HELD);
+    }
     for (const access of request.access) {
       if (typeof access.key !== 'string' || (access.mode !== 'read' && access.mode !== 'write')) {
         return Promise.reject(
@@ -129,7 +136,11 @@ class FleetCoordinator implements RedisCoordinator {
 
   readonly #onDeparture = (message: string): void => {
     const departure = parseDeparture(message);
-    for (const waiter of [...this.#waiters]) {
+    if (departure !== 'any' && 'handedTo' in departure) {
+      this.#waiters.get(departure.handedTo)?.handed(departure.token);
+      return;
+    }
+    for (const waiter of [...this.#waiters.values()]) {
       if (departureConcerns(departure, waiter)) waiter.wake();
     }
   };

@@ -12,6 +12,8 @@ import { type RedisServer, startRedisServer } from './redis-server.js';
 /** The lease of the scenario: A is paused three times as long. */
 const LEASE_MS = 1000;
 const PAUSE_MS = 3000;
+/** Two processes started, a 3 s pause, a restart: on a loaded 2-core machine, well over 30 s. */
+const SCENARIO_TIMEOUT_MS = 90_000;
 
 const made: string[] = [];
 const agents: SpawnedAgent[] = [];
@@ -121,53 +123,61 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
   for (const restartRedis of [false, true]) {
     const during = restartRedis ? ', and Redis killed and restarted empty during the pause' : '';
 
-    it(`edit_file: A paused right before it replaces the file while B edits it${during}: every edit answered as done is in the file`, async () => {
-      const root = await tempFolder();
-      await writeFile(join(root, 'notes.txt'), 'start\n');
-      const { a, b } = await pauseA({
-        a: edit('a-edit', 'A'),
-        b: [edit('b-edit', 'B')],
-        pauseBeforeWriting: 'notes.txt',
-        restartRedis,
-        root,
-      });
-      const text = await readFile(join(root, 'notes.txt'), 'utf8');
-      const [bResult] = b as [ToolResult];
-      // B held a valid lease all along: its edit is done
-      expect(bResult.isError, bResult.content).toBe(false);
-      expectAnswersTrue([
-        { result: a, landed: text.includes('A was here') },
-        { result: bResult, landed: text.includes('B was here') },
-      ]);
-      expect(a.isError).toBe(true); // A's write was refused (or its lease reported lost)
-      expect(text).toBe('start\nB was here\n');
-    });
-
-    it(`a read-modify-write counter that checks tokens: A paused between its read and its write while B increments three times${during}: no increment lost`, async () => {
-      const root = await tempFolder();
-      const database = createClient({ url: (state.database as RedisServer).url });
-      await database.connect();
-      try {
-        await database.del('counter:hits');
+    it(
+      `edit_file: A paused right before it replaces the file while B edits it${during}: every edit answered as done is in the file`,
+      async () => {
+        const root = await tempFolder();
+        await writeFile(join(root, 'notes.txt'), 'start\n');
         const { a, b } = await pauseA({
-          a: increment('a-inc'),
-          b: [increment('b-inc-1'), increment('b-inc-2'), increment('b-inc-3')],
-          pauseBeforeWriting: 'hits',
+          a: edit('a-edit', 'A'),
+          b: [edit('b-edit', 'B')],
+          pauseBeforeWriting: 'notes.txt',
           restartRedis,
           root,
         });
-        const value = Number(await database.hGet('counter:hits', 'value'));
-        const all = [a, ...b];
-        for (const result of b) expect(result.isError, result.content).toBe(false);
-        const done = all.filter((r) => !r.isError).length;
-        const unknown = all.filter((r) => r.isError && saysOutcomeUnknown(r)).length;
-        // every increment answered as done is counted; one answered as failed is not, unless unknown
-        expect(value).toBeGreaterThanOrEqual(done);
-        expect(value).toBeLessThanOrEqual(done + unknown);
-        expect(value).toBe(3);
-      } finally {
-        await database.close();
-      }
-    });
+        const text = await readFile(join(root, 'notes.txt'), 'utf8');
+        const [bResult] = b as [ToolResult];
+        // B held a valid lease all along: its edit is done
+        expect(bResult.isError, bResult.content).toBe(false);
+        expectAnswersTrue([
+          { result: a, landed: text.includes('A was here') },
+          { result: bResult, landed: text.includes('B was here') },
+        ]);
+        expect(a.isError).toBe(true); // A's write was refused (or its lease reported lost)
+        expect(text).toBe('start\nB was here\n');
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
+
+    it(
+      `a read-modify-write counter that checks tokens: A paused between its read and its write while B increments three times${during}: no increment lost`,
+      async () => {
+        const root = await tempFolder();
+        const database = createClient({ url: (state.database as RedisServer).url });
+        await database.connect();
+        try {
+          await database.del('counter:hits');
+          const { a, b } = await pauseA({
+            a: increment('a-inc'),
+            b: [increment('b-inc-1'), increment('b-inc-2'), increment('b-inc-3')],
+            pauseBeforeWriting: 'hits',
+            restartRedis,
+            root,
+          });
+          const value = Number(await database.hGet('counter:hits', 'value'));
+          const all = [a, ...b];
+          for (const result of b) expect(result.isError, result.content).toBe(false);
+          const done = all.filter((r) => !r.isError).length;
+          const unknown = all.filter((r) => r.isError && saysOutcomeUnknown(r)).length;
+          // every increment answered as done is counted; one answered as failed is not, unless unknown
+          expect(value).toBeGreaterThanOrEqual(done);
+          expect(value).toBeLessThanOrEqual(done + unknown);
+          expect(value).toBe(3);
+        } finally {
+          await database.close();
+        }
+      },
+      SCENARIO_TIMEOUT_MS,
+    );
   }
 });
