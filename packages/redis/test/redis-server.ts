@@ -21,6 +21,8 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Sends the server process a signal: `SIGSTOP` freezes it (connections stay open, nothing answers), `SIGCONT` thaws it. */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
 }
 
 /**
@@ -38,6 +40,9 @@ export async function startRedisServer(): Promise<RedisServer> {
       mkdirSync(dir, { recursive: true });
       child = await launch(port, dir);
     },
+    signal(signal) {
+      child?.kill(signal);
+    },
     async stop() {
       const running = child;
       child = undefined;
@@ -45,6 +50,7 @@ export async function startRedisServer(): Promise<RedisServer> {
         await new Promise<void>((resolve) => {
           running.once('exit', () => resolve());
           running.kill('SIGKILL');
+          running.kill('SIGCONT'); // a frozen server dies too
         });
       }
       // what a replica saved is gone too: a restart is empty, as after a crash without persistence
