@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { currentProcess, isAlive, type ProcessIdentity } from './process-identity.js';
@@ -9,8 +8,8 @@ const LONGEST_WAIT_MS = 25;
 
 /** Lock entries: `lock.<generation>` (held) and `free.<generation>` (given back). */
 const ENTRY = /^(lock|free)\.(\d+)$/;
-/** A lock entry being written, `draft.<pid>.<nonce>`. */
-const DRAFT = /^draft\.(\d+)\./;
+/** A process's lock entry before it is linked, `draft.<pid>.<start time>`. */
+const DRAFT = /^draft\.(\d+)\.(\w+)$/;
 
 /** Same-process callers queue here (per folder) instead of polling the files. */
 const inProcess = new Map<string, Promise<unknown>>();
@@ -42,6 +41,7 @@ const inProcess = new Map<string, Promise<unknown>>();
 export class HostCommitLock {
   readonly dir: string;
   readonly #self: ProcessIdentity;
+  #drafted: string | undefined;
 
   constructor(options: { readonly dir: string }) {
     this.dir = options.dir;
@@ -85,65 +85,59 @@ export class HostCommitLock {
   }
 
   async #acquireAcrossProcesses(signal: AbortSignal | undefined): Promise<() => Promise<void>> {
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const nonce = randomBytes(8).toString('hex');
-    const content = `${this.#self.pid} ${this.#self.startTime} ${nonce}\n`;
-    const draft = join(this.dir, `draft.${this.#self.pid}.${nonce}`);
-    await writeFile(draft, content, { mode: 0o600 });
-    try {
-      let waitMs = FIRST_WAIT_MS;
-      for (;;) {
-        signal?.throwIfAborted();
-        const newest = await this.#newest();
-        if (newest.held !== undefined && isAlive(newest.held)) {
-          await sleep(waitMs);
-          waitMs = Math.min(waitMs * 2, LONGEST_WAIT_MS);
-          continue;
-        }
-        const generation = newest.generation + 1;
-        const entry = join(this.dir, `lock.${generation}`);
-        try {
-          await link(draft, entry);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-          throw error;
-        }
-        const after = await this.#newest();
-        if (after.generation !== generation || after.freed) {
-          // late: a newer generation exists, or this name was used and given back before
-          await unlink(entry).catch(() => undefined);
-          continue;
-        }
-        await this.#removeOlderThan(generation);
-        return () => rename(entry, join(this.dir, `free.${generation}`));
+    const draft = await this.#draft();
+    let waitMs = FIRST_WAIT_MS;
+    for (;;) {
+      signal?.throwIfAborted();
+      const newest = await this.#newest();
+      if (newest.held !== undefined && isAlive(newest.held)) {
+        await sleep(waitMs);
+        waitMs = Math.min(waitMs * 2, LONGEST_WAIT_MS);
+        continue;
       }
-    } finally {
-      await unlink(draft).catch(() => undefined);
+      const generation = newest.generation + 1;
+      const entry = join(this.dir, `lock.${generation}`);
+      try {
+        await link(draft, entry);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+          this.#drafted = undefined; // the folder was removed under us: write the draft again
+          continue;
+        }
+        throw error;
+      }
+      const names = await readdir(this.dir);
+      const after = newestOf(names);
+      if (after.generation !== generation || after.freed) {
+        // late: a newer generation exists, or this name was used and given back before
+        await unlink(entry).catch(() => undefined);
+        continue;
+      }
+      await this.#removeOlderThan(generation, names);
+      return () => rename(entry, join(this.dir, `free.${generation}`));
     }
+  }
+
+  /**
+   * This process's lock entry, written once (`draft.<pid>.<start time>`) and linked as
+   * `lock.<g>` each time: a lock entry appears whole, never half-written.
+   */
+  async #draft(): Promise<string> {
+    if (this.#drafted !== undefined) return this.#drafted;
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const draft = join(this.dir, `draft.${this.#self.pid}.${this.#self.startTime || 'x'}`);
+    await writeFile(draft, `${this.#self.pid} ${this.#self.startTime}\n`, { mode: 0o600 });
+    this.#drafted = draft;
+    return draft;
   }
 
   /** The newest generation, whether it was given back, and who holds it if not. */
   async #newest(): Promise<{ generation: number; freed: boolean; held?: ProcessIdentity }> {
-    let generation = 0;
-    let freed = false;
-    let locked = false;
-    for (const name of await readdir(this.dir)) {
-      const match = ENTRY.exec(name);
-      if (match === null) continue;
-      const g = Number(match[2]);
-      if (g > generation) {
-        generation = g;
-        freed = false;
-        locked = false;
-      }
-      if (g === generation) {
-        if (match[1] === 'free') freed = true;
-        else locked = true;
-      }
-    }
-    if (freed || !locked) return { generation, freed };
-    const held = await this.#holderOf(generation);
-    return held === undefined ? { generation, freed } : { generation, freed, held };
+    const newest = newestOf(await readdir(this.dir));
+    if (newest.freed || !newest.locked) return newest;
+    const held = await this.#holderOf(newest.generation);
+    return held === undefined ? newest : { ...newest, held };
   }
 
   async #holderOf(generation: number): Promise<ProcessIdentity | undefined> {
@@ -159,16 +153,43 @@ export class HostCommitLock {
     return { pid: Number(pid), startTime: startTime ?? '' };
   }
 
-  /** Removes the older generations, and the drafts of processes that died before removing theirs. */
-  async #removeOlderThan(generation: number): Promise<void> {
-    for (const name of await readdir(this.dir)) {
+  /** Removes the older generations, and the drafts of processes that no longer exist. */
+  async #removeOlderThan(generation: number, names: readonly string[]): Promise<void> {
+    for (const name of names) {
       const match = ENTRY.exec(name);
       const draft = DRAFT.exec(name);
       const old = match !== null && Number(match[2]) < generation;
-      const orphan = draft !== null && !isAlive({ pid: Number(draft[1]), startTime: '' });
+      const startTime = draft?.[2] === 'x' ? '' : (draft?.[2] ?? '');
+      const orphan = draft !== null && !isAlive({ pid: Number(draft[1]), startTime });
       if (old || orphan) await unlink(join(this.dir, name)).catch(() => undefined);
     }
   }
+}
+
+/** The newest generation among the entry names, and whether it is given back or held. */
+function newestOf(names: readonly string[]): {
+  generation: number;
+  freed: boolean;
+  locked: boolean;
+} {
+  let generation = 0;
+  let freed = false;
+  let locked = false;
+  for (const name of names) {
+    const match = ENTRY.exec(name);
+    if (match === null) continue;
+    const g = Number(match[2]);
+    if (g > generation) {
+      generation = g;
+      freed = false;
+      locked = false;
+    }
+    if (g === generation) {
+      if (match[1] === 'free') freed = true;
+      else locked = true;
+    }
+  }
+  return { generation, freed, locked };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { FenceStore, type NewerToken } from './fence-store.js';
@@ -76,12 +75,12 @@ export class HostFence {
    * Runs `apply` (the write itself: a rename, an unlink) inside the host's commit step, after
    * checking that no newer token was recorded for the keys, and records the token. Throws
    * {@link FsToolsError} `stale_token` (nothing written) when one was, and `stopped` when the
-   * call was stopped (its signal aborted: a lost lease, a timeout) before the commit. Without a token the step is only the lock:
-   * `apply` still runs alone on the host (what `edit_file` needs to compare and write at once).
+   * call was stopped (its signal aborted: a lost lease, a timeout) before the commit. Without
+   * a token the step is only the lock: `apply` still runs alone on the host (what `edit_file`
+   * needs to compare and write at once).
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
     if (write.signal?.aborted) throw stopped(write);
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const release = await this.#lock.acquire({ signal: write.signal }).catch((error: unknown) => {
       throw write.signal?.aborted ? stopped(write) : error;
     });

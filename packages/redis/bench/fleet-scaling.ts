@@ -1,0 +1,241 @@
+/**
+ * How the fleet coordinator scales, measured in one run against its own `redis-server`:
+ * - per grant, with 1, 100 and 1 000 waiters queued on one key: the round trips every
+ *   coordinator sent and the Redis CPU spent in the scripts (`INFO commandstats`), while the
+ *   waiters are granted one after the other (each releases as soon as it is granted);
+ * - grants per second through one namespace with 1, 16, 64 and 1 000 coordinators, each
+ *   acquiring and releasing a key of its own in a loop (Redis and every client on this machine);
+ * - the latency of a hand-off on one contended key: from a holder's `release()` to the next
+ *   waiter's grant, in another coordinator;
+ * - the per-call cost of the fs tools' fenced commit: `write_file` with a fencing token (claim,
+ *   host commit lock, fence store) against the same atomic write without the fence.
+ *
+ * Run: `npx -y pnpm@10 --filter @toolwaves/redis bench` (`--quick` for shorter runs).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@redis/client';
+import type { CoordinationGrant, ToolContext } from '@toolwaves/core';
+import { draftFile, FS_HOST_FENCE, fsToolsModule, WriteFileTool } from '@toolwaves/tools-fs';
+import { Container } from 'inversify';
+import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
+import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-server.js';
+
+const quick = process.argv.includes('--quick');
+const WAITERS = [1, 100, 1000];
+const COORDINATORS = [1, 16, 64, 1000];
+const THROUGHPUT_MS = quick ? 1500 : 4000;
+const HAND_OFFS = quick ? 200 : 1000;
+const FENCED_WRITES = quick ? 200 : 1000;
+const never = new AbortController().signal;
+/** A plain connection for `INFO`. */
+type Admin = { sendCommand(args: string[]): Promise<unknown> };
+
+let calls = 0;
+function request(key: string, toolName = 'bench') {
+  calls += 1;
+  return {
+    toolCallId: `c${calls}`,
+    toolName,
+    access: [{ key, mode: 'write' as const }],
+    // a signal per call, as the Dispatcher gives (one shared signal would collect a listener per waiter)
+    signal: new AbortController().signal,
+  };
+}
+
+function coordinators(url: string, namespace: string, n: number): RedisCoordinator[] {
+  return Array.from({ length: n }, () => redisCoordinator({ url, namespace, leaseMs: 30_000 }));
+}
+
+function trips(all: readonly RedisCoordinator[]): number {
+  return all.reduce((sum, c) => sum + c.roundTrips, 0);
+}
+
+/** Microseconds Redis spent running the coordinator's scripts so far. */
+async function scriptMicros(admin: Admin): Promise<number> {
+  const info = String(await admin.sendCommand(['INFO', 'commandstats']));
+  let total = 0;
+  for (const match of info.matchAll(/cmdstat_(?:evalsha|eval):calls=\d+,usec=(\d+)/g)) {
+    total += Number(match[1]);
+  }
+  return total;
+}
+
+async function waitersOnOneKey(url: string, admin: Admin) {
+  const rows: string[][] = [];
+  for (const waiters of WAITERS) {
+    const fleet = coordinators(url, `waiters-${waiters}`, 10);
+    const holder = fleet[0] as RedisCoordinator;
+    const first = await holder.acquire(request('bench:/hot'));
+    let granted = 0;
+    let done: () => void = () => undefined;
+    const allGranted = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    for (let i = 0; i < waiters; i += 1) {
+      const coordinator = fleet[i % fleet.length] as RedisCoordinator;
+      coordinator.acquire(request('bench:/hot')).then(async (grant: CoordinationGrant) => {
+        await grant.release();
+        granted += 1;
+        if (granted === waiters) done();
+      });
+    }
+    // every waiter is queued (each coordinator answers its commands in order)
+    await Promise.all(
+      fleet.map(async (c) => (await c.acquire(request(`bench:/probe-${Math.random()}`))).release()),
+    );
+    const tripsBefore = trips(fleet);
+    const cpuBefore = await scriptMicros(admin);
+    const started = performance.now();
+    await first.release();
+    await allGranted;
+    const elapsed = performance.now() - started;
+    const cpu = (await scriptMicros(admin)) - cpuBefore;
+    rows.push([
+      String(waiters),
+      ((trips(fleet) - tripsBefore) / waiters).toFixed(2),
+      `${(cpu / waiters).toFixed(1)} µs`,
+      `${((elapsed * 1000) / waiters).toFixed(0)} µs`,
+    ]);
+    await Promise.all(fleet.map((c) => c.close()));
+  }
+  return rows;
+}
+
+async function throughput(url: string) {
+  const rows: string[][] = [];
+  for (const n of COORDINATORS) {
+    const fleet = coordinators(url, `throughput-${n}`, n);
+    // connect everyone first (connections are made on first use)
+    await Promise.all(
+      fleet.map(async (c, i) => (await c.acquire(request(`bench:/own/${i}`))).release()),
+    );
+    let grants = 0;
+    let running = true;
+    const started = performance.now();
+    await Promise.all(
+      fleet.map(async (c, i) => {
+        while (running) {
+          const grant = await c.acquire(request(`bench:/own/${i}`));
+          grants += 1;
+          await grant.release();
+          if (performance.now() - started >= THROUGHPUT_MS) running = false;
+        }
+      }),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    rows.push([String(n), `${(grants / seconds).toFixed(0)}/s`]);
+    await Promise.all(fleet.map((c) => c.close()));
+  }
+  return rows;
+}
+
+async function handOffs(url: string) {
+  const [a, b] = coordinators(url, 'hand-off', 2) as [RedisCoordinator, RedisCoordinator];
+  let holder = await a.acquire(request('bench:/contended'));
+  let sides: [RedisCoordinator, RedisCoordinator] = [b, a];
+  const latencies: number[] = [];
+  const started = performance.now();
+  for (let i = 0; i < HAND_OFFS; i += 1) {
+    const next = sides[0].acquire(request('bench:/contended'));
+    // let the waiter's request reach Redis before the release (its own connection)
+    await (await sides[0].acquire(request(`bench:/probe-${i}`))).release();
+    const releasedAt = performance.now();
+    await holder.release();
+    holder = await next;
+    latencies.push(performance.now() - releasedAt);
+    sides = [sides[1], sides[0]];
+  }
+  const elapsed = performance.now() - started;
+  await holder.release();
+  await Promise.all([a.close(), b.close()]);
+  latencies.sort((x, y) => x - y);
+  const median = latencies[Math.floor(latencies.length / 2)] ?? Number.NaN;
+  return { medianMs: median, perSecond: HAND_OFFS / (elapsed / 1000) };
+}
+
+async function fencedCommit() {
+  const root = await mkdtemp(join(tmpdir(), 'toolwaves-bench-fence-'));
+  const container = new Container();
+  container.load(fsToolsModule({ root }));
+  const tool = container.get(WriteFileTool);
+  const fence = container.get(FS_HOST_FENCE);
+  const context = (i: number): ToolContext => ({
+    toolCallId: `w${i}`,
+    signal: never,
+    attempt: 1,
+    fencingToken: i + 1,
+  });
+  const plain = async (i: number) => {
+    const draft = await draftFile({ target: join(root, `plain-${i % 50}.txt`), content: `${i}\n` });
+    await draft.commit();
+  };
+  const fenced = (i: number) =>
+    tool.execute({ path: `fenced-${i % 50}.txt`, content: `${i}\n` }, context(i));
+  const timings = { plain: [] as number[], fenced: [] as number[] };
+  for (let round = 0; round < 5; round += 1) {
+    for (const [name, write] of [
+      ['plain', plain],
+      ['fenced', fenced],
+    ] as const) {
+      const started = performance.now();
+      for (let i = 0; i < FENCED_WRITES / 5; i += 1) await write(round * 1000 + i);
+      timings[name].push(((performance.now() - started) * 1000) / (FENCED_WRITES / 5));
+    }
+  }
+  await rm(root, { recursive: true, force: true });
+  await rm(fence.dir, { recursive: true, force: true });
+  const median = (v: number[]) => [...v].sort((x, y) => x - y)[2] ?? Number.NaN;
+  return { plainUs: median(timings.plain), fencedUs: median(timings.fenced) };
+}
+
+function table(header: readonly string[], rows: readonly string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (row: readonly string[]) =>
+    row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  if (!hasRedisServer()) {
+    console.log(REDIS_MISSING);
+    return;
+  }
+  const server = await startRedisServer();
+  const admin = createClient({ url: server.url });
+  await admin.connect();
+  try {
+    const load = () =>
+      loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ');
+    console.log(`\nfleet scaling (${cpus().length} cores, load average ${load()})`);
+    console.log('\nwaiters queued on one key, granted one after the other (each releases at once)');
+    console.log(
+      table(
+        ['waiters', 'round trips/grant', 'Redis CPU/grant', 'wall/grant'],
+        await waitersOnOneKey(server.url, admin),
+      ),
+    );
+    console.log('\ngrants/s through one namespace, each coordinator on a key of its own');
+    const rows = await throughput(server.url);
+    console.log(table(['coordinators', 'grants/s'], rows));
+    const at = (n: number) =>
+      Number((rows.find((r) => r[0] === String(n)) ?? [])[1]?.replace('/s', ''));
+    console.log(`1 000 coordinators vs 16: ${((at(1000) / at(16)) * 100).toFixed(0)} %`);
+    const handOff = await handOffs(server.url);
+    console.log(
+      `\nhand-off on one contended key (release → next holder in another coordinator): median ${(handOff.medianMs * 1000).toFixed(0)} µs, ${handOff.perSecond.toFixed(0)} hand-offs/s (each also waits for a probe round trip)`,
+    );
+    const fence = await fencedCommit();
+    console.log(
+      `\nfenced commit of write_file (claim + host commit lock + fence store) vs the same atomic write alone: ${fence.fencedUs.toFixed(0)} µs vs ${fence.plainUs.toFixed(0)} µs per write (+${(fence.fencedUs - fence.plainUs).toFixed(0)} µs, ${(fence.fencedUs / fence.plainUs).toFixed(2)}x); load average ${load()}`,
+    );
+  } finally {
+    await admin.close();
+    await server.stop();
+  }
+}
+
+await main();
