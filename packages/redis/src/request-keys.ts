@@ -16,9 +16,6 @@ export interface RequestKeys {
   readonly group: string;
 }
 
-/** Positions of the fixed keys, shared with the scripts. */
-export const FIXED_KEYS = 11;
-
 /**
  * Every Redis key a request's scripts touch, so that they are all passed in `KEYS` (Redis
  * Cluster and Dragonfly need that): the fixed names, the tool's waiting list, its group, and the
