@@ -52,7 +52,7 @@ function trips(all: readonly RedisCoordinator[]): number {
   return all.reduce((sum, c) => sum + c.roundTrips, 0);
 }
 
-/** Microseconds Redis spent running the coordinator's scripts so far. */
+/** Microseconds Redis spent running the coordinator's scripts so far (`INFO commandstats`). */
 async function scriptMicros(admin: Admin): Promise<number> {
   const info = String(await admin.sendCommand(['INFO', 'commandstats']));
   let total = 0;
@@ -112,7 +112,14 @@ async function waitersOnOneKey(url: string, admin: Admin) {
   return rows;
 }
 
-async function throughput(url: string) {
+/** Seconds of CPU the Redis process has used so far (`INFO cpu`, user + system). */
+async function redisCpuSeconds(admin: Admin): Promise<number> {
+  const info = String(await admin.sendCommand(['INFO', 'cpu']));
+  const read = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return read('used_cpu_user') + read('used_cpu_sys');
+}
+
+async function throughput(url: string, admin: Admin) {
   const rows: string[][] = [];
   for (const n of COORDINATORS) {
     const fleet = coordinators(url, `throughput-${n}`, n);
@@ -122,6 +129,7 @@ async function throughput(url: string) {
     );
     let grants = 0;
     let running = true;
+    const cpuBefore = await redisCpuSeconds(admin);
     const started = performance.now();
     await Promise.all(
       fleet.map(async (c, i) => {
@@ -134,7 +142,12 @@ async function throughput(url: string) {
       }),
     );
     const seconds = (performance.now() - started) / 1000;
-    rows.push([String(n), `${(grants / seconds).toFixed(0)}/s`]);
+    const cpu = (await redisCpuSeconds(admin)) - cpuBefore;
+    rows.push([
+      String(n),
+      `${(grants / seconds).toFixed(0)}/s`,
+      `${((cpu * 1e6) / grants).toFixed(1)} µs`,
+    ]);
     await Promise.all(fleet.map((c) => c.close()));
   }
   return rows;
@@ -223,13 +236,13 @@ async function main(): Promise<void> {
     console.log('\nwaiters queued on one key, granted one after the other (each releases at once)');
     console.log(
       table(
-        ['waiters', 'round trips/grant', 'Redis CPU/grant', 'wall/grant'],
+        ['waiters', 'round trips/grant', 'Redis time in scripts/grant', 'wall/grant'],
         await waitersOnOneKey(server.url, admin),
       ),
     );
     console.log('\ngrants/s through one namespace, each coordinator on a key of its own');
-    const rows = await throughput(server.url);
-    console.log(table(['coordinators', 'grants/s'], rows));
+    const rows = await throughput(server.url, admin);
+    console.log(table(['coordinators', 'grants/s', 'Redis CPU/grant'], rows));
     const at = (n: number) =>
       Number((rows.find((r) => r[0] === String(n)) ?? [])[1]?.replace('/s', ''));
     console.log(`1 000 coordinators vs 16: ${((at(1000) / at(16)) * 100).toFixed(0)} %`);

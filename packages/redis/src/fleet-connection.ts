@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import type { FleetScript } from './fleet-scripts.js';
+import { FLEET_SCRIPTS, type FleetScript } from './fleet-scripts.js';
 import type { RedisClientLike } from './redis-client-like.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 
@@ -17,6 +17,7 @@ export class FleetConnection {
   #connected: Promise<void> | undefined;
   #subscribed: Promise<void> | undefined;
   #lastError: unknown;
+  #scriptsLoaded: Promise<void> | undefined;
   #closed = false;
   readonly #background = new Set<Promise<unknown>>();
   /** Commands sent so far (each script run or renewal is one round trip). */
@@ -36,6 +37,7 @@ export class FleetConnection {
         socket: { reconnectStrategy: reconnectDelay, connectTimeout: options.timeoutMs },
       }) as unknown as RedisClientLike);
     this.#commands.on('error', this.#remember);
+    this.#commands.on('ready', this.#forgetScripts);
   }
 
   /**
@@ -49,6 +51,10 @@ export class FleetConnection {
     this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
     await this.#connected;
     if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
+    // scripts loaded before the first is run, again after each reconnect (a restarted server has
+    // none): a release never falls back to EVAL behind this process's next request
+    this.#scriptsLoaded ??= this.#loadScripts();
+    await this.#scriptsLoaded;
     this.#subscribed ??= this.#subscribe(channel, onReleased);
     await this.#subscribed;
   }
@@ -132,11 +138,27 @@ export class FleetConnection {
       this.#ownsCommands ? closeQuietly(this.#commands, this.#timeoutMs) : undefined,
     ]);
     this.#commands.off('error', this.#remember);
+    this.#commands.off('ready', this.#forgetScripts);
   }
 
   readonly #remember = (error: unknown): void => {
     this.#lastError = error;
   };
+
+  readonly #forgetScripts = (): void => {
+    this.#scriptsLoaded = undefined;
+  };
+
+  async #loadScripts(): Promise<void> {
+    try {
+      await Promise.all(
+        FLEET_SCRIPTS.map((script) => this.send(['SCRIPT', 'LOAD', script.source])),
+      );
+    } catch (error) {
+      this.#scriptsLoaded = undefined;
+      throw error;
+    }
+  }
 
   /**
    * Opens the subscriber. node-redis subscribes it again after a reconnect; a subscription that

@@ -110,24 +110,27 @@ local function next_token()
   return token
 end
 
-local function grant(me)
+-- marks a request holding: in the indexes with score 0; \`queued\` when it was waiting
+local function grant(me, queued)
   local token = next_token()
   redis.call('HSET', KEYS[3], me, tool .. '\\t' .. string.format('%d', token))
   redis.call('SADD', KEYS[6], me)
   redis.call('HINCRBY', KEYS[8], tool, 1)
-  redis.call('ZREM', KEYS[5], me)
-  redis.call('ZREM', KEYS[10], me)
-  redis.call('ZREM', KEYS[11], me)
-  redis.call('SREM', KEYS[9], me)
+  if queued then
+    redis.call('ZREM', KEYS[5], me)
+    redis.call('ZREM', KEYS[10], me)
+    redis.call('ZREM', KEYS[11], me)
+    redis.call('SREM', KEYS[9], me)
+    redis.call('ZADD', KEYS[4], now + lease, me)
+  end
   if exclusive then redis.call('ZADD', KEYS[7], 0, me) end
-  for _, set in ipairs(entered) do redis.call('ZADD', set, 'XX', 0, me) end
-  redis.call('ZADD', KEYS[4], now + lease, me)
+  for _, set in ipairs(entered) do redis.call('ZADD', set, 0, me) end
   return token
 end
 
 local function try(me, ticket)
   local verdict = decide(me, ticket)
-  if verdict == 1 then return grant(me) end
+  if verdict == 1 then return grant(me, true) end
   if verdict == 0 then redis.call('SADD', KEYS[9], me) else redis.call('SREM', KEYS[9], me) end
   return 0
 end
@@ -137,20 +140,29 @@ local function announce_removed()
 end
 `;
 
-/** Queues a request and tries it at once: its token (> 0) or 0 (it waits). */
+/**
+ * Tries a request and grants it at once (its token, > 0), or queues it (0: it waits). Granted
+ * at once, it is entered in its indexes as a holder directly, never as a waiter first.
+ */
 export const ENQUEUE_SCRIPT = `${COMMON}
 sweep()
 local ticket = redis.call('INCR', KEYS[1])
 redis.call('HSET', KEYS[3], id, tool)
 redis.call('ZADD', KEYS[4], now + lease, id)
+local verdict = decide(id, ticket)
+if verdict == 1 then
+  local token = grant(id, false)
+  announce_removed()
+  return token
+end
 redis.call('ZADD', KEYS[5], ticket, id)
 redis.call('ZADD', KEYS[11], ticket, id)
 if exclusive then redis.call('ZADD', KEYS[7], ticket, id) end
 if limit > 0 then redis.call('ZADD', KEYS[10], ticket, id) end
 for _, set in ipairs(entered) do redis.call('ZADD', set, ticket, id) end
-local answer = try(id, ticket)
+if verdict == 0 then redis.call('SADD', KEYS[9], id) end
 announce_removed()
-return answer
+return 0
 `;
 
 /**
@@ -175,7 +187,8 @@ return answer
  * Takes a request out (released, or given up while waiting), then hands the grant on: the
  * waiters of the same group (same tool, accesses, limit), in ticket order, are granted here
  * while they can be (at most 16; beyond, \`~<group>\` tells the rest to try), each announced as
- * \`+<id> <token>\` (one round trip from release to the next holder's start, no retry). When anyone still waits, what left is announced as
+ * \`+<id> <token>\` (one round trip from release to the next holder's start, no retry). When a waiter it
+ * conflicted with (or of its tool, or an exclusive one) still waits, what left is announced as
  * \`<accesses>\\n<tool>\\n<group>\` (\`*\` for an exclusive request) so the waiters it may unblock
  * try again.
  */
@@ -201,7 +214,7 @@ for _, next_id in ipairs(next_ones) do
       if verdict == 0 then redis.call('SADD', KEYS[9], next_id) end
       break
     end
-    redis.call('PUBLISH', channel, '+' .. next_id .. ' ' .. string.format('%d', grant(next_id)))
+    redis.call('PUBLISH', channel, '+' .. next_id .. ' ' .. string.format('%d', grant(next_id, true)))
     handed = handed + 1
   end
 end
@@ -209,7 +222,24 @@ if handed == 16 and redis.call('ZCARD', KEYS[11]) > 0 then
   -- more of the group may share the grant (readers): they try themselves
   redis.call('PUBLISH', channel, '~' .. KEYS[11])
 end
+-- announce the departure only when someone waits for it: a waiter among the requests it
+-- conflicted with, a waiter of its tool (limits), an exclusive waiter (it waits for everyone)
+local function someone_waits_in(set)
+  return #redis.call('ZRANGEBYSCORE', set, 1, '+inf', 'LIMIT', 0, 1) > 0
+end
+local concerned = false
 if was_there and redis.call('ZCARD', KEYS[5]) > 0 then
+  if exclusive then
+    concerned = redis.call('ZCARD', KEYS[5]) > 0
+  else
+    concerned = someone_waits_in(KEYS[7]) or redis.call('ZCARD', KEYS[10]) > 0
+    for _, set in ipairs(conflicting) do
+      if concerned then break end
+      concerned = someone_waits_in(set)
+    end
+  end
+end
+if concerned then
   if exclusive then
     redis.call('PUBLISH', channel, '*')
   else
@@ -246,3 +276,10 @@ export interface FleetScript {
 export function fleetScript(source: string): FleetScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
 }
+
+/** The coordinator's scripts, loaded (`SCRIPT LOAD`) on every connect before any is run. */
+export const ENQUEUE = fleetScript(ENQUEUE_SCRIPT);
+export const RETRY = fleetScript(RETRY_SCRIPT);
+export const RELEASE = fleetScript(RELEASE_SCRIPT);
+export const RENEW = fleetScript(RENEW_SCRIPT);
+export const FLEET_SCRIPTS: readonly FleetScript[] = [ENQUEUE, RETRY, RELEASE, RENEW];

@@ -1,9 +1,7 @@
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './fleet-keys.js';
-import { fleetScript, RENEW_SCRIPT } from './fleet-scripts.js';
+import { RENEW } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
-
-const RENEW = fleetScript(RENEW_SCRIPT);
 
 /**
  * Keeps one granted lease alive until `stop()` (the grant's `release()`), however long the tool

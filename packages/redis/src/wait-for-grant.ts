@@ -3,20 +3,10 @@ import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
 import type { WaitingFor } from './departure.js';
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './fleet-keys.js';
-import {
-  ENQUEUE_SCRIPT,
-  type FleetScript,
-  fleetScript,
-  RELEASE_SCRIPT,
-  RETRY_SCRIPT,
-} from './fleet-scripts.js';
+import { ENQUEUE, type FleetScript, RELEASE, RETRY } from './fleet-scripts.js';
 import { LeaseRenewal } from './lease-renewal.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 import { type RequestKeys, requestKeys } from './request-keys.js';
-
-const ENQUEUE = fleetScript(ENQUEUE_SCRIPT);
-const RETRY = fleetScript(RETRY_SCRIPT);
-const RELEASE = fleetScript(RELEASE_SCRIPT);
 
 /** A waiting request, as its coordinator's release-channel listener sees it. */
 export interface Waiter extends WaitingFor {
