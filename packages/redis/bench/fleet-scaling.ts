@@ -3,7 +3,8 @@
  * - per grant, with 1, 100 and 1 000 waiters queued on one key: the round trips every
  *   coordinator sent and the Redis CPU spent in the scripts (`INFO commandstats`), while the
  *   waiters are granted one after the other (each releases as soon as it is granted);
- * - grants per second through one namespace with 1, 16, 64 and 1 000 coordinators, each
+ * - grants per second through one namespace with 1, 16, 64 and 1 000 coordinators (spread over
+ *   up to 4 processes, as a fleet is many processes), each
  *   acquiring and releasing a key of its own in a loop (Redis and every client on this machine);
  * - the latency of a hand-off on one contended key: from a holder's `release()` to the next
  *   waiter's grant, in another coordinator;
@@ -12,9 +13,13 @@
  *
  * Run: `npx -y pnpm@10 --filter @toolwaves/redis bench` (`--quick` for shorter runs).
  */
+import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@redis/client';
 import type { CoordinationGrant, ToolContext } from '@toolwaves/core';
 import { draftFile, FS_HOST_FENCE, fsToolsModule, WriteFileTool } from '@toolwaves/tools-fs';
@@ -25,10 +30,16 @@ import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-s
 const quick = process.argv.includes('--quick');
 const WAITERS = [1, 100, 1000];
 const COORDINATORS = [1, 16, 64, 1000];
+/** The throughput run spreads its coordinators over this many processes. */
+const PROCESSES = 4;
 const THROUGHPUT_MS = quick ? 1500 : 4000;
 const HAND_OFFS = quick ? 200 : 1000;
 const FENCED_WRITES = quick ? 200 : 1000;
 const never = new AbortController().signal;
+const require = createRequire(import.meta.url);
+const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
+const THROUGHPUT_WORKER = fileURLToPath(new URL('./throughput-worker.ts', import.meta.url));
+const TSCONFIG = fileURLToPath(new URL('../tsconfig.cli.json', import.meta.url));
 /** A plain connection for `INFO`. */
 type Admin = { sendCommand(args: string[]): Promise<unknown> };
 
@@ -119,36 +130,47 @@ async function redisCpuSeconds(admin: Admin): Promise<number> {
   return read('used_cpu_user') + read('used_cpu_sys');
 }
 
+/** A worker process of the throughput run (`throughput-worker.ts`) hosting some coordinators. */
+function throughputWorker(url: string, namespace: string, first: number, count: number) {
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, THROUGHPUT_WORKER, url, namespace, String(first), String(count)],
+    { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG } },
+  );
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream })[
+    Symbol.asyncIterator
+  ]();
+  return { child, next: async () => String((await lines.next()).value) };
+}
+
 async function throughput(url: string, admin: Admin) {
   const rows: string[][] = [];
   for (const n of COORDINATORS) {
-    const fleet = coordinators(url, `throughput-${n}`, n);
-    // connect everyone first (connections are made on first use)
-    await Promise.all(
-      fleet.map(async (c, i) => (await c.acquire(request(`bench:/own/${i}`))).release()),
-    );
-    let grants = 0;
-    let running = true;
+    // the coordinators live in up to PROCESSES processes (a fleet is many processes)
+    const processes = Math.min(n, PROCESSES);
+    const workers = Array.from({ length: processes }, (_, p) => {
+      const first = Math.floor((p * n) / processes);
+      const last = Math.floor(((p + 1) * n) / processes);
+      return throughputWorker(url, `throughput-${n}`, first, last - first);
+    });
+    for (const worker of workers) {
+      const line = await worker.next();
+      if (line !== 'ready') throw new Error(`throughput worker answered ${line}`);
+    }
     const cpuBefore = await redisCpuSeconds(admin);
     const started = performance.now();
-    await Promise.all(
-      fleet.map(async (c, i) => {
-        while (running) {
-          const grant = await c.acquire(request(`bench:/own/${i}`));
-          grants += 1;
-          await grant.release();
-          if (performance.now() - started >= THROUGHPUT_MS) running = false;
-        }
-      }),
-    );
+    for (const worker of workers) worker.child.stdin?.write(`go ${THROUGHPUT_MS}\n`);
+    let grants = 0;
+    for (const worker of workers) grants += Number((await worker.next()).split(' ')[1]);
     const seconds = (performance.now() - started) / 1000;
     const cpu = (await redisCpuSeconds(admin)) - cpuBefore;
     rows.push([
       String(n),
+      String(processes),
       `${(grants / seconds).toFixed(0)}/s`,
       `${((cpu * 1e6) / grants).toFixed(1)} µs`,
     ]);
-    await Promise.all(fleet.map((c) => c.close()));
+    await Promise.all(workers.map((w) => new Promise((resolve) => w.child.once('exit', resolve))));
   }
   return rows;
 }
@@ -242,9 +264,9 @@ async function main(): Promise<void> {
     );
     console.log('\ngrants/s through one namespace, each coordinator on a key of its own');
     const rows = await throughput(server.url, admin);
-    console.log(table(['coordinators', 'grants/s', 'Redis CPU/grant'], rows));
+    console.log(table(['coordinators', 'processes', 'grants/s', 'Redis CPU/grant'], rows));
     const at = (n: number) =>
-      Number((rows.find((r) => r[0] === String(n)) ?? [])[1]?.replace('/s', ''));
+      Number((rows.find((r) => r[0] === String(n)) ?? [])[2]?.replace('/s', ''));
     console.log(`1 000 coordinators vs 16: ${((at(1000) / at(16)) * 100).toFixed(0)} %`);
     const handOff = await handOffs(server.url);
     console.log(

@@ -33,7 +33,7 @@ async function tempFolder(): Promise<string> {
 
 /** Every answer that says its effect may have happened (the executor's `outcome_unknown`). */
 function saysOutcomeUnknown(result: ToolResult): boolean {
-  return /outcome (is )?unknown/i.test(result.content);
+  return /outcome[ _](is )?unknown|effect is unknown/i.test(result.content);
 }
 
 /**
