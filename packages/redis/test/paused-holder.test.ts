@@ -120,6 +120,35 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
     return { a: aResult as ToolResult, b: bResults };
   }
 
+  it(
+    'write_file (a blind write: no content to compare, the token refuses it): A paused right before it replaces the file while B writes it',
+    async () => {
+      const root = await tempFolder();
+      await writeFile(join(root, 'notes.txt'), 'start\n');
+      const write = (id: string, agent: string): ToolCall => ({
+        id,
+        name: 'write_file',
+        input: { path: 'notes.txt', content: `${agent} wrote this\n` },
+      });
+      const { a, b } = await pauseA({
+        a: write('a-write', 'A'),
+        b: [write('b-write', 'B')],
+        pauseBeforeWriting: 'notes.txt',
+        restartRedis: false,
+        root,
+      });
+      const text = await readFile(join(root, 'notes.txt'), 'utf8');
+      const [bResult] = b as [ToolResult];
+      expect(bResult.isError, bResult.content).toBe(false);
+      expectAnswersTrue([
+        { result: a, landed: text === 'A wrote this\n' },
+        { result: bResult, landed: text === 'B wrote this\n' },
+      ]);
+      expect(text).toBe('B wrote this\n');
+    },
+    SCENARIO_TIMEOUT_MS,
+  );
+
   for (const restartRedis of [false, true]) {
     const during = restartRedis ? ', and Redis killed and restarted empty during the pause' : '';
 
