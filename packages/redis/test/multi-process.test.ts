@@ -2,6 +2,7 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ToolCall } from '@toolwaves/core';
+import { HostFence } from '@toolwaves/tools-fs';
 import { afterEach, expect, it } from 'vitest';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { overlappingConflicts, readRuns, runsConflict } from './fleet/marker-log.js';
@@ -10,7 +11,11 @@ import { describeWithRedis, freshNamespace, redisUrl, TEST_LEASE_MS } from './fl
 
 const made: string[] = [];
 afterEach(async () => {
-  for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
+  for (const dir of made.splice(0)) {
+    await rm(dir, { recursive: true, force: true });
+    // the fs tools' host fence of a workspace made here (outside it, in the OS temp folder)
+    await rm(HostFence.forWorkspace(dir).dir, { recursive: true, force: true });
+  }
 });
 
 async function tempFolder(): Promise<string> {

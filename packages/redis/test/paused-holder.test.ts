@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
+import { HostFence } from '@toolwaves/tools-fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { type SpawnedAgent, spawnAgent } from './fleet/spawn-agent.js';
@@ -22,7 +23,11 @@ afterEach(async () => {
     agent.child.kill('SIGKILL');
     await agent.exited;
   }
-  for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
+  for (const dir of made.splice(0)) {
+    await rm(dir, { recursive: true, force: true });
+    // the fs tools' host fence of a workspace made here (outside it, in the OS temp folder)
+    await rm(HostFence.forWorkspace(dir).dir, { recursive: true, force: true });
+  }
 });
 
 async function tempFolder(): Promise<string> {
