@@ -1,28 +1,14 @@
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolCall } from '@toolwaves/core';
-import { HostFence } from '@toolwaves/tools-fs';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { overlappingConflicts, readRuns, runsConflict } from './fleet/marker-log.js';
 import { spawnAgent } from './fleet/spawn-agent.js';
+import { useTempWorkspaces } from './fleet/temp-workspaces.js';
 import { describeWithRedis, freshNamespace, redisUrl, TEST_LEASE_MS } from './fleet-fixture.js';
 
-const made: string[] = [];
-afterEach(async () => {
-  for (const dir of made.splice(0)) {
-    await rm(dir, { recursive: true, force: true });
-    // the fs tools' host fence of a workspace made here (outside it, in the OS temp folder)
-    await rm(HostFence.forWorkspace(dir).dir, { recursive: true, force: true });
-  }
-});
-
-async function tempFolder(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolwaves-fleet-')));
-  made.push(dir);
-  return dir;
-}
+const tempFolder = useTempWorkspaces('toolwaves-fleet-');
 
 const AGENTS = ['ann', 'bob', 'cyd'];
 const FILES = ['a.txt', 'b.txt', 'c.txt'];

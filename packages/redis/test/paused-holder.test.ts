@@ -1,12 +1,11 @@
-import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
-import { HostFence } from '@toolwaves/tools-fs';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { type SpawnedAgent, spawnAgent } from './fleet/spawn-agent.js';
+import { useTempWorkspaces } from './fleet/temp-workspaces.js';
 import { describeWithRedis, freshNamespace } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
@@ -16,25 +15,14 @@ const PAUSE_MS = 3000;
 /** Two processes started, a 3 s pause, a restart: on a loaded 2-core machine, well over 30 s. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 
-const made: string[] = [];
+const tempFolder = useTempWorkspaces('toolwaves-paused-');
 const agents: SpawnedAgent[] = [];
 afterEach(async () => {
   for (const agent of agents.splice(0)) {
     agent.child.kill('SIGKILL');
     await agent.exited;
   }
-  for (const dir of made.splice(0)) {
-    await rm(dir, { recursive: true, force: true });
-    // the fs tools' host fence of a workspace made here (outside it, in the OS temp folder)
-    await rm(HostFence.forWorkspace(dir).dir, { recursive: true, force: true });
-  }
 });
-
-async function tempFolder(): Promise<string> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolwaves-paused-')));
-  made.push(dir);
-  return dir;
-}
 
 /** Every answer that says its effect may have happened (the executor's `outcome_unknown`). */
 function saysOutcomeUnknown(result: ToolResult): boolean {
