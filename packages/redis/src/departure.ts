@@ -1,10 +1,15 @@
 import { type Access, keysOverlap } from '@toolwaves/core';
 
 /**
- * What left a namespace's queue, as announced on its release channel: the accesses and tool of
- * a released (or given-up) request, or `'any'` when it is not known (an expired entry dropped).
+ * What a release-channel message says: a request left the queue (its accesses, tool and group),
+ * `'any'` when that is not known (an exclusive request left, or expired entries were dropped),
+ * or a waiter was handed the grant by the releasing script (its id and token).
  */
-export type Departure = { readonly access: readonly Access[]; readonly toolName: string } | 'any';
+export type Departure =
+  | { readonly access: readonly Access[]; readonly toolName: string; readonly group: string }
+  | 'any'
+  | { readonly handedTo: string; readonly token: number }
+  | { readonly wakeGroup: string };
 
 /** Who is waiting: what a {@link Departure} must touch to possibly unblock it. */
 export interface WaitingFor {
@@ -12,17 +17,34 @@ export interface WaitingFor {
   readonly toolName: string;
   /** The fleet cap of its tool, 0 for none. */
   readonly limit: number;
+  /** Whether it waits for the whole namespace. */
+  readonly exclusive: boolean;
+  /** Its group (same tool, accesses, limit): a departure of its own group hands off instead. */
+  readonly group: string;
 }
 
-/** Reads a release-channel message: `<accesses JSON>\n<tool>`, or `*` for `'any'`. */
+/**
+ * Reads a release-channel message: `<accesses>\n<tool>\n<group>`, `+<id> <token>`, `~<group>`
+ * or `*`.
+ */
 export function parseDeparture(message: string): Departure {
-  const newline = message.indexOf('\n');
-  if (newline < 0) return 'any';
+  if (message.startsWith('~')) return { wakeGroup: message.slice(1) };
+  if (message.startsWith('+')) {
+    const space = message.indexOf(' ');
+    const token = Number(message.slice(space + 1));
+    if (space > 1 && Number.isSafeInteger(token) && token > 0) {
+      return { handedTo: message.slice(1, space), token };
+    }
+    return 'any';
+  }
+  const [accesses, toolName, group] = message.split('\n');
+  if (toolName === undefined || group === undefined) return 'any';
   try {
-    const pairs = JSON.parse(message.slice(0, newline)) as [string, string][];
+    const pairs = JSON.parse(accesses as string) as [string, string][];
     return {
       access: pairs.map(([mode, key]) => ({ key, mode: mode === 'r' ? 'read' : 'write' })),
-      toolName: message.slice(newline + 1),
+      toolName,
+      group,
     };
   } catch {
     return 'any';
@@ -30,13 +52,19 @@ export function parseDeparture(message: string): Departure {
 }
 
 /**
- * Whether a departure may unblock a waiter. A waiter waits only for holders and earlier waiters
- * that conflict with it (an overlapping key with a write on either side) or that count against
- * its tool's limit, so only their departure can change its answer; an unknown departure may
- * change anything.
+ * Whether a departure may unblock a waiter, so that it should try again. A waiter waits only for
+ * holders and earlier waiters that conflict with it (an overlapping key with a write on either
+ * side), that hold the namespace exclusively, or that count against its tool's limit, so only
+ * their departure can change its answer; an unknown departure may change anything. A departure
+ * of the waiter's own group does not wake it: the releasing script already handed the grant to
+ * that group's waiters in order, as far as they could go.
  */
 export function departureConcerns(departure: Departure, waiter: WaitingFor): boolean {
   if (departure === 'any') return true;
+  if ('handedTo' in departure) return false;
+  if ('wakeGroup' in departure) return departure.wakeGroup === waiter.group;
+  if (departure.group === waiter.group) return false;
+  if (waiter.exclusive) return true;
   if (waiter.limit > 0 && departure.toolName === waiter.toolName) return true;
   return departure.access.some((gone) =>
     waiter.access.some(

@@ -1,5 +1,5 @@
 import { createClient } from '@redis/client';
-import type { FleetScript } from './fleet-scripts.js';
+import { FLEET_SCRIPTS, type FleetScript } from './fleet-scripts.js';
 import type { RedisClientLike } from './redis-client-like.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 
@@ -17,12 +17,16 @@ export class FleetConnection {
   #connected: Promise<void> | undefined;
   #subscribed: Promise<void> | undefined;
   #lastError: unknown;
+  #scriptsLoaded: Promise<void> | undefined;
   #closed = false;
   readonly #background = new Set<Promise<unknown>>();
   /** Commands sent so far (each script run or renewal is one round trip). */
   roundTrips = 0;
 
-  constructor(options: { url: string; client: RedisClientLike | undefined }) {
+  readonly #timeoutMs: number;
+
+  constructor(options: { url: string; client: RedisClientLike | undefined; timeoutMs: number }) {
+    this.#timeoutMs = options.timeoutMs;
     this.#ownsCommands = options.client === undefined;
     this.#where = options.client === undefined ? redactUrl(options.url) : 'the given client';
     this.#commands =
@@ -30,9 +34,10 @@ export class FleetConnection {
       (createClient({
         url: options.url,
         disableOfflineQueue: true,
-        socket: { reconnectStrategy: reconnectDelay },
+        socket: { reconnectStrategy: reconnectDelay, connectTimeout: options.timeoutMs },
       }) as unknown as RedisClientLike);
     this.#commands.on('error', this.#remember);
+    this.#commands.on('ready', this.#forgetScripts);
   }
 
   /**
@@ -46,6 +51,10 @@ export class FleetConnection {
     this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
     await this.#connected;
     if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
+    // scripts loaded before the first is run, again after each reconnect (a restarted server has
+    // none): a release never falls back to EVAL behind this process's next request
+    this.#scriptsLoaded ??= this.#loadScripts();
+    await this.#scriptsLoaded;
     this.#subscribed ??= this.#subscribe(channel, onReleased);
     await this.#subscribed;
   }
@@ -67,14 +76,31 @@ export class FleetConnection {
     }
   }
 
-  /** Sends one command; a failure becomes `unavailable` with the client's error as cause. */
+  /**
+   * Sends one command; a failure becomes `unavailable` with the client's error as cause, and so
+   * does no answer within the timeout (node-redis's own timeout ends when the command is
+   * written: a half-open link, or a frozen server, would leave it waiting for ever).
+   */
   async send(args: readonly string[]): Promise<unknown> {
     if (this.#closed) throw closedError();
     this.roundTrips += 1;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
+      timer.unref?.();
+    });
     try {
-      return await this.#commands.sendCommand(args);
+      return await Promise.race([
+        this.#commands.sendCommand(args, { timeout: this.#timeoutMs }),
+        late,
+      ]);
     } catch (error) {
       throw this.unavailable(error);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -108,24 +134,54 @@ export class FleetConnection {
     this.#closed = true;
     const subscriber = this.#subscriber;
     await Promise.allSettled([
-      subscriber === undefined ? undefined : closeQuietly(subscriber),
-      this.#ownsCommands ? closeQuietly(this.#commands) : undefined,
+      subscriber === undefined ? undefined : closeQuietly(subscriber, this.#timeoutMs),
+      this.#ownsCommands ? closeQuietly(this.#commands, this.#timeoutMs) : undefined,
     ]);
     this.#commands.off('error', this.#remember);
+    this.#commands.off('ready', this.#forgetScripts);
   }
 
   readonly #remember = (error: unknown): void => {
     this.#lastError = error;
   };
 
-  /** Opens the subscriber; node-redis subscribes it again after a reconnect. */
+  readonly #forgetScripts = (): void => {
+    this.#scriptsLoaded = undefined;
+  };
+
+  async #loadScripts(): Promise<void> {
+    try {
+      await Promise.all(
+        FLEET_SCRIPTS.map((script) => this.send(['SCRIPT', 'LOAD', script.source])),
+      );
+    } catch (error) {
+      this.#scriptsLoaded = undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Opens the subscriber. node-redis subscribes it again after a reconnect; a subscription that
+   * failed (Redis away at the time) is tried again whenever the subscriber is ready again.
+   * Meanwhile waiters still poll: slower wake-ups, never a missed grant.
+   */
   async #subscribe(channel: string, onReleased: (message: string) => void): Promise<void> {
     const subscriber = this.#commands.duplicate();
     this.#subscriber = subscriber;
     subscriber.on('error', this.#remember);
+    let subscribed = false;
+    const subscribe = async (): Promise<void> => {
+      if (subscribed || this.#closed || !subscriber.isReady) return;
+      try {
+        await subscriber.subscribe(channel, onReleased);
+        subscribed = true;
+      } catch (error) {
+        this.#remember(error);
+      }
+    };
+    subscriber.on('ready', () => void subscribe());
     await firstReadyOrError(subscriber);
-    // If this fails, waiters still poll: slower wake-ups, never a missed grant.
-    if (subscriber.isReady) await subscriber.subscribe(channel, onReleased).catch(this.#remember);
+    await subscribe();
   }
 }
 
@@ -148,16 +204,27 @@ function reconnectDelay(retries: number): number {
   return Math.min(50 * 2 ** retries, 1000);
 }
 
-async function closeQuietly(client: RedisClientLike): Promise<void> {
+/**
+ * Closes a client: gracefully (waiting for the answers in flight) for at most `timeoutMs`, then
+ * by dropping the socket (a command sent over a half-open link is never answered).
+ */
+async function closeQuietly(client: RedisClientLike, timeoutMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+    timer.unref?.();
+  });
   try {
-    await client.close();
+    if ((await Promise.race([client.close(), late])) !== 'late') return;
   } catch {
     // never connected, or still reconnecting: drop the socket
-    try {
-      client.destroy();
-    } catch {
-      // already closed
-    }
+  } finally {
+    clearTimeout(timer);
+  }
+  try {
+    client.destroy();
+  } catch {
+    // already closed
   }
 }
 

@@ -4,7 +4,7 @@
  */
 export interface RedisClientLike {
   readonly isReady: boolean;
-  sendCommand(args: readonly string[]): Promise<unknown>;
+  sendCommand(args: readonly string[], options?: { timeout?: number }): Promise<unknown>;
   duplicate(): RedisClientLike;
   connect(): Promise<unknown>;
   close(): Promise<void>;

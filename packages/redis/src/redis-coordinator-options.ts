@@ -25,6 +25,11 @@ export interface RedisCoordinatorOptions {
   readonly leaseMs?: number;
   /** Fleet-wide cap per tool name: at most `n` calls of that tool run at once in the fleet. */
   readonly limits?: Readonly<Record<string, number>>;
+  /**
+   * How long connecting, and each command, may take before it fails with `unavailable`, in ms
+   * (default 5 000): an `acquire` on a half-open link fails instead of hanging.
+   */
+  readonly timeoutMs?: number;
 }
 
 /** The options after checking, with defaults applied. */
@@ -34,10 +39,12 @@ export interface CheckedCoordinatorOptions {
   readonly namespace: string;
   readonly leaseMs: number;
   readonly limits: ReadonlyMap<string, number>;
+  readonly timeoutMs: number;
 }
 
 const DEFAULT_URL = 'redis://localhost:6379';
 const DEFAULT_LEASE_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 5000;
 /** Below this a lease cannot be renewed reliably over a network. */
 const MIN_LEASE_MS = 50;
 
@@ -80,7 +87,14 @@ export function checkCoordinatorOptions(
     default: DEFAULT_LEASE_MS,
     error: invalid,
   });
-  return { url, client, namespace, leaseMs, limits: checkLimits(options.limits) };
+  const timeoutMs = checkOption({
+    name: 'timeoutMs',
+    value: options.timeoutMs,
+    rule: optionRules.integerFrom(1),
+    default: DEFAULT_TIMEOUT_MS,
+    error: invalid,
+  });
+  return { url, client, namespace, leaseMs, limits: checkLimits(options.limits), timeoutMs };
 }
 
 const REDIS_URL: OptionRule<string> = {

@@ -34,17 +34,22 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
  * - **All or nothing:** a call's keys are taken in one Lua script, never some of them.
  * - **Fair:** requests queue in one FIFO per namespace; a request is granted only when no holder
  *   and no earlier-queued waiter conflicts with it, so readers arriving after a waiting writer
- *   wait behind it (a writer waits at most for what was queued before it).
- * - **Leases:** a grant is renewed every `leaseMs / 3` while the call runs and released by
- *   `release()` (which resolves at once: the release is sent in the background, ordered before
- *   this coordinator's later requests); a process that dies frees its locks `leaseMs` after its last renewal. A lease
- *   that cannot be renewed aborts the grant's `lost` signal.
- * - **Fencing:** every grant takes the next value of one counter per namespace, so tokens
- *   increase per key (and across overlapping keys); the token reaches the tool as
- *   `ToolContext.fencingToken`.
- * - **Waiting** is woken by a pub/sub message when a request it waits for leaves the queue (one
- *   whose keys conflict with its own, or of its limited tool), with a fallback poll every
- *   `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
+ *   wait behind it. `limits` count holders and the earlier waiters held back only by the limit
+ *   (a waiter blocked on a key does not hold back a free call).
+ * - **Exclusive:** a request with `exclusive: true` (declarations that could not be read) holds
+ *   the whole namespace: it waits for every holder and everything queued before it.
+ * - **Leases:** a grant is renewed every `leaseMs / 3` until `release()` (which resolves at once:
+ *   the release is sent in the background, ordered before this coordinator's later requests),
+ *   however long the tool runs; its `lost` signal aborts at the last confirmed renewal's deadline
+ *   minus a fifth of the lease, before Redis can give the keys away. A process that dies frees
+ *   its locks `leaseMs` after its last renewal.
+ * - **Fencing:** tokens are `max(last + 1, Redis TIME in µs)`: they increase with every grant
+ *   and never go backwards across a Redis restart or a replica promotion; the token reaches the
+ *   tool as `ToolContext.fencingToken` (the fs write tools refuse a stale one at their commit).
+ * - **Hand-off and waiting:** the script that releases a key grants it to the next waiters of the
+ *   same tool and accesses and announces it (one round trip from release to the next start);
+ *   other waiters are woken by a pub/sub message when something they wait for leaves, with a
+ *   fallback poll every `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
  *
  * A call that declares no access and whose tool has no limit holds nothing and is granted at
  * once without Redis. Redis unreachable: `acquire` rejects with {@link RedisCoordinatorError}
@@ -62,7 +67,11 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
 export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordinator {
   const checked = checkCoordinatorOptions(options);
   return new FleetCoordinator({
-    connection: new FleetConnection({ url: checked.url, client: checked.client }),
+    connection: new FleetConnection({
+      url: checked.url,
+      client: checked.client,
+      timeoutMs: checked.timeoutMs,
+    }),
     keys: fleetKeys(checked.namespace),
     leaseMs: checked.leaseMs,
     limits: checked.limits,
@@ -75,7 +84,7 @@ class FleetCoordinator implements RedisCoordinator {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #limits: ReadonlyMap<string, number>;
-  readonly #waiters = new Set<Waiter>();
+  readonly #waiters = new Map<string, Waiter>();
 
   constructor(options: {
     connection: FleetConnection;
@@ -96,7 +105,10 @@ class FleetCoordinator implements RedisCoordinator {
 
   acquire(request: CoordinationRequest): Promise<CoordinationGrant> {
     const limit = this.#limits.get(request.toolName) ?? 0;
-    if (request.access.length === 0 && limit === 0) return Promise.resolve(NOTHING_HELD);
+    const exclusive = request.exclusive === true;
+    if (request.access.length === 0 && limit === 0 && !exclusive) {
+      return Promise.resolve(NOTHING_HELD);
+    }
     for (const access of request.access) {
       if (typeof access.key !== 'string' || (access.mode !== 'read' && access.mode !== 'write')) {
         return Promise.reject(
@@ -129,7 +141,11 @@ class FleetCoordinator implements RedisCoordinator {
 
   readonly #onDeparture = (message: string): void => {
     const departure = parseDeparture(message);
-    for (const waiter of [...this.#waiters]) {
+    if (departure !== 'any' && 'handedTo' in departure) {
+      this.#waiters.get(departure.handedTo)?.handed(departure.token);
+      return;
+    }
+    for (const waiter of [...this.#waiters.values()]) {
       if (departureConcerns(departure, waiter)) waiter.wake();
     }
   };

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Whether Debian's `redis-server` (or any) is on PATH. */
 export function hasRedisServer(): boolean {
@@ -18,37 +21,62 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port, empty. */
   start(): Promise<void>;
+  /** Sends the server process a signal: `SIGSTOP` freezes it (connections stay open, nothing answers), `SIGCONT` thaws it. */
+  signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
 }
 
-/** Starts `redis-server --port N --save '' --appendonly no` on a free port. */
+/**
+ * Starts `redis-server --port N --save '' --appendonly no` on a free port, in a folder of its own
+ * (a replica writes the primary's snapshot there; a server started elsewhere must never load it).
+ */
 export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'toolwaves-redis-'));
   let child: ChildProcess | undefined;
   const server: RedisServer = {
     port,
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      child = await launch(port);
+      mkdirSync(dir, { recursive: true });
+      child = await launch(port, dir);
+    },
+    signal(signal) {
+      child?.kill(signal);
     },
     async stop() {
       const running = child;
       child = undefined;
-      if (running === undefined || running.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        running.once('exit', () => resolve());
-        running.kill('SIGKILL');
-      });
+      if (running !== undefined && running.exitCode === null) {
+        await new Promise<void>((resolve) => {
+          running.once('exit', () => resolve());
+          running.kill('SIGKILL');
+          running.kill('SIGCONT'); // a frozen server dies too
+        });
+      }
+      // what a replica saved is gone too: a restart is empty, as after a crash without persistence
+      rmSync(dir, { recursive: true, force: true });
     },
   };
   await server.start();
   return server;
 }
 
-function launch(port: number): Promise<ChildProcess> {
+function launch(port: number, dir: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';

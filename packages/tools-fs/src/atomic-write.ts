@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** Options of {@link atomicWrite}. */
+/** Options of {@link atomicWrite} and {@link draftFile}. */
 export interface AtomicWriteOptions {
   /** Absolute path of the file to create or replace. */
   readonly target: string;
@@ -11,26 +11,32 @@ export interface AtomicWriteOptions {
   readonly mode?: number | undefined;
 }
 
+/** A new version of a file written beside it, not yet in place: see {@link draftFile}. */
+export interface DraftFile {
+  /** Renames the draft over the target, in one step. */
+  commit(): Promise<void>;
+  /** Removes the draft (a no-op after `commit`). */
+  discard(): Promise<void>;
+}
+
 /**
- * Writes a file so that no reader ever sees it half-written: the content goes to a new
- * temporary file in the same folder (created exclusively, never through a link), is flushed to
- * disk, and the temporary file is renamed over the target in one step. On any failure the
- * temporary file is removed and the target is untouched.
+ * Writes a file's new content to a temporary file in the same folder (created exclusively,
+ * never through a link, flushed to disk), to be put in place later with one `rename`
+ * (`commit`) or dropped (`discard`). Between the two, the target is untouched.
  *
  * @example
  * ```ts
- * await atomicWrite({ target: '/work/a.ts', content: 'export {};\n' });
+ * const draft = await draftFile({ target: '/work/a.ts', content: 'export {};\n' });
+ * try { await fence.commit(write, () => draft.commit()); } finally { await draft.discard(); }
  * ```
  */
-export async function atomicWrite(options: AtomicWriteOptions): Promise<void> {
+export async function draftFile(options: AtomicWriteOptions): Promise<DraftFile> {
   const { target, content, mode } = options;
   const name = `.${basename(target).slice(0, 40)}.${randomBytes(6).toString('hex')}.tmp`;
   const temporary = join(dirname(target), name);
-  let created = false;
+  const handle = await open(temporary, 'wx', 0o666);
   let renamed = false;
   try {
-    const handle = await open(temporary, 'wx', 0o666);
-    created = true;
     try {
       await handle.writeFile(content, 'utf8');
       if (mode !== undefined) await handle.chmod(mode);
@@ -38,9 +44,35 @@ export async function atomicWrite(options: AtomicWriteOptions): Promise<void> {
     } finally {
       await handle.close();
     }
-    await rename(temporary, target);
-    renamed = true;
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return {
+    async commit() {
+      await rename(temporary, target);
+      renamed = true;
+    },
+    async discard() {
+      if (!renamed) await rm(temporary, { force: true });
+    },
+  };
+}
+
+/**
+ * Writes a file so that no reader ever sees it half-written: a {@link draftFile} renamed over
+ * the target at once. On any failure the temporary file is removed and the target is untouched.
+ *
+ * @example
+ * ```ts
+ * await atomicWrite({ target: '/work/a.ts', content: 'export {};\n' });
+ * ```
+ */
+export async function atomicWrite(options: AtomicWriteOptions): Promise<void> {
+  const draft = await draftFile(options);
+  try {
+    await draft.commit();
   } finally {
-    if (created && !renamed) await rm(temporary, { force: true });
+    await draft.discard();
   }
 }

@@ -1,11 +1,14 @@
 import { lstat, rmdir, unlink } from 'node:fs/promises';
-import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
+import { fencedWrite } from './fenced-write.js';
 import { fsErrorFrom } from './fs-error-from.js';
+import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
+import type { HostFence } from './host-fence.js';
 import { type FsAccess, pathAccess } from './path-access.js';
 import type { ReadCache } from './read-cache.js';
 import { runFsTool } from './run-fs-tool.js';
@@ -46,6 +49,7 @@ export class DeleteFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+    @inject(FS_HOST_FENCE) private readonly fence: HostFence,
   ) {
     super();
   }
@@ -58,7 +62,7 @@ export class DeleteFileTool extends ToolClass {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) ?? [];
   }
 
-  execute(input: DeleteFileInput): Promise<ToolOutput> {
+  execute(input: DeleteFileInput, context: ToolContext): Promise<ToolOutput> {
     return runFsTool(async () => {
       const target = this.workspace.resolve(input.path);
       if (target.absolute === this.workspace.root) {
@@ -67,13 +71,15 @@ export class DeleteFileTool extends ToolClass {
           message: 'cannot delete the workspace root',
         });
       }
+      const write = fencedWrite(context, [target]);
       try {
+        await this.fence.claim(write);
         const info = await lstat(target.absolute);
         if (info.isDirectory()) {
-          await rmdir(target.absolute);
+          await this.fence.commit(write, () => rmdir(target.absolute));
           return `deleted the empty folder ${target.display}`;
         }
-        await unlink(target.absolute);
+        await this.fence.commit(write, () => unlink(target.absolute));
         return `deleted ${target.display}`;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;

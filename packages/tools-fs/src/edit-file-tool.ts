@@ -1,11 +1,14 @@
-import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
-import { atomicWrite } from './atomic-write.js';
+import { draftFile } from './atomic-write.js';
+import { fencedWrite } from './fenced-write.js';
 import { fsErrorFrom } from './fs-error-from.js';
+import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
+import type { HostFence } from './host-fence.js';
 import { type FsAccess, pathAccess } from './path-access.js';
 import { plural } from './plural.js';
 import type { ReadCache } from './read-cache.js';
@@ -58,6 +61,7 @@ export class EditFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+    @inject(FS_HOST_FENCE) private readonly fence: HostFence,
   ) {
     super();
   }
@@ -70,7 +74,7 @@ export class EditFileTool extends ToolClass {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) ?? [];
   }
 
-  execute(input: EditFileInput): Promise<ToolOutput> {
+  execute(input: EditFileInput, context: ToolContext): Promise<ToolOutput> {
     return runFsTool(async () => {
       const { old_string: before, new_string: after } = input;
       if (before === '') {
@@ -87,10 +91,11 @@ export class EditFileTool extends ToolClass {
         });
       }
       const file = this.workspace.resolve(input.path);
+      const write = fencedWrite(context, [file]);
+      const maxBytes = this.workspace.settings.maxFileBytes;
       try {
-        const { text, mode } = await readWholeText(file, {
-          maxBytes: this.workspace.settings.maxFileBytes,
-        });
+        await this.fence.claim(write);
+        const { text, mode } = await readWholeText(file, { maxBytes });
         const count = occurrences(text, before);
         if (count === 0) {
           throw new FsToolsError({
@@ -105,7 +110,22 @@ export class EditFileTool extends ToolClass {
           });
         }
         const edited = text.split(before).join(after);
-        await atomicWrite({ target: file.absolute, content: edited, mode });
+        const draft = await draftFile({ target: file.absolute, content: edited, mode });
+        try {
+          await this.fence.commit(write, async () => {
+            // under the host's commit step: what is there now is what was read, or nothing is written
+            const now = await readWholeText(file, { maxBytes }).catch(() => undefined);
+            if (now?.text !== text) {
+              throw new FsToolsError({
+                code: 'changed_since_read',
+                message: `${file.display} changed since edit_file read it (another writer got there first): nothing was written; read the file again and redo the edit`,
+              });
+            }
+            await draft.commit();
+          });
+        } finally {
+          await draft.discard();
+        }
         return `edited ${file.display}: replaced ${plural(count, 'occurrence')}`;
       } catch (error) {
         throw fsErrorFrom(error, file.display);

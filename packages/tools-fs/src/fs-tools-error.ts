@@ -24,6 +24,15 @@ export type FsToolsErrorCode =
   | 'invalid_pattern'
   /** A file too large for `edit_file`, or binary where text is needed. */
   | 'unsupported_file'
+  /**
+   * A write refused at its commit: a newer fleet lock (fencing token) was granted for a key it
+   * writes, so this call's lease ran out while it ran. Nothing was written.
+   */
+  | 'stale_token'
+  /** A write tool's call was stopped (lost lease, timeout, cancellation) before its commit. */
+  | 'stopped'
+  /** `edit_file`: the file changed between its read and its write. Nothing was written. */
+  | 'changed_since_read'
   /** Any other failure of the filesystem (permissions, a full disk, ...). */
   | 'io_error';
 

@@ -1,9 +1,11 @@
 import { bindTools } from '@toolwaves/core';
 import { ContainerModule } from 'inversify';
+import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FS_TOOLS, type FsToolClass } from './fs-tools.js';
 import { type FsToolsOptions, parseFsToolsOptions } from './fs-tools-options.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
+import { HostFence } from './host-fence.js';
 import { ReadCache } from './read-cache.js';
 import { Workspace } from './workspace.js';
 
@@ -17,7 +19,8 @@ export interface FsToolsModuleOptions extends FsToolsOptions {
  * An inversify `ContainerModule` with the sandboxed filesystem tools: `read_file`, `write_file`,
  * `edit_file`, `list_dir`, `glob`, `grep`, `stat`, `move_file` and `delete_file` (bound as tools,
  * so `ToolRegistry.fromContainer` finds them), the {@link Workspace} under its class and
- * {@link FS_WORKSPACE}, and the {@link ReadCache} under {@link FS_READ_CACHE}. The options are checked now, not when
+ * {@link FS_WORKSPACE}, the {@link ReadCache} under {@link FS_READ_CACHE}, and the workspace's
+ * {@link HostFence} (the host-shared commit step of the write tools) under {@link FS_HOST_FENCE}. The options are checked now, not when
  * the module is loaded.
  *
  * @throws FsToolsError `invalid_root` when `root` is not an existing directory,
@@ -43,6 +46,7 @@ export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
     bind(Workspace).toConstantValue(workspace);
     bind(FS_WORKSPACE).toConstantValue(workspace);
     bind(FS_READ_CACHE).toConstantValue(cache);
+    bind(FS_HOST_FENCE).toConstantValue(HostFence.forWorkspace(workspace.root));
     bindTools({ bind }, tools);
   });
 }

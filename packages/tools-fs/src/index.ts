@@ -1,7 +1,9 @@
+export { type DraftFile, draftFile } from './atomic-write.js';
 export { canonicalPath } from './canonical-path.js';
 export { compileGlob, type GlobMatcher } from './compile-glob.js';
 export { type DeleteFileInput, DeleteFileTool, deleteFileInput } from './delete-file-tool.js';
 export { type EditFileInput, EditFileTool, editFileInput } from './edit-file-tool.js';
+export { FS_HOST_FENCE } from './fs-host-fence-token.js';
 export { fsKey } from './fs-key.js';
 export { FS_READ_CACHE } from './fs-read-cache-token.js';
 export { FS_TOOLS, type FsToolClass } from './fs-tools.js';
@@ -15,6 +17,7 @@ export {
 export { FS_WORKSPACE } from './fs-workspace-token.js';
 export { type GlobInput, GlobTool, globInput } from './glob-tool.js';
 export { type GrepInput, GrepTool, grepInput } from './grep-tool.js';
+export { type FencedWrite, HostFence } from './host-fence.js';
 export { type ListDirInput, ListDirTool, listDirInput } from './list-dir-tool.js';
 export { type MoveFileInput, MoveFileTool, moveFileInput } from './move-file-tool.js';
 export { type FsAccess, type PathUse, pathAccess } from './path-access.js';

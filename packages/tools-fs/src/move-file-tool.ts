@@ -1,12 +1,15 @@
 import { lstat, mkdir, rename } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
-import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
+import { fencedWrite } from './fenced-write.js';
 import { fsErrorFrom } from './fs-error-from.js';
+import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
+import type { HostFence } from './host-fence.js';
 import { type FsAccess, pathAccess } from './path-access.js';
 import type { ReadCache } from './read-cache.js';
 import { runFsTool } from './run-fs-tool.js';
@@ -57,6 +60,7 @@ export class MoveFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+    @inject(FS_HOST_FENCE) private readonly fence: HostFence,
   ) {
     super();
   }
@@ -69,7 +73,7 @@ export class MoveFileTool extends ToolClass {
     return this.#uses(input) ?? [];
   }
 
-  execute(input: MoveFileInput): Promise<ToolOutput> {
+  execute(input: MoveFileInput, context: ToolContext): Promise<ToolOutput> {
     return runFsTool(async () => {
       const from = this.workspace.resolve(input.from, { field: 'from' });
       const to = this.workspace.resolve(input.to, { field: 'to' });
@@ -80,7 +84,9 @@ export class MoveFileTool extends ToolClass {
         });
       }
       let display = from.display;
+      const write = fencedWrite(context, [from, to]);
       try {
+        await this.fence.claim(write);
         const source = await lstat(from.absolute);
         if (from.absolute === to.absolute) {
           return `nothing to do: \`from\` and \`to\` are the same path (${from.display})`;
@@ -109,7 +115,7 @@ export class MoveFileTool extends ToolClass {
           });
         }
         await mkdir(dirname(to.absolute), { recursive: true });
-        await rename(from.absolute, to.absolute);
+        await this.fence.commit(write, () => rename(from.absolute, to.absolute));
         const replaced = existing === undefined ? '' : ' (replaced the file that was there)';
         return `moved ${from.display} to ${to.display}${replaced}`;
       } catch (error) {

@@ -1,13 +1,16 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { ToolClass, type ToolOutput, tool } from '@toolwaves/core';
+import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
-import { atomicWrite } from './atomic-write.js';
+import { draftFile } from './atomic-write.js';
+import { fencedWrite } from './fenced-write.js';
 import { fsErrorFrom } from './fs-error-from.js';
+import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
+import type { HostFence } from './host-fence.js';
 import { type FsAccess, pathAccess } from './path-access.js';
 import { plural } from './plural.js';
 import type { ReadCache } from './read-cache.js';
@@ -52,6 +55,7 @@ export class WriteFileTool extends ToolClass {
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+    @inject(FS_HOST_FENCE) private readonly fence: HostFence,
   ) {
     super();
   }
@@ -64,10 +68,12 @@ export class WriteFileTool extends ToolClass {
     return pathAccess(this.workspace, [{ path: input.path, mode: 'write' }]) ?? [];
   }
 
-  execute(input: WriteFileInput): Promise<ToolOutput> {
+  execute(input: WriteFileInput, context: ToolContext): Promise<ToolOutput> {
     return runFsTool(async () => {
       const file = this.workspace.resolve(input.path);
+      const write = fencedWrite(context, [file]);
       try {
+        await this.fence.claim(write);
         const existing = await lstat(file.absolute).catch((error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return undefined;
           throw error;
@@ -79,11 +85,16 @@ export class WriteFileTool extends ToolClass {
           });
         }
         await mkdir(dirname(file.absolute), { recursive: true });
-        await atomicWrite({
+        const draft = await draftFile({
           target: file.absolute,
           content: input.content,
           mode: existing === undefined ? undefined : existing.mode & 0o7777,
         });
+        try {
+          await this.fence.commit(write, () => draft.commit());
+        } finally {
+          await draft.discard();
+        }
         const bytes = plural(Buffer.byteLength(input.content, 'utf8'), 'byte');
         const lines = plural(countLines(input.content), 'line');
         const what = existing === undefined ? 'new file' : 'replaced';

@@ -1,8 +1,10 @@
-import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext, ToolOutput } from '@toolwaves/core';
 import { Container, type Newable } from 'inversify';
+import { afterEach } from 'vitest';
 import {
+  FS_HOST_FENCE,
   FS_READ_CACHE,
   FS_TOOLS,
   FS_WORKSPACE,
@@ -63,6 +65,7 @@ export async function fsFixture(
   }
   const container = new Container();
   container.load(fsToolsModule({ root, ...options.module }));
+  fenceDirs.push(container.get(FS_HOST_FENCE).dir);
   const byName = new Map<string, FsToolInstance>();
   for (const cls of FS_TOOLS as readonly Newable<object>[]) {
     if (!container.isBound(cls)) continue;
@@ -83,6 +86,12 @@ export async function fsFixture(
     run: (name, input) => tool(name).execute(input as never, context(name)),
   };
 }
+
+/** The host fences of the fixtures (in the OS temp folder, outside the roots), removed after each test. */
+const fenceDirs: string[] = [];
+afterEach(async () => {
+  for (const dir of fenceDirs.splice(0)) await rm(dir, { recursive: true, force: true });
+});
 
 let ids = 0;
 

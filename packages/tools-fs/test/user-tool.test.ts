@@ -1,21 +1,34 @@
-import { appendFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bindTools, type ToolCall, ToolClass, ToolRegistry, tool } from '@toolwaves/core';
+import {
+  bindTools,
+  type ToolCall,
+  ToolClass,
+  type ToolContext,
+  ToolRegistry,
+  tool,
+} from '@toolwaves/core';
 import { type DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import { greedyPlanner } from '@toolwaves/planner';
 import { inject } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Workspace } from '../src/index.js';
+import { FS_HOST_FENCE, type HostFence, Workspace } from '../src/index.js';
 import { type FsFixture, fsFixture } from './fixture.js';
 
 const appendInput = z.object({ path: z.string(), line: z.string() });
 type AppendInput = z.infer<typeof appendInput>;
 
-/** A tool of the user's own that writes the same files as the fs tools, on the same keys. */
+/**
+ * A tool of the user's own that writes the same files as the fs tools, on the same keys, and
+ * commits through the same host fence (the root README's example).
+ */
 @tool({ name: 'append_line', description: 'Append a line to a file', input: appendInput })
 class AppendLine extends ToolClass {
-  constructor(@inject(Workspace) private readonly workspace: Workspace) {
+  constructor(
+    @inject(Workspace) private readonly workspace: Workspace,
+    @inject(FS_HOST_FENCE) private readonly fence: HostFence,
+  ) {
     super();
   }
   isConcurrencySafe({ path }: AppendInput) {
@@ -25,8 +38,16 @@ class AppendLine extends ToolClass {
     const { key } = this.workspace.keyOf(path);
     return key === undefined ? [] : [{ key, mode: 'write' as const }];
   }
-  async execute({ path, line }: AppendInput) {
-    await appendFile(this.workspace.resolve(path).absolute, `${line}\n`);
+  async execute({ path, line }: AppendInput, context: ToolContext) {
+    const file = this.workspace.resolve(path);
+    const write = {
+      keys: [file.key],
+      token: context.fencingToken,
+      what: path,
+      signal: context.signal,
+    };
+    await this.fence.claim(write); // when it starts: an older holder still running is refused from now on
+    await this.fence.commit(write, () => appendFile(file.absolute, `${line}\n`)); // refused if stale
     return `appended to ${path}`;
   }
 }
@@ -98,6 +119,18 @@ describe('a user-written class tool next to the fs tools', () => {
     // The read of notes.txt conflicts with the earlier write: a later wave. other.txt does not.
     expect(waves).toEqual([[0, 2], [1]]);
     expect(results[1]?.content).toContain('second');
+  });
+
+  it('commits through the host fence: a stale fencing token is refused and nothing is appended', async () => {
+    const fx = await fsFixture({ tree: { 'notes.txt': 'first\n' } });
+    fx.container.bind(AppendLine).toSelf();
+    const append = fx.container.get(AppendLine);
+    const base = { toolCallId: 'u1', signal: new AbortController().signal, attempt: 1 };
+    await append.execute({ path: 'notes.txt', line: 'newer' }, { ...base, fencingToken: 9 });
+    await expect(
+      append.execute({ path: 'notes.txt', line: 'stale' }, { ...base, fencingToken: 4 }),
+    ).rejects.toMatchObject({ code: 'stale_token' });
+    expect(await readFile(join(fx.root, 'notes.txt'), 'utf8')).toBe('first\nnewer\n');
   });
 
   it('declares a call on an escaping path not concurrency-safe', async () => {

@@ -17,6 +17,14 @@ export interface AgentConfig {
   readonly holdMs: number;
   /** How long each tool waits after its work, before its end marker (still holding its locks). */
   readonly holdAfterMs?: number;
+  /**
+   * Stop this process (`SIGSTOP` to itself, after printing {@link PAUSED_LINE}) the first time a
+   * tool is about to write the named thing: the draft of the file of that name (the fs tools),
+   * or the counter of that name (`increment_counter`). The test sends `SIGCONT`.
+   */
+  readonly pauseBeforeWriting?: string;
+  /** Where `increment_counter` keeps its counters (a Redis of its own); unset: no such tool. */
+  readonly counterUrl?: string;
 }
 
 /** One line of the marker log. */
@@ -36,3 +44,4 @@ export interface Marker {
 export const READY_LINE = 'ready';
 export const RESULTS_PREFIX = 'results ';
 export const STARTED_PREFIX = 'started ';
+export const PAUSED_LINE = 'paused';

@@ -4,15 +4,18 @@
  * the first argument is the path of its config (JSON).
  */
 import { readFileSync } from 'node:fs';
-import { ToolRegistry, type ToolResult } from '@toolwaves/core';
+import { type Tool, ToolRegistry, type ToolResult } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { fsToolsModule } from '@toolwaves/tools-fs';
 import { Container } from 'inversify';
 import { redisCoordinator } from '../../src/index.js';
 import { type AgentConfig, READY_LINE, RESULTS_PREFIX } from './agent-config.js';
+import { counterTool } from './counter-tool.js';
 import { markedTool } from './marked-tool.js';
+import { pauseBeforeWriting } from './pause-before-writing.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as AgentConfig;
+const pause = pauseBeforeWriting(config.pauseBeforeWriting);
 
 const container = new Container();
 container.load(fsToolsModule({ root: config.root }));
@@ -22,6 +25,11 @@ for (const name of fsTools.names()) {
   const tool = fsTools.get(name);
   if (tool !== undefined) registry.add(markedTool(tool, config));
 }
+const counter =
+  config.counterUrl === undefined
+    ? undefined
+    : counterTool({ url: config.counterUrl, beforeWrite: pause });
+if (counter !== undefined) registry.add(markedTool(counter.tool as Tool, config));
 
 const fleet =
   config.redisUrl === ''
@@ -46,3 +54,5 @@ const results: ToolResult[][] = [];
 for (const batch of config.batches) results.push(await dispatcher.dispatch(batch));
 process.stdout.write(`${RESULTS_PREFIX}${JSON.stringify(results)}\n`);
 await fleet?.close();
+// a tool still running (its call answered when its lease was lost) finishes before the exit
+await counter?.close();

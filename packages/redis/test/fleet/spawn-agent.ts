@@ -3,7 +3,13 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolResult } from '@toolwaves/core';
-import { type AgentConfig, READY_LINE, RESULTS_PREFIX, STARTED_PREFIX } from './agent-config.js';
+import {
+  type AgentConfig,
+  PAUSED_LINE,
+  READY_LINE,
+  RESULTS_PREFIX,
+  STARTED_PREFIX,
+} from './agent-config.js';
 
 const require = createRequire(import.meta.url);
 /** tsx as a loader in the agent's own node process (its CLI would start a second process). */
@@ -16,6 +22,8 @@ export interface SpawnedAgent {
   readonly child: ChildProcess;
   /** Resolves when the agent is ready to dispatch. */
   readonly ready: Promise<void>;
+  /** Resolves when the agent has stopped itself (`pauseBeforeWriting`). */
+  readonly paused: Promise<void>;
   /** Lets it start its batches. */
   go(): void;
   /** Resolves when the agent's tool for call `id` has started (its `start` marker is written). */
@@ -46,6 +54,10 @@ export function spawnAgent(config: AgentConfig): SpawnedAgent {
   const ready = new Promise<void>((resolve) => {
     markReady = resolve;
   });
+  let markPaused: () => void = () => undefined;
+  const paused = new Promise<void>((resolve) => {
+    markPaused = resolve;
+  });
   child.stdout?.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     buffered += chunk.toString();
@@ -54,6 +66,7 @@ export function spawnAgent(config: AgentConfig): SpawnedAgent {
       const line = buffered.slice(0, newline);
       buffered = buffered.slice(newline + 1);
       if (line === READY_LINE) markReady();
+      if (line === PAUSED_LINE) markPaused();
       if (line.startsWith(STARTED_PREFIX)) {
         const id = line.slice(STARTED_PREFIX.length);
         startedCalls.add(id);
@@ -79,6 +92,7 @@ export function spawnAgent(config: AgentConfig): SpawnedAgent {
   return {
     child,
     ready,
+    paused,
     go: () => child.stdin?.end('go\n'),
     results,
     exited: exited.then(() => undefined),

@@ -1,0 +1,31 @@
+import fsPromises from 'node:fs/promises';
+import { syncBuiltinESMExports } from 'node:module';
+import { basename } from 'node:path';
+import { PAUSED_LINE } from './agent-config.js';
+
+/**
+ * Makes this process stop itself (`SIGSTOP`) the first time it is about to write `name`, as a GC
+ * pause or a frozen container would stop it at the worst moment: after reading, before
+ * replacing. For the fs tools that is the creation of the file's draft (`.<name>.<hex>.tmp`,
+ * written just before the commit), caught by wrapping `fs/promises.open` for the whole process;
+ * for a tool of its own the returned function is called before its write. It prints
+ * {@link PAUSED_LINE} first (stdout to a pipe is synchronous on Linux). Nothing when `name` is unset.
+ */
+export function pauseBeforeWriting(name: string | undefined): (what: string) => void {
+  if (name === undefined) return () => undefined;
+  let paused = false;
+  const pause = (what: string): void => {
+    if (paused || what !== name) return;
+    paused = true;
+    process.stdout.write(`${PAUSED_LINE}\n`);
+    process.kill(process.pid, 'SIGSTOP');
+  };
+  const open = fsPromises.open;
+  fsPromises.open = ((path: Parameters<typeof open>[0], ...rest: unknown[]) => {
+    const file = basename(String(path));
+    if (rest[0] === 'wx' && file.startsWith(`.${name}.`) && file.endsWith('.tmp')) pause(name);
+    return (open as (...args: unknown[]) => ReturnType<typeof open>)(path, ...rest);
+  }) as typeof open;
+  syncBuiltinESMExports();
+  return pause;
+}

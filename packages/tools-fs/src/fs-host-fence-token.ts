@@ -1,0 +1,15 @@
+import type { ServiceIdentifier } from 'inversify';
+import type { HostFence } from './host-fence.js';
+
+/**
+ * The inversify service identifier of the {@link HostFence} of the workspace: the host-shared
+ * commit step the fs write tools go through. `fsToolsModule` always binds one (in the host's
+ * temporary folder); inject it into a tool of your own that writes the same files.
+ *
+ * @example
+ * ```ts
+ * constructor(@inject(FS_HOST_FENCE) private readonly fence: HostFence) { super(); }
+ * ```
+ * @see HostFence
+ */
+export const FS_HOST_FENCE: ServiceIdentifier<HostFence> = Symbol.for('toolwaves.fs.HostFence');
