@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
-import type { Container } from 'inversify';
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
@@ -10,15 +9,12 @@ import { createWorkspace } from './real/create-workspace.js';
 import { runReal } from './real/run-real.js';
 import { runRealStream } from './real/run-real-stream.js';
 import type { BenchReport } from './report/bench-report.js';
-import { ganttFigures } from './report/gantt-figures.js';
-import { pickGanttBatch } from './report/pick-gantt-batch.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './simulate/arrival-times.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
 import { measureScaling } from './simulate/measure-scaling.js';
 import { withEstimates } from './simulate/with-estimates.js';
-import { benchContainer } from './strategies/bench-container.js';
-import { resolvePlanners } from './strategies/resolve-planners.js';
-import { resolveStrategies } from './strategies/resolve-strategies.js';
+import { defaultStrategies } from './strategies/default-strategies.js';
+import type { Strategy } from './strategies/strategy.js';
 import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads } from './workloads/default-workloads.js';
 import { generateBatches } from './workloads/generate-batches.js';
@@ -29,10 +25,10 @@ import { workspaceLayout } from './workloads/workspace-layout.js';
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
   /**
-   * Where the strategies come from: every planner bound under `PLANNER` and every strategy
-   * under `STRATEGY` (default {@link benchContainer}).
+   * The strategies compared, in report order (default {@link defaultStrategies}); names must be
+   * unique. Planners among them (`plannerStrategy`) are also timed for scaling and run for real.
    */
-  readonly container?: Container;
+  readonly strategies?: readonly Strategy[];
   /** The quick profile (default: the full one). */
   readonly quick?: boolean;
   /** Overrides of the profile's settings (e.g. tiny sizes in tests). */
@@ -64,11 +60,11 @@ export interface RunBenchOptions {
 /**
  * Runs the whole benchmark and returns its figures (files are the caller's business: render
  * them with `renderMarkdown`, `renderJson`, `renderHtml`):
- * 1. the strategies: planners bound under `PLANNER`, strategies under `STRATEGY`;
+ * 1. the strategies ({@link defaultStrategies} unless given);
  * 2. every workload's batches for each seed, nodes from the real registry on a generated
  *    workspace, with warm-up turns for the health record;
  * 3. every strategy on every batch, as a whole batch and streamed, simulated
- *    ({@link compareStrategies}), and one batch's schedules for the Gantt chart;
+ *    ({@link compareStrategies});
  * 4. planning time from 10 to 100 000 calls ({@link measureScaling});
  * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
  *    the profile's time budget;
@@ -76,7 +72,7 @@ export interface RunBenchOptions {
  *    wait-then-waves ({@link runRealStream}).
  *
  * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
- * `maxConcurrency` of 0), `invalid_planners`, `strategy_failed`, or the signal's reason.
+ * `maxConcurrency` of 0), `invalid_strategies`, `strategy_failed`, or the signal's reason.
  * @example
  * const report = await runBench({ quick: true });
  * console.log(headlineMarkdown(report));
@@ -117,9 +113,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   });
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
-  const container = options.container ?? benchContainer();
-  const planners = resolvePlanners(container);
-  const strategies = resolveStrategies(container);
+  const strategies = checkStrategies(options.strategies ?? defaultStrategies());
+  const planners = strategies.flatMap((strategy) =>
+    strategy.planner === undefined || strategy.clairvoyant === true ? [] : [strategy.planner],
+  );
   const reference = strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : null;
   const layout = workspaceLayout();
   const root = await createWorkspace({ layout });
@@ -150,16 +147,6 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       },
     });
     const figures = comparison.workloads;
-    const choice = pickGanttBatch({
-      workloads: figures.map((workload) => ({
-        ...workload,
-        perBatch: workload.perBatch.filter((batch) => batch.seed === firstSeed),
-      })),
-      ...(reference === null ? {} : { reference }),
-    });
-    const gantt =
-      choice === undefined ? null : ganttFigures({ workloads, choice, strategies, maxConcurrency });
-
     const mixed = mixedTurnWorkload();
     const scaling =
       profile.scalingSizes.length === 0
@@ -281,9 +268,36 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       scaling,
       realRuns,
       realStreams,
-      gantt,
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** The strategies, checked: at least one, each with a name and `execute`, names unique. */
+function checkStrategies(strategies: readonly Strategy[]): readonly Strategy[] {
+  const names = new Set<string>();
+  for (const strategy of strategies) {
+    const candidate = strategy as Partial<Strategy> | null;
+    if (typeof candidate?.name !== 'string' || typeof candidate.execute !== 'function') {
+      throw new BenchError({
+        code: 'invalid_strategies',
+        message: `Expected every strategy to have a \`name\` and an \`execute\` function, got \`${String(candidate?.name ?? candidate)}\``,
+      });
+    }
+    if (names.has(strategy.name)) {
+      throw new BenchError({
+        code: 'invalid_strategies',
+        message: `Expected strategy names to be unique, got \`${strategy.name}\` twice`,
+      });
+    }
+    names.add(strategy.name);
+  }
+  if (names.size === 0) {
+    throw new BenchError({
+      code: 'invalid_strategies',
+      message: 'Expected at least one strategy, got none',
+    });
+  }
+  return strategies;
 }

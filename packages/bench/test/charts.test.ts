@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { ganttChart } from '../src/report/charts/gantt-chart.js';
 import { groupedBarChart } from '../src/report/charts/grouped-bar-chart.js';
 import { logLogChart } from '../src/report/charts/log-log-chart.js';
 import { reportFixture } from './report-fixture.js';
@@ -83,18 +82,4 @@ describe('logLogChart', () => {
   });
 });
 
-describe('ganttChart', () => {
-  it('draws a panel per planner and a bar per call, with a wave line per wave', () => {
-    const { gantt } = reportFixture();
-    const svg = ganttChart({ id: 'gantt', title: 'one batch', gantt: gantt! });
-    const panels = svg.split('<g data-series=').slice(1);
-    expect(panels).toHaveLength(gantt!.planners.length);
-    panels.forEach((panel, p) => {
-      const planner = gantt!.planners[p]!;
-      expect(panel.startsWith(`"${planner.planner}"`)).toBe(true);
-      expect(count(panel, /<rect [^>]*data-call=/g)).toBe(gantt!.size);
-      expect(count(panel, /class="wave-end"/g)).toBe(planner.waves);
-    });
-    expect(svg).toContain('move_file tmp/x → tmp/y');
-  });
-});
+//END

@@ -19,7 +19,6 @@ describe('renderJson', () => {
       'scaling',
       'realRuns',
       'realStreams',
-      'gantt',
     ]);
     expect(json.workloads.map((w: { name: string }) => w.name)).toEqual(['tools <a&b>', 'seed']);
     expect(json.workloads[1].batches).toBe(2);
@@ -123,13 +122,12 @@ describe('verdictOf', () => {
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(report);
 
-  it('holds the strategies, the headline, a table per workload, the Gantt batch, scaling, real runs and the method', () => {
+  it('holds the strategies, the headline, a table per workload, scaling, real runs and the method', () => {
     expect(markdown.startsWith('# toolwaves strategy benchmark\n')).toBe(true);
     expect(markdown).toContain(headlineMarkdown(report));
-    expect(markdown).toContain('- **all-at-once** — AI SDK / OpenAI Agents');
+    expect(markdown).toContain('- **all-at-once** — AI SDK ≤ 6 streamText, OpenAI Agents without a cap');
     expect(markdown).toContain('### tools <a&b>');
     expect(markdown).toContain('### seed');
-    expect(markdown).toContain('## One batch, strategy by strategy');
     expect(markdown).toMatch(/\| 1000 \| 1\.0 ms \| 2\.0 ms \| 3\.0 ms \| skipped \|/);
     expect(markdown).toContain('Skipped beyond: proving: took 2000 ms at 100 calls (cap 1000 ms).');
     expect(markdown).toContain(
@@ -137,11 +135,6 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('| read_file | 40 ms | 0.6 |');
     expect(markdown).toContain('| grep | 150 ms | 0.8 |');
-  });
-
-  it('shows the waves of the Gantt batch per planner, and no waves for other strategies', () => {
-    expect(markdown).toMatch(/\| greedy \| \d+ ms \| \[0,1,3,5,6\] \[2\] \[4\] \|/);
-    expect(markdown).toMatch(/\| eager \| \d+ ms \| no waves \|/);
   });
 });
 
@@ -158,7 +151,7 @@ describe('renderHtml', () => {
   });
 
   it('draws each chart with one series per strategy (planners for scaling and real runs)', () => {
-    for (const chart of ['ratio', 'stream-ratio', 'gantt', 'scaling', 'real']) {
+    for (const chart of ['ratio', 'stream-ratio', 'scaling', 'real']) {
       const start = html.indexOf(`data-chart="${chart}"`);
       expect(start, chart).toBeGreaterThan(-1);
       const svg = html.slice(start, html.indexOf('</svg>', start));

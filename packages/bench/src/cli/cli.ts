@@ -9,7 +9,7 @@ import { renderJson } from '../report/render-json.js';
 import { renderMarkdown } from '../report/render-markdown.js';
 import { replaceHeadline } from '../report/replace-headline.js';
 import { runBench } from '../run-bench.js';
-import { benchContainer } from '../strategies/bench-container.js';
+import { defaultStrategies } from '../strategies/default-strategies.js';
 import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
 import { writeFileAtomically } from './write-file-atomically.js';
@@ -33,7 +33,7 @@ async function main(argv: readonly string[]): Promise<void> {
     ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
   ].join(' ');
   const report = await runBench({
-    container: benchContainer({
+    strategies: defaultStrategies({
       ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
       ...(args.optimalExpansions === undefined
         ? {}

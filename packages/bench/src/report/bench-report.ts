@@ -172,35 +172,6 @@ export interface RealStreamFigures {
   readonly errors: number;
 }
 
-/** One bar of a Gantt chart. */
-export interface GanttBar {
-  readonly call: number;
-  /** The call's wave for wave plans; 0 for other executions. */
-  readonly wave: number;
-  readonly lane: number;
-  readonly startMs: number;
-  readonly endMs: number;
-  /** e.g. `read_file src/core/file0.ts`. */
-  readonly label: string;
-}
-
-/** The schedules of one batch, one per strategy. */
-export interface GanttFigures {
-  readonly workload: string;
-  /** The batch's position in the workload. */
-  readonly batch: number;
-  readonly size: number;
-  readonly lowerBoundMs: number;
-  /** Why this batch was chosen. */
-  readonly why: string;
-  readonly planners: readonly {
-    readonly planner: string;
-    readonly makespanMs: number;
-    readonly waves: number;
-    readonly bars: readonly GanttBar[];
-  }[];
-}
-
 /** How the run was made. */
 export interface BenchMeta {
   readonly seeds: readonly number[];
@@ -241,5 +212,4 @@ export interface BenchReport {
   readonly scaling: readonly ScalingPoint[];
   readonly realRuns: readonly RealRunFigures[];
   readonly realStreams: readonly RealStreamFigures[];
-  readonly gantt: GanttFigures | null;
 }

@@ -1,7 +1,6 @@
 import type { BenchReport } from './bench-report.js';
 import { blocksToHtml } from './blocks-to-html.js';
 import { escapeXml } from './charts/escape-xml.js';
-import { ganttChart } from './charts/gantt-chart.js';
 import { groupedBarChart } from './charts/grouped-bar-chart.js';
 import { logLogChart } from './charts/log-log-chart.js';
 import { formatDuration, formatRatio } from './format-figures.js';
@@ -26,7 +25,7 @@ svg .bar-label { font-size: 10px; fill: #fff; pointer-events: none; }
 /**
  * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
  * no font or network request — with the charts (turn time ÷ greedy per workload and strategy,
- * batch and streamed, a Gantt of one batch per strategy, planning time against batch size on log-log
+ * batch and streamed, planning time against batch size on log-log
  * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`, rendered from the same blocks ({@link reportBlocks}).
  * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
  *
@@ -58,20 +57,6 @@ export function renderHtml(report: BenchReport): string {
           format: formatRatio,
         }),
         `Summed over the workload's batches; below 1 a strategy is faster than ${meta.reference}. The tables below give each figure's range across seeds.`,
-      ),
-    );
-  }
-  if (report.gantt !== null) {
-    const { gantt } = report;
-    figures.push(
-      figure(
-        ganttChart({
-          id: 'gantt',
-          title: `Batch ${gantt.batch} of ${gantt.workload} (${gantt.size} calls), one panel per strategy`,
-          gantt,
-          formatMs: formatDuration,
-        }),
-        `Why this batch: ${gantt.why}. One row per slot (at most \`maxConcurrency\`), bars numbered by call, dashed lines at wave ends; lower bound ${formatDuration(gantt.lowerBoundMs)}.`,
       ),
     );
   }

@@ -3,8 +3,8 @@ import type { BenchReport } from './bench-report.js';
 /**
  * `report.json` (pure): the report as indented JSON, numbers rounded to 4 decimals (durations
  * are in ms: that is 0.1 µs). Shape: `{ meta, workloads: [{ name, batches, results: [{ planner,
- * waves, makespanMs, lowerBoundMs, ratio, planMs, proven, … }], perBatch }], scaling, realRuns,
- * gantt }` ({@link BenchReport}).
+ * waves, makespanMs, lowerBoundMs, ratio, planMs, proven, … }], perBatch }], scaling, realRuns }`
+ * ({@link BenchReport}).
  *
  * @example JSON.parse(renderJson(report)).workloads[0].results[0].ratio;
  */

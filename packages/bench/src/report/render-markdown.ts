@@ -7,7 +7,7 @@ import type { ReportBlock } from './report-block.js';
 
 /**
  * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, the
- * batch drawn as a Gantt chart, planning time against batch size, the real runs, and how the
+ * planning time against batch size, the real runs, and how the
  * figures were made.
  *
  * @example await writeFile('report.md', renderMarkdown(report));
@@ -29,7 +29,7 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
     { kind: 'heading', level: 1, text: 'toolwaves strategy benchmark' },
     {
       kind: 'paragraph',
-      text: `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Strategies compared (every planner bound under \`PLANNER\`, every strategy under \`STRATEGY\`):`,
+      text: `Generated ${meta.generatedAt} on ${meta.environment}${meta.quick ? ' (quick run)' : ''}. Strategies compared:`,
     },
     {
       kind: 'list',
@@ -47,26 +47,6 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
     },
   ];
   for (const workload of report.workloads) sections.push(...workloadSection(workload));
-  if (report.gantt !== null) {
-    const { gantt } = report;
-    sections.push(
-      { kind: 'heading', level: 2, text: 'One batch, strategy by strategy' },
-      {
-        kind: 'paragraph',
-        text: `Batch ${gantt.batch} of \`${gantt.workload}\` (${gantt.size} calls, lower bound ${formatDuration(gantt.lowerBoundMs)}): ${gantt.why}. Calls per wave:`,
-      },
-      {
-        kind: 'table',
-        headers: ['strategy', 'makespan', 'waves'],
-        rows: gantt.planners.map((planner) => [
-          planner.planner,
-          formatDuration(planner.makespanMs),
-          planner.waves === 0 ? 'no waves' : wavesOf(planner.bars),
-        ]),
-        numericFrom: 1,
-      },
-    );
-  }
   if (report.scaling.length > 0) sections.push(...scalingSection(report));
   if (report.realRuns.length > 0) sections.push(...realRunSection(report));
   sections.push(...methodSection(report));
@@ -120,16 +100,6 @@ function workloadSection(workload: WorkloadFigures): ReportBlock[] {
 function sizesOf(workload: WorkloadFigures): string {
   const sizes = workload.perBatch.map((batch) => batch.size);
   return `${Math.min(...sizes)}–${Math.max(...sizes)}`;
-}
-
-function wavesOf(bars: readonly { call: number; wave: number }[]): string {
-  const waves: number[][] = [];
-  for (const bar of bars) {
-    const wave = waves[bar.wave] ?? [];
-    wave.push(bar.call);
-    waves[bar.wave] = wave;
-  }
-  return waves.map((calls) => `[${calls.join(',')}]`).join(' ');
 }
 
 function scalingSection(report: BenchReport): ReportBlock[] {

@@ -13,7 +13,7 @@ import { arrivalTimes } from './arrival-times.js';
 import { estimateAccuracy } from './estimate-accuracy.js';
 import { healthEstimates } from './health-estimates.js';
 import { minimalWaveCount } from './minimal-wave-count.js';
-import { runTurn } from './run-turn.js';
+import { simulateTurn } from './simulate-turn.js';
 import { summarizeStrategies } from './summarize-strategies.js';
 import { withEstimates } from './with-estimates.js';
 
@@ -48,11 +48,11 @@ export interface StrategyComparison {
  * record's estimates ({@link healthEstimates}: what earlier turns showed), and in streamed
  * turns the arrival times of the token model ({@link arrivalTimes}); only a strategy marked
  * `clairvoyant` sees the sampled durations. The simulator alone puts their decisions and the
- * sampled durations together ({@link runTurn}).
+ * sampled durations together ({@link simulateTurn}).
  *
  * @throws {BenchError} `strategy_failed` naming the strategy and the batch when one throws.
  * @example
- * compareStrategies({ seeds: [workloads], strategies: resolveStrategies(container) });
+ * compareStrategies({ seeds: [workloads], strategies: defaultStrategies() });
  * @see summarizeStrategies
  */
 export function compareStrategies(options: CompareStrategiesOptions): StrategyComparison {
@@ -109,11 +109,10 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
             if (start !== undefined && mode === 'batch' && seedIndex === 0) {
               planningMs.get(strategy.name)!.push(options.clock!() - start);
             }
-            return runTurn({
+            return simulateTurn({
               strategy: strategy.name,
               execution,
               actual,
-              streamEndMs: mode === 'stream' ? streamEndMs : 0,
               ...(mode === 'stream' ? { arrivalMs } : {}),
             }).result;
           });

@@ -1,5 +1,5 @@
+import type { Schedule } from '@toolwaves/planner';
 import { accessesOf, conflicts, keysOverlap, type PlanNode } from '@toolwaves/planner';
-import type { TurnSchedule } from './simulate-execution.js';
 
 /** How often a schedule ran conflicting calls at the same time. */
 export interface ConflictingOverlaps {
@@ -20,7 +20,7 @@ export interface ConflictingOverlaps {
  */
 export function countConflictingOverlaps(options: {
   readonly nodes: readonly PlanNode[];
-  readonly schedule: TurnSchedule;
+  readonly schedule: Schedule;
 }): ConflictingOverlaps {
   const { nodes, schedule } = options;
   let pairs = 0;

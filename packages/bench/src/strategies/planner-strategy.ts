@@ -1,6 +1,5 @@
 import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
-import type { Strategy } from './strategy.js';
-import { streamEnd } from './stream-end.js';
+import { type Strategy, streamEnd } from './strategy.js';
 
 /** Options of {@link plannerStrategy}. */
 export interface PlannerStrategyOptions {
@@ -31,6 +30,7 @@ export function plannerStrategy(planner: Planner, options: PlannerStrategyOption
       options.description ??
       `The \`${planner.name}\` planner's waves, one after another (a streamed turn waits for its last call).`,
     ...(options.clairvoyant === true ? { clairvoyant: true } : {}),
+    planner,
     execute(turn) {
       let byCap = plans.get(turn.nodes);
       if (byCap === undefined) {

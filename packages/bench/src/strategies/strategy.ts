@@ -1,4 +1,4 @@
-import type { Plan, PlanNode } from '@toolwaves/planner';
+import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
 
 /**
  * What a strategy is told about one turn — what a dispatcher would know when it runs it, and
@@ -19,7 +19,7 @@ export interface TurnView {
   readonly arrivalMs?: readonly number[];
 }
 
-/** Waves one after another from `startMs`; inside a wave, calls start in order as slots free up. */
+/** A wave plan: waves one after another from `startMs` (the planner package's `makespan`). */
 export interface WavesExecution {
   readonly kind: 'waves';
   readonly plan: Plan;
@@ -30,29 +30,17 @@ export interface WavesExecution {
 }
 
 /**
- * Calls start as soon as they may: call `i` once `readyMs[i]` has passed and every call in
- * `dependsOn[i]` has ended, and a slot is free; among ready calls the lowest index first.
- */
-export interface DependenciesExecution {
-  readonly kind: 'dependencies';
-  /** Per call, the earlier calls it waits for. */
-  readonly dependsOn: readonly (readonly number[])[];
-  /** Per call, the earliest start (its arrival, or the stream's end). */
-  readonly readyMs: readonly number[];
-  /** Calls running at once (`Infinity`: no cap). */
-  readonly maxConcurrency: number;
-}
-
-/**
- * The executor's eager mode, simulated by the planner's `simulateEager` on the sampled
- * durations: each call starts once it has arrived, the earlier calls it depends on
- * (`dependencies`: rules 4 and 5) have ended and a slot is free, the earlier call first.
+ * The planner package's eager ready queue (`simulateEager`) on the declarations the strategy
+ * acts on: each call starts once it has arrived, the earlier calls it depends on (rules 4 and
+ * 5 on `nodes`) have ended and a slot is free, the earlier call first. A peer describes its
+ * own rule as declarations: Codex's global lock is a read or a write of one key, Claude Code's
+ * partition is "read-only calls safe, the others not", all-at-once is "everything safe".
  */
 export interface EagerExecution {
   readonly kind: 'eager';
-  /** The calls' declarations (their `estimateMs` are ignored: the simulator sets the durations). */
+  /** The declarations the strategy acts on (their `estimateMs` are replaced by the durations). */
   readonly nodes: readonly PlanNode[];
-  /** When each call arrives (streamed turns); all at 0 when missing. */
+  /** When each call may start at the earliest; all at 0 when missing. */
   readonly arrivalMs?: readonly number[];
   readonly maxConcurrency: number;
 }
@@ -61,12 +49,11 @@ export interface EagerExecution {
  * How a strategy runs a turn, as rules the simulator applies to the sampled durations: the
  * strategy decides the rules, the simulator (which alone holds the durations) the times.
  */
-export type Execution = WavesExecution | DependenciesExecution | EagerExecution;
+export type Execution = WavesExecution | EagerExecution;
 
 /**
- * A way of running the tool calls of a turn: the bench's planners (through
- * {@link plannerStrategy}), the eager mode, and peers' strategies. Bind your own under
- * `STRATEGY` in the bench's container to compare it.
+ * A way of running the tool calls of a turn: the planners (through `plannerStrategy`), the
+ * eager mode, and peers' strategies. Pass your own in `runBench({ strategies })` to compare it.
  *
  * @example
  * ```ts
@@ -74,13 +61,15 @@ export type Execution = WavesExecution | DependenciesExecution | EagerExecution;
  *   name: 'one-by-one',
  *   description: 'Every call after the previous one ended.',
  *   execute: ({ nodes, arrivalMs }) => ({
- *     kind: 'dependencies',
- *     dependsOn: nodes.map((_, i) => (i === 0 ? [] : [i - 1])),
- *     readyMs: nodes.map((_, i) => arrivalMs?.[i] ?? 0),
+ *     kind: 'eager',
+ *     nodes: nodes.map((node) => ({ index: node.index, parallelizable: false })),
+ *     ...(arrivalMs === undefined ? {} : { arrivalMs }),
  *     maxConcurrency: 1,
  *   }),
  * };
+ * await runBench({ strategies: [...defaultStrategies(), oneByOne] });
  * ```
+ * @see defaultStrategies
  */
 export interface Strategy {
   /** Unique among the strategies compared; the row of the report. */
@@ -92,6 +81,19 @@ export interface Strategy {
    * strategy anyone can run.
    */
   readonly clairvoyant?: boolean;
+  /** The planner behind a wave strategy (timed for scaling, run for real). */
+  readonly planner?: Planner;
   /** Decides how the turn runs (pure: the same view gives the same execution). */
   execute(turn: TurnView): Execution;
+}
+
+/**
+ * When the model stopped writing the turn: the latest arrival in a streamed turn, 0 in a batch.
+ *
+ * @example streamEnd({ nodes, maxConcurrency: 8, arrivalMs: [150, 300] }); // 300
+ */
+export function streamEnd(turn: TurnView): number {
+  let end = 0;
+  for (const arrival of turn.arrivalMs ?? []) if (arrival > end) end = arrival;
+  return end;
 }

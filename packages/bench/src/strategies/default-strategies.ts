@@ -1,0 +1,86 @@
+import {
+  greedyPlanner,
+  optimalPlanner,
+  orderedPlanner,
+  sequentialPlanner,
+} from '@toolwaves/planner';
+import {
+  allAtOnceStrategy,
+  consecutiveReadOnlyStrategy,
+  globalRwLockStrategy,
+  waitThenAllAtOnceStrategy,
+} from './peer-strategies.js';
+import { plannerStrategy } from './planner-strategy.js';
+import type { Strategy } from './strategy.js';
+
+/** Options of {@link defaultStrategies}. */
+export interface DefaultStrategiesOptions {
+  /**
+   * Work budget of one `optimal` plan, in search nodes (default
+   * {@link DEFAULT_OPTIMAL_EXPANSIONS}): a work budget, not a clock, so the same seed gives the
+   * same plans on any machine.
+   */
+  readonly optimalExpansions?: number;
+  /** Time cap of one `optimal` plan, ms: a safety net far above the work budget's needs. */
+  readonly optimalBudgetMs?: number;
+}
+
+/** The bench's work budget of one `optimal` plan, in search nodes. */
+export const DEFAULT_OPTIMAL_EXPANSIONS = 20_000;
+
+/** The bench's time cap of one `optimal` plan, ms (a safety net; the work budget decides). */
+export const DEFAULT_OPTIMAL_BUDGET_MS = 10_000;
+
+/**
+ * The executor's eager mode: each call starts as soon as it has arrived, the earlier calls it
+ * depends on (rules 4 and 5) have ended and a slot is free under `maxConcurrency`, the earlier
+ * call first. Needs no estimates.
+ *
+ * @example eagerStrategy().execute({ nodes, maxConcurrency: 8, arrivalMs }); // { kind: 'eager', ... }
+ */
+export function eagerStrategy(): Strategy {
+  return {
+    name: 'eager',
+    description:
+      'Each call starts once it has arrived and the earlier calls it conflicts with (or any earlier call, around one that is not concurrency-safe) have ended, under the cap.',
+    execute: (turn) => ({
+      kind: 'eager',
+      nodes: turn.nodes,
+      ...(turn.arrivalMs === undefined ? {} : { arrivalMs: turn.arrivalMs }),
+      maxConcurrency: turn.maxConcurrency,
+    }),
+  };
+}
+
+/**
+ * Every strategy the bench compares, listed once, in report order: the planners `greedy`,
+ * `ordered`, `sequential`, `optimal` (on a work budget) and `optimal-clairvoyant` (headroom,
+ * not achievable), `eager`, and the peers `all-at-once`, `wait-then-all-at-once`,
+ * `consecutive-read-only`, `global-rw-lock` and `global-rw-lock-capped`.
+ *
+ * @example await runBench({ strategies: [...defaultStrategies(), myStrategy] });
+ * @see Strategy
+ */
+export function defaultStrategies(options: DefaultStrategiesOptions = {}): Strategy[] {
+  const optimal = optimalPlanner({
+    budgetMs: options.optimalBudgetMs ?? DEFAULT_OPTIMAL_BUDGET_MS,
+    maxExpansions: options.optimalExpansions ?? DEFAULT_OPTIMAL_EXPANSIONS,
+  });
+  return [
+    plannerStrategy(greedyPlanner()),
+    plannerStrategy(orderedPlanner()),
+    plannerStrategy(sequentialPlanner()),
+    plannerStrategy(optimal),
+    plannerStrategy(optimal, {
+      name: 'optimal-clairvoyant',
+      description: 'optimal, knowing durations — headroom, not achievable.',
+      clairvoyant: true,
+    }),
+    eagerStrategy(),
+    allAtOnceStrategy(),
+    waitThenAllAtOnceStrategy(),
+    consecutiveReadOnlyStrategy(),
+    globalRwLockStrategy(),
+    globalRwLockStrategy({ capped: true }),
+  ];
+}
