@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groupedBarChart } from '../src/report/charts/grouped-bar-chart.js';
 import { logLogChart } from '../src/report/charts/log-log-chart.js';
-import { reportFixture } from './report-fixture.js';
 
 const count = (text: string, pattern: RegExp): number => (text.match(pattern) ?? []).length;
 

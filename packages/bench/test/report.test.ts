@@ -125,7 +125,9 @@ describe('renderMarkdown', () => {
   it('holds the strategies, the headline, a table per workload, scaling, real runs and the method', () => {
     expect(markdown.startsWith('# toolwaves strategy benchmark\n')).toBe(true);
     expect(markdown).toContain(headlineMarkdown(report));
-    expect(markdown).toContain('- **all-at-once** — AI SDK ≤ 6 streamText, OpenAI Agents without a cap');
+    expect(markdown).toContain(
+      '- **all-at-once** — AI SDK ≤ 6 streamText, OpenAI Agents without a cap',
+    );
     expect(markdown).toContain('### tools <a&b>');
     expect(markdown).toContain('### seed');
     expect(markdown).toMatch(/\| 1000 \| 1\.0 ms \| 2\.0 ms \| 3\.0 ms \| skipped \|/);
