@@ -10,7 +10,11 @@ import { renderMarkdown } from '../report/render-markdown.js';
 import { replaceHeadline } from '../report/replace-headline.js';
 import { runBench } from '../run-bench.js';
 import { defaultStrategies } from '../strategies/default-strategies.js';
-import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
+import { loadTraceMappings } from '../trace/load-trace-mappings.js';
+import { readTrace } from '../trace/read-trace.js';
+import { renderTraceHtml, renderTraceMarkdown } from '../trace/render-trace-report.js';
+import { replayTrace } from '../trace/replay-trace.js';
+import { BENCH_USAGE, type BenchArgs, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
@@ -22,6 +26,14 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const started = performance.now();
+  const out =
+    args.out === undefined
+      ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
+      : resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
+  if (args.trace !== undefined) {
+    await runTrace({ args, out, started });
+    return;
+  }
   const stop = new AbortController();
   process.once('SIGINT', () => {
     process.stderr.write('\ninterrupted: removing the temporary workspace, writing no report...\n');
@@ -52,10 +64,6 @@ async function main(argv: readonly string[]): Promise<void> {
     command,
     signal: stop.signal,
   });
-  const out =
-    args.out === undefined
-      ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
-      : resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
   await writeFileAtomically({ path: join(out, 'report.md'), content: renderMarkdown(report) });
   await writeFileAtomically({ path: join(out, 'report.json'), content: renderJson(report) });
   await writeFileAtomically({ path: join(out, 'report.html'), content: renderHtml(report) });
@@ -71,6 +79,44 @@ async function main(argv: readonly string[]): Promise<void> {
     });
     process.stdout.write('README.md headline updated\n');
   }
+}
+
+/** `pnpm bench --trace FILE [--map MODULE]`: replays the transcript, writes trace-report.*. */
+async function runTrace(options: { args: BenchArgs; out: string; started: number }): Promise<void> {
+  const { args, out } = options;
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const file = resolve(cwd, args.trace!);
+  const trace = readTrace(await readFile(file, 'utf8'));
+  const mappings =
+    args.map === undefined ? undefined : await loadTraceMappings({ path: args.map, cwd });
+  const report = replayTrace({
+    trace,
+    strategies: defaultStrategies({
+      ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
+      ...(args.optimalExpansions === undefined
+        ? {}
+        : { optimalExpansions: args.optimalExpansions }),
+    }),
+    ...(mappings === undefined ? {} : { mappings }),
+    maxConcurrency: args.maxConcurrency,
+    seed: args.seed,
+    ...(args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate }),
+    file: args.trace!,
+    command: ['pnpm bench', ...process.argv.slice(2).filter((arg) => arg !== '--')].join(' '),
+  });
+  await writeFileAtomically({
+    path: join(out, 'trace-report.md'),
+    content: renderTraceMarkdown(report),
+  });
+  await writeFileAtomically({ path: join(out, 'trace-report.json'), content: renderJson(report) });
+  await writeFileAtomically({
+    path: join(out, 'trace-report.html'),
+    content: renderTraceHtml(report),
+  });
+  const seconds = ((performance.now() - options.started) / 1000).toFixed(1);
+  process.stdout.write(
+    `${renderTraceMarkdown(report)}\nReplayed in ${seconds} s. Reports: ${join(out, 'trace-report.{md,json,html}')}\n`,
+  );
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

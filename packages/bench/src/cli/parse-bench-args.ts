@@ -24,6 +24,10 @@ export interface BenchArgs {
   readonly real: boolean;
   /** `--no-scaling`: skip the planning-time scaling. */
   readonly scaling: boolean;
+  /** `--trace FILE`: replay a transcript through every strategy instead of the workloads. */
+  readonly trace: string | undefined;
+  /** `--map MODULE`: the user's declarations for `--trace` (a module whose default export maps tool names). */
+  readonly map: string | undefined;
   /** `--update-readme`: put the headline in the package README. */
   readonly updateReadme: boolean;
   /** `--help`. */
@@ -44,6 +48,10 @@ export const BENCH_USAGE = `Usage: pnpm bench [options]
   --token-rate N           tokens per second of a streamed turn (default 80)
   --no-real                skip the real runs (batch and streamed)
   --no-scaling             skip the planning-time scaling
+  --trace FILE             replay a transcript (Claude Code stream-json, OpenAI chat,
+                           Anthropic messages, AI SDK steps) through every strategy:
+                           trace-report.{md,json,html}
+  --map MODULE             declarations of the transcript's other tools (see the README)
   --update-readme          put the headline in packages/bench/README.md
   --help                   this text`;
 
@@ -58,6 +66,8 @@ const OPTIONS = {
   'token-rate': { type: 'string' },
   'no-real': { type: 'boolean' },
   'no-scaling': { type: 'boolean' },
+  trace: { type: 'string' },
+  map: { type: 'string' },
   'update-readme': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -90,6 +100,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     tokenRate: optional('--token-rate', values['token-rate'], 1),
     real: values['no-real'] !== true,
     scaling: values['no-scaling'] !== true,
+    trace: values.trace,
+    map: values.map,
     updateReadme: values['update-readme'] === true,
     help: values.help === true,
   };

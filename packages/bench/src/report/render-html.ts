@@ -5,6 +5,7 @@ import { groupedBarChart } from './charts/grouped-bar-chart.js';
 import { logLogChart } from './charts/log-log-chart.js';
 import { formatDuration, formatRatio } from './format-figures.js';
 import { reportBlocks } from './render-markdown.js';
+import type { ReportBlock } from './report-block.js';
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
@@ -18,8 +19,6 @@ svg { max-width: 100%; height: auto; font-family: inherit; }
 svg .chart-title { font-size: 14px; font-weight: 600; } svg .tick { font-size: 11px; fill: #57606a; }
 svg .axis-label { font-size: 12px; fill: #1b1f24; } svg .series-label { font-size: 12px; font-weight: 600; }
 svg .grid { stroke: #e6e9ec; } svg .reference { stroke: #1b1f24; stroke-dasharray: 4 3; }
-svg .panel { fill: #fafbfc; stroke: #e6e9ec; } svg .wave-end { stroke: #1b1f24; stroke-dasharray: 3 3; }
-svg .bar-label { font-size: 10px; fill: #fff; pointer-events: none; }
 `;
 
 /**
@@ -113,30 +112,50 @@ export function renderHtml(report: BenchReport): string {
       ),
     );
   }
-  const body = blocksToHtml(reportBlocks(report).slice(1));
+  return htmlPage({
+    title: 'toolwaves strategy benchmark',
+    intro: `Seeds ${meta.seeds.join(', ')}, maxConcurrency ${meta.maxConcurrency}, strategies: ${meta.strategies.map((strategy) => strategy.name).join(', ')}.`,
+    figures,
+    blocks: reportBlocks(report).slice(1),
+  });
+}
+
+/**
+ * One self-contained HTML page (pure): inline CSS, the figures (inline SVG), then the blocks;
+ * no script, no font, no external resource.
+ *
+ * @example htmlPage({ title: 'Trace replay', intro: '…', figures: [], blocks });
+ */
+export function htmlPage(options: {
+  readonly title: string;
+  readonly intro: string;
+  readonly figures: readonly string[];
+  readonly blocks: readonly ReportBlock[];
+}): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>toolwaves strategy benchmark</title>',
+    `<title>${escapeXml(options.title)}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
-    '<h1>toolwaves strategy benchmark</h1>',
-    `<p>${escapeXml(`Seeds ${meta.seeds.join(', ')}, maxConcurrency ${meta.maxConcurrency}, strategies: ${meta.strategies.map((strategy) => strategy.name).join(', ')}.`)}</p>`,
+    `<h1>${escapeXml(options.title)}</h1>`,
+    `<p>${escapeXml(options.intro)}</p>`,
     '<section id="charts">',
-    ...figures,
+    ...options.figures,
     '</section>',
-    body,
+    blocksToHtml(options.blocks),
     '</body>',
     '</html>',
     '',
   ].join('\n');
 }
 
-function figure(svg: string, caption: string): string {
+/** A chart with its caption (backquoted names as code). */
+export function figure(svg: string, caption: string): string {
   const captionHtml = escapeXml(caption).replace(/`([^`]+)`/g, '<code>$1</code>');
   return `<figure>\n${svg}\n<figcaption>${captionHtml}</figcaption>\n</figure>`;
 }

@@ -1,3 +1,4 @@
+import type { TraceReport } from '../trace/replay-trace.js';
 import type { BenchReport } from './bench-report.js';
 
 /**
@@ -8,7 +9,7 @@ import type { BenchReport } from './bench-report.js';
  *
  * @example JSON.parse(renderJson(report)).workloads[0].results[0].ratio;
  */
-export function renderJson(report: BenchReport): string {
+export function renderJson(report: BenchReport | TraceReport): string {
   return `${JSON.stringify(
     report,
     (_key, value: unknown) =>

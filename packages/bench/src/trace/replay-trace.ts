@@ -1,0 +1,271 @@
+import { conflicts, type PlanNode } from '@toolwaves/planner';
+import { BenchError } from '../bench-error.js';
+import { arrivalTimes, DEFAULT_TOKENS_PER_SECOND } from '../simulate/arrival-times.js';
+import { simulateTurn } from '../simulate/simulate-turn.js';
+import { defaultStrategies } from '../strategies/default-strategies.js';
+import type { Strategy } from '../strategies/strategy.js';
+import { mulberry32 } from '../workloads/mulberry32.js';
+import { sampleLogNormal } from '../workloads/sample-log-normal.js';
+import { seedFor } from '../workloads/seed-for.js';
+import type { Trace, TraceFormat, TraceTurn } from './trace.js';
+import type { ToolLatency } from '../workloads/tool-latency.js';
+import {
+  declareCall,
+  TOOL_KIND_LATENCY,
+  type ToolKind,
+  type TraceMappings,
+} from './trace-declarations.js';
+
+/** One strategy's totals over a transcript's turns. */
+export interface TraceStrategyFigures {
+  readonly strategy: string;
+  /** Σ turn time with every call known at once (a whole batch), ms. */
+  readonly makespanMs: number;
+  /** Σ tool time after the model stopped writing, the calls streamed by the token model, ms. */
+  readonly afterStreamMs: number;
+  /** Σ streamed turn time, from the first tool-call token to the last result, ms. */
+  readonly streamedMs: number;
+  /** `makespanMs` ÷ greedy's (null without greedy or when greedy's is 0). */
+  readonly versusGreedy: number | null;
+  /** `afterStreamMs` ÷ greedy's. */
+  readonly afterStreamVersusGreedy: number | null;
+  /** Conflicting pairs of calls that ran at the same time (batch and streamed). */
+  readonly conflictingOverlaps: number;
+}
+
+/** Counts of a transcript, or of one model's turns in it. */
+export interface TraceCounts {
+  /** Model turns that asked for tools. */
+  readonly turns: number;
+  readonly calls: number;
+  /** Turns with 2 calls or more. */
+  readonly multiCallTurns: number;
+  /** Pairs of calls of one turn that conflict under the declarations (a call that is not concurrency-safe conflicts with every other). */
+  readonly conflictingPairs: number;
+}
+
+/** What `pnpm bench --trace` writes to `trace-report.json`. */
+export interface TraceReport {
+  readonly meta: {
+    readonly file: string;
+    readonly command: string;
+    readonly generatedAt: string;
+    readonly maxConcurrency: number;
+    readonly tokensPerSecond: number;
+    readonly seed: number;
+  };
+  readonly trace: TraceCounts & {
+    readonly format: TraceFormat;
+    readonly errors: number;
+    /** Calls whose duration came from the transcript; the rest from the latency model of their kind. */
+    readonly durationsFromTrace: number;
+    readonly durationsFromModel: number;
+    /** Tool names no mapping knows (not concurrency-safe), with their call counts. */
+    readonly unknownTools: Readonly<Record<string, number>>;
+    readonly skipped: readonly string[];
+  };
+  readonly strategies: readonly TraceStrategyFigures[];
+  /** The same per model, when the transcript names models. */
+  readonly models: readonly (TraceCounts & {
+    readonly model: string;
+    readonly strategies: readonly TraceStrategyFigures[];
+  })[];
+}
+
+/** Options of {@link replayTrace}. */
+export interface ReplayTraceOptions {
+  readonly trace: Trace;
+  /** Default {@link defaultStrategies}. */
+  readonly strategies?: readonly Strategy[];
+  /** The user's declarations (a `--map` module), over the built-in ones. */
+  readonly mappings?: TraceMappings;
+  readonly maxConcurrency?: number;
+  readonly tokensPerSecond?: number;
+  /** The latency model per kind, over {@link TOOL_KIND_LATENCY} (sigma 0: every duration at the median). */
+  readonly latency?: Partial<Record<ToolKind, ToolLatency>>;
+  /** Seeds the durations drawn from the latency model (default 1). */
+  readonly seed?: number;
+  readonly file?: string;
+  readonly command?: string;
+  readonly now?: () => Date;
+}
+
+interface TurnRun {
+  readonly model: string | undefined;
+  readonly counts: TraceCounts;
+  readonly results: readonly {
+    strategy: string;
+    batchMs: number;
+    streamMs: number;
+    afterMs: number;
+    overlaps: number;
+  }[];
+}
+
+/**
+ * Replays a transcript through every strategy: each turn's calls get the declarations of
+ * {@link declareCall}, durations from the transcript or else drawn (seeded) from the latency
+ * model of their kind, estimates (what a health record would hold) at the kind's median, and
+ * arrivals from the token model; each strategy runs each turn as a whole batch and streamed,
+ * on the planner package's simulators. Same seed, same figures.
+ *
+ * @throws {BenchError} `strategy_failed` naming the strategy and the turn.
+ * @example replayTrace({ trace: readTrace(text) }).strategies.find((s) => s.strategy === 'eager');
+ */
+export function replayTrace(options: ReplayTraceOptions): TraceReport {
+  const { trace } = options;
+  const strategies = options.strategies ?? defaultStrategies();
+  const maxConcurrency = options.maxConcurrency ?? 8;
+  const tokensPerSecond = options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND;
+  const seed = options.seed ?? 1;
+  const latency = { ...TOOL_KIND_LATENCY, ...options.latency };
+  const unknownTools: Record<string, number> = {};
+  let fromTrace = 0;
+  let callIndex = 0;
+  const runs = trace.turns.map((turn, position): TurnRun => {
+    const declared = turn.calls.map((call) =>
+      declareCall(call, {
+        cwd: trace.cwd,
+        ...(options.mappings === undefined ? {} : { mappings: options.mappings }),
+      }),
+    );
+    const durationsMs = turn.calls.map((call, slot) => {
+      const item = callIndex++;
+      if (!declared[slot]!.known) unknownTools[call.name] = (unknownTools[call.name] ?? 0) + 1;
+      if (call.durationMs !== undefined) {
+        fromTrace++;
+        return call.durationMs;
+      }
+      const model = latency[declared[slot]!.kind ?? 'other'];
+      return sampleLogNormal({
+        random: mulberry32(seedFor({ seed, stream: 'trace', item })),
+        ...model,
+      });
+    });
+    const nodes: PlanNode[] = declared.map((declaration, index) => ({
+      index,
+      parallelizable: declaration.concurrencySafe,
+      ...(declaration.access === undefined || declaration.access.length === 0
+        ? {}
+        : { access: declaration.access }),
+    }));
+    const estimated = nodes.map((node, call) => ({
+      ...node,
+      estimateMs: latency[declared[call]!.kind ?? 'other'].medianMs,
+    }));
+    const actual = nodes.map((node, call) => ({ ...node, estimateMs: durationsMs[call]! }));
+    const arrivalMs = arrivalTimes({
+      argumentChars: turn.calls.map((call) => JSON.stringify(call.input ?? null).length),
+      tokensPerSecond,
+    });
+    const streamEnd = arrivalMs[arrivalMs.length - 1] ?? 0;
+    const results = strategies.map((strategy) => {
+      const view = { nodes: strategy.clairvoyant === true ? actual : estimated, maxConcurrency };
+      const run = (streamed: boolean) => {
+        try {
+          const execution = strategy.execute(streamed ? { ...view, arrivalMs } : view);
+          return simulateTurn({
+            strategy: strategy.name,
+            execution,
+            actual,
+            ...(streamed ? { arrivalMs } : {}),
+          }).result;
+        } catch (error) {
+          throw new BenchError({
+            code: 'strategy_failed',
+            message: `Strategy \`${strategy.name}\` failed on turn ${position + 1} of the trace (${turn.calls.length} calls): ${error instanceof Error ? error.message : String(error)}`,
+            cause: error,
+          });
+        }
+      };
+      const batch = run(false);
+      const stream = run(true);
+      return {
+        strategy: strategy.name,
+        batchMs: batch.turnMs,
+        streamMs: stream.turnMs,
+        afterMs: Math.max(0, stream.turnMs - streamEnd),
+        overlaps: batch.conflictingOverlaps + stream.conflictingOverlaps,
+      };
+    });
+    return { model: turn.model, counts: countsOf(turn, nodes), results };
+  });
+  const models = [...new Set(runs.map((run) => run.model).filter((model) => model !== undefined))];
+  return {
+    meta: {
+      file: options.file ?? '(in memory)',
+      command: options.command ?? 'pnpm bench --trace',
+      generatedAt: (options.now?.() ?? new Date()).toISOString(),
+      maxConcurrency,
+      tokensPerSecond,
+      seed,
+    },
+    trace: {
+      format: trace.format,
+      ...sumCounts(runs),
+      errors: trace.turns.reduce(
+        (sum, turn) => sum + turn.calls.filter((call) => call.isError).length,
+        0,
+      ),
+      durationsFromTrace: fromTrace,
+      durationsFromModel: callIndex - fromTrace,
+      unknownTools,
+      skipped: trace.skipped,
+    },
+    strategies: totals(runs, strategies),
+    models: models.map((model) => {
+      const own = runs.filter((run) => run.model === model);
+      return { model, ...sumCounts(own), strategies: totals(own, strategies) };
+    }),
+  };
+}
+
+function countsOf(turn: TraceTurn, nodes: readonly PlanNode[]): TraceCounts {
+  let conflictingPairs = 0;
+  for (let a = 0; a < nodes.length; a++) {
+    for (let b = a + 1; b < nodes.length; b++)
+      if (conflicts(nodes[a]!, nodes[b]!)) conflictingPairs++;
+  }
+  return {
+    turns: 1,
+    calls: turn.calls.length,
+    multiCallTurns: turn.calls.length >= 2 ? 1 : 0,
+    conflictingPairs,
+  };
+}
+
+function sumCounts(runs: readonly TurnRun[]): TraceCounts {
+  const sum = (name: keyof TraceCounts) => runs.reduce((total, run) => total + run.counts[name], 0);
+  return {
+    turns: sum('turns'),
+    calls: sum('calls'),
+    multiCallTurns: sum('multiCallTurns'),
+    conflictingPairs: sum('conflictingPairs'),
+  };
+}
+
+function totals(runs: readonly TurnRun[], strategies: readonly Strategy[]): TraceStrategyFigures[] {
+  const figures = strategies.map((strategy, s) => {
+    const sum = (name: 'batchMs' | 'streamMs' | 'afterMs' | 'overlaps') =>
+      runs.reduce((total, run) => total + run.results[s]![name], 0);
+    return {
+      strategy: strategy.name,
+      makespanMs: sum('batchMs'),
+      afterStreamMs: sum('afterMs'),
+      streamedMs: sum('streamMs'),
+      conflictingOverlaps: sum('overlaps'),
+    };
+  });
+  const greedy = figures.find((figure) => figure.strategy === 'greedy');
+  const ratio = (value: number, base: number | undefined) =>
+    base === undefined || base === 0 ? null : value / base;
+  return figures.map((figure) => ({
+    strategy: figure.strategy,
+    makespanMs: figure.makespanMs,
+    afterStreamMs: figure.afterStreamMs,
+    streamedMs: figure.streamedMs,
+    versusGreedy: ratio(figure.makespanMs, greedy?.makespanMs),
+    afterStreamVersusGreedy: ratio(figure.afterStreamMs, greedy?.afterStreamMs),
+    conflictingOverlaps: figure.conflictingOverlaps,
+  }));
+}

@@ -1,0 +1,198 @@
+import { posix } from 'node:path';
+import type { Access } from '@toolwaves/planner';
+import { classifyCommand } from '@toolwaves/tools-fs';
+import type { ToolLatency } from '../workloads/tool-latency.js';
+
+/** What kind of work a tool does: picks its latency model when the transcript has no duration. */
+export type ToolKind =
+  | 'local'
+  | 'read'
+  | 'search'
+  | 'write'
+  | 'shell'
+  | 'mcp'
+  | 'web'
+  | 'agent'
+  | 'other';
+
+/** The latency model per kind (log-normal: median and the spread of its logarithm). */
+export const TOOL_KIND_LATENCY: Readonly<Record<ToolKind, ToolLatency>> = {
+  local: { medianMs: 5, sigma: 0.3 },
+  read: { medianMs: 40, sigma: 0.6 },
+  search: { medianMs: 150, sigma: 0.8 },
+  write: { medianMs: 70, sigma: 0.5 },
+  shell: { medianMs: 1500, sigma: 1.0 },
+  mcp: { medianMs: 550, sigma: 0.9 },
+  web: { medianMs: 2500, sigma: 0.7 },
+  agent: { medianMs: 25_000, sigma: 0.45 },
+  other: { medianMs: 300, sigma: 0.8 },
+};
+
+/** What a call of a transcript touches, as toolwaves would declare it. */
+export interface TraceDeclaration {
+  readonly concurrencySafe: boolean;
+  /** Its reads and writes (keys like `fs:/repo/src/a.ts`); none for a keyless safe call. */
+  readonly access?: readonly Access[];
+  /** Its latency model when the transcript gives no duration (default `other`). */
+  readonly kind?: ToolKind;
+}
+
+/** What a mapping is told besides the call's input. */
+export interface MappingContext {
+  /** The transcript's working directory. */
+  readonly cwd: string;
+  /** The key of a path (relative to `cwd`, or absolute): `fs:` and the normalized absolute path; undefined for a non-string. */
+  keyOf(path: unknown): string | undefined;
+}
+
+/** The declaration of one tool: a constant, or a function of the call's input. */
+export type TraceMapping =
+  | TraceDeclaration
+  | ((input: unknown, context: MappingContext) => TraceDeclaration);
+
+/** Declarations by tool name, as a `--map` module's default export gives them. */
+export type TraceMappings = Readonly<Record<string, TraceMapping>>;
+
+const arg = (input: unknown, name: string): unknown =>
+  typeof input === 'object' && input !== null
+    ? (input as Record<string, unknown>)[name]
+    : undefined;
+
+/** Touches these paths in this mode; unsafe when one is not a path. */
+function paths(
+  mode: Access['mode'],
+  kind: ToolKind,
+  ...names: string[]
+): (input: unknown, context: MappingContext) => TraceDeclaration {
+  return (input, context) => {
+    const keys = names.flatMap((name) => {
+      const value = arg(input, name.replace('?', ''));
+      if (name.endsWith('?') && value === undefined) return [context.keyOf('.')];
+      return Array.isArray(value)
+        ? value.map((path) => context.keyOf(path))
+        : [context.keyOf(value)];
+    });
+    if (keys.some((key) => key === undefined)) return { concurrencySafe: false, kind };
+    return { concurrencySafe: true, access: keys.map((key) => ({ key: key!, mode })), kind };
+  };
+}
+
+/** A shell command, declared by `classifyCommand` (tools-fs): read-only pipelines read what they name. */
+const shell: TraceMapping = (input, context) => {
+  const command = arg(input, 'command');
+  const found = classifyCommand(typeof command === 'string' ? command : '');
+  if (!found.concurrencySafe) return { concurrencySafe: false, kind: 'shell' };
+  return {
+    concurrencySafe: true,
+    access: found.reads.map((path) => ({ key: context.keyOf(path)!, mode: 'read' })),
+    kind: 'shell',
+  };
+};
+
+const keyless = (kind: ToolKind): TraceDeclaration => ({ concurrencySafe: true, kind });
+const alone = (kind: ToolKind): TraceDeclaration => ({ concurrencySafe: false, kind });
+
+/**
+ * The built-in declarations: Claude Code's tools, toolwaves' fs tools (and `run_command`),
+ * and the MCP filesystem server's tools (also as `mcp__<server>__<tool>`). Shell commands
+ * (`Bash`, `run_command`) are declared by `classifyCommand`. Anything else is unknown: not
+ * concurrency-safe.
+ */
+export const BUILT_IN_MAPPINGS: TraceMappings = {
+  // Claude Code
+  Read: paths('read', 'read', 'file_path'),
+  NotebookRead: paths('read', 'read', 'notebook_path'),
+  Write: paths('write', 'write', 'file_path'),
+  Edit: paths('write', 'write', 'file_path'),
+  MultiEdit: paths('write', 'write', 'file_path'),
+  NotebookEdit: paths('write', 'write', 'notebook_path'),
+  Glob: paths('read', 'search', 'path?'),
+  Grep: paths('read', 'search', 'path?'),
+  LS: paths('read', 'read', 'path'),
+  Bash: shell,
+  BashOutput: keyless('local'),
+  KillShell: alone('local'),
+  KillBash: alone('local'),
+  TodoWrite: {
+    concurrencySafe: true,
+    access: [{ key: 'claude:todos', mode: 'write' }],
+    kind: 'local',
+  },
+  Task: keyless('agent'),
+  WebFetch: keyless('web'),
+  WebSearch: keyless('web'),
+  Skill: { concurrencySafe: true, access: [{ key: 'claude:skills', mode: 'read' }], kind: 'local' },
+  SlashCommand: alone('other'),
+  ExitPlanMode: alone('local'),
+  AskUserQuestion: alone('other'),
+  // toolwaves fs tools and the MCP filesystem server
+  read_file: paths('read', 'read', 'path'),
+  read_text_file: paths('read', 'read', 'path'),
+  read_media_file: paths('read', 'read', 'path'),
+  read_multiple_files: paths('read', 'read', 'paths'),
+  write_file: paths('write', 'write', 'path'),
+  edit_file: (input, context) =>
+    paths(arg(input, 'dryRun') === true ? 'read' : 'write', 'write', 'path')(input, context),
+  create_directory: paths('write', 'write', 'path'),
+  list_dir: paths('read', 'read', 'path?'),
+  list_directory: paths('read', 'read', 'path'),
+  list_directory_with_sizes: paths('read', 'read', 'path'),
+  directory_tree: paths('read', 'read', 'path'),
+  glob: paths('read', 'search', 'path?'),
+  grep: paths('read', 'search', 'path?'),
+  search_files: paths('read', 'search', 'path'),
+  stat: paths('read', 'read', 'path'),
+  get_file_info: paths('read', 'read', 'path'),
+  list_allowed_directories: keyless('local'),
+  move_file: (input, context) =>
+    (arg(input, 'source') === undefined
+      ? paths('write', 'write', 'from', 'to')
+      : paths('write', 'write', 'source', 'destination'))(input, context),
+  delete_file: paths('write', 'write', 'path'),
+  run_command: shell,
+};
+
+/**
+ * The declaration of one call: the user's mapping, else the built-in one (an MCP tool
+ * `mcp__<server>__<tool>` falls back to the built-in `<tool>`), else unknown (not
+ * concurrency-safe). A mapping that throws or answers no declaration counts as unknown.
+ *
+ * @example declareCall({ name: 'Read', input: { file_path: 'a.ts' } }, { cwd: '/repo' }); // reads fs:/repo/a.ts
+ */
+export function declareCall(
+  call: { readonly name: string; readonly input: unknown },
+  options: { readonly cwd: string; readonly mappings?: TraceMappings },
+): TraceDeclaration & { readonly known: boolean } {
+  const context: MappingContext = {
+    cwd: options.cwd,
+    keyOf: (path) => {
+      if (typeof path !== 'string' || path === '' || path.includes('\0')) return undefined;
+      const absolute = posix.resolve(options.cwd, path);
+      return `fs:${absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute}`;
+    },
+  };
+  const mcpTool = /^mcp__[^_]+(?:_[^_]+)*__(.+)$/.exec(call.name)?.[1];
+  const own = (name: string | undefined) =>
+    name !== undefined && Object.hasOwn(options.mappings ?? {}, name)
+      ? options.mappings![name]
+      : undefined;
+  const builtIn = (name: string | undefined) =>
+    name !== undefined && Object.hasOwn(BUILT_IN_MAPPINGS, name)
+      ? BUILT_IN_MAPPINGS[name]
+      : undefined;
+  const mapping = own(call.name) ?? builtIn(call.name) ?? builtIn(mcpTool);
+  const fallback = {
+    concurrencySafe: false,
+    kind: mcpTool === undefined ? 'other' : 'mcp',
+    known: false,
+  } as const;
+  if (mapping === undefined) return fallback;
+  try {
+    const declaration: TraceDeclaration | undefined =
+      typeof mapping === 'function' ? mapping(call.input, context) : mapping;
+    if (typeof declaration?.concurrencySafe !== 'boolean') return fallback;
+    return { ...declaration, known: true };
+  } catch {
+    return fallback;
+  }
+}
