@@ -4,6 +4,7 @@ import { BenchError } from '../src/index.js';
 import { readTrace } from '../src/trace/read-trace.js';
 import { replayTrace, type TraceReport } from '../src/trace/replay-trace.js';
 import { declareCall } from '../src/trace/trace-declarations.js';
+import { generateClaudeCodeTrace } from './fixtures/generate-claude-code-trace.js';
 
 const fixture = (name: string) => readFile(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -306,5 +307,29 @@ describe('declareCall', () => {
       kind: 'other',
       known: false,
     });
+  });
+});
+
+describe('a generated transcript of 300 turns', () => {
+  it('replays with the counts the generator wrote, every duration from the transcript', () => {
+    const generated = generateClaudeCodeTrace({ turns: 300, seed: 7 });
+    const report = replayTrace({ trace: readTrace(generated.jsonl) });
+    expect(report.trace).toMatchObject({
+      turns: generated.turns,
+      calls: generated.calls,
+      multiCallTurns: generated.multiCallTurns,
+      errors: generated.errors,
+      durationsFromTrace: generated.calls,
+      unknownTools: {},
+    });
+    expect(generated.turns).toBe(300);
+    expect(generated.subAgentTurns).toBeGreaterThan(0);
+    const haiku = report.models.find((model) => model.model === 'claude-haiku-4-5-20251001');
+    expect(haiku?.turns).toBe(generated.subAgentTurns);
+    // Strategies that keep the rules never overlap conflicting calls.
+    for (const row of report.strategies) {
+      if (!row.strategy.includes('all-at-once'))
+        expect(row.conflictingOverlaps, row.strategy).toBe(0);
+    }
   });
 });

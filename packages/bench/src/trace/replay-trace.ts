@@ -7,8 +7,8 @@ import type { Strategy } from '../strategies/strategy.js';
 import { mulberry32 } from '../workloads/mulberry32.js';
 import { sampleLogNormal } from '../workloads/sample-log-normal.js';
 import { seedFor } from '../workloads/seed-for.js';
-import type { Trace, TraceFormat, TraceTurn } from './trace.js';
 import type { ToolLatency } from '../workloads/tool-latency.js';
+import type { Trace, TraceFormat, TraceTurn } from './trace.js';
 import {
   declareCall,
   TOOL_KIND_LATENCY,

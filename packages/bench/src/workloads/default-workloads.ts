@@ -3,6 +3,7 @@ import { exploreWorkload } from './explore-workload.js';
 import { hotFileWorkload } from './hot-file-workload.js';
 import { mixedTurnWorkload } from './mixed-turn-workload.js';
 import { refactorWorkload } from './refactor-workload.js';
+import { remoteToolsWorkload } from './remote-tools-workload.js';
 import { seedExampleWorkload } from './seed-example-workload.js';
 import { seedModelWorkload } from './seed-model-workload.js';
 import type { Workload } from './workload.js';
@@ -20,6 +21,7 @@ export function defaultWorkloads(): Workload[] {
     mixedTurnWorkload(),
     hotFileWorkload(),
     barrierHeavyWorkload(),
+    remoteToolsWorkload(),
     seedExampleWorkload(),
     seedModelWorkload(),
   ];

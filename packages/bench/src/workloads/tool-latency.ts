@@ -45,4 +45,9 @@ export const TOOL_LATENCY: Readonly<Record<string, ToolLatency>> = {
   Grep: { medianMs: 150, sigma: 0.8 },
   Stat: { medianMs: 8, sigma: 0.5 },
   Shell: { medianMs: 400, sigma: 0.7 },
+  // Remote tools: median the geometric middle of the range, sigma so the range is about ±2σ.
+  remote_fetch: { medianMs: 550, sigma: 0.85 },
+  remote_update: { medianMs: 550, sigma: 0.85 },
+  sub_agent: { medianMs: 24_500, sigma: 0.45 },
+  run_tests: { medianMs: 17_300, sigma: 0.6 },
 };
