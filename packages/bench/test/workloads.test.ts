@@ -166,11 +166,11 @@ describe('tool workloads', () => {
 
   it('remote calls MCP servers, sub-agents and test runs that read the folder they work on', () => {
     const remote = toolWorkloads().find((w) => w.name === 'remote')!;
-    const calls = remote.batches.flatMap((batch) => batch.calls);
+    const calls = remote.batches.flatMap((batch) => batch.calls ?? []);
     const names = new Set(calls.map((call) => call.name));
     for (const name of ['remote_fetch', 'sub_agent', 'run_tests']) expect(names).toContain(name);
     const tests = remote.batches.flatMap((batch) =>
-      batch.nodes.filter((_, i) => batch.calls[i]!.name === 'run_tests'),
+      batch.nodes.filter((_, i) => batch.calls?.[i]?.name === 'run_tests'),
     );
     for (const node of tests) {
       expect(node.parallelizable).toBe(true);
