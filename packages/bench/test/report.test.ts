@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { headlineMarkdown, renderHtml, renderJson, renderMarkdown } from '../src/index.js';
-import { headlineFindings, verdictOf } from '../src/report/headline-findings.js';
 import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/replace-headline.js';
 import { reportFixture } from './report-fixture.js';
 
@@ -74,51 +73,6 @@ describe('headlineMarkdown', () => {
   });
 });
 
-describe('headlineFindings', () => {
-  const findings = headlineFindings(report);
-
-  it('says where a strategy is faster or slower than greedy, by how much, across seeds', () => {
-    // tools: 378 / 260 and 567 / 390, both 1.454; seed: 130 / 120 = 1.083 and 187.5 / 177.5 = 1.056.
-    expect(findings).toContain(
-      '**sequential** vs greedy, batch: over all workloads +33.3 % [+33.0 … +33.7 %]; slower on tools <a&b> (+45.4 %), seed (+7.0 % [+5.6 … +8.3 %]).',
-    );
-    expect(findings).toContain(
-      '**proving** vs greedy, batch: over all workloads equal within 0.5 % (+0.0 %); equal (within 0.5 %) on tools <a&b>, seed.',
-    );
-  });
-
-  it('counts the conflicting overlaps of all-at-once and states the checks', () => {
-    const overlaps = findings.find((line) => line.startsWith('**all-at-once** (batch) ran'));
-    expect(overlaps).toMatch(/^\*\*all-at-once\*\* \(batch\) ran \d+ conflicting pairs/);
-    expect(overlaps).toContain('The other 5 strategies: none.');
-    // All-at-once breaks the rules on every whole batch (the shell command overlaps the others;
-    // two calls on key a overlap) — 3 batches × 2 seeds —, and on no streamed one: there each
-    // call ends before the next is written.
-    expect(findings).toContain(
-      'Turns breaking the rules (wave plans: `verifyPlan`, rules 1–4; other schedules: `verifySchedule`, rules 1–5, the cap, arrivals), batch and streamed: all-at-once 6.',
-    );
-    expect(findings).toContain(
-      'Seed model, wave count above the minimum (unsafe calls + most safe calls on one key, or 1) on 4 batches: greedy 0, ordered 0, sequential 2, proving 0.',
-    );
-    expect(findings).toContain('proving: plans proven optimal — tools <a&b> 0.0 %, seed 100.0 %.');
-  });
-});
-
-describe('verdictOf', () => {
-  it('claims only what every seed supports', () => {
-    const spread = (...perSeed: number[]) => ({
-      median: perSeed[Math.floor(perSeed.length / 2)]!,
-      min: Math.min(...perSeed),
-      max: Math.max(...perSeed),
-      perSeed,
-    });
-    expect(verdictOf(spread(0.9, 0.95, 0.99))).toBe('faster');
-    expect(verdictOf(spread(1.01, 1.2))).toBe('slower');
-    expect(verdictOf(spread(0.998, 1.003))).toBe('equal');
-    expect(verdictOf(spread(0.9, 1.1))).toBe('unclear');
-  });
-});
-
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(report);
 
@@ -152,13 +106,13 @@ describe('renderHtml', () => {
     expect(new Set(urls)).toEqual(new Set(['http://www.w3.org/2000/svg']));
   });
 
-  it('draws each chart with one series per strategy (planners for scaling and real runs)', () => {
-    for (const chart of ['ratio', 'stream-ratio', 'scaling', 'real']) {
+  it('draws each chart with one series per strategy (planners for real runs)', () => {
+    for (const chart of ['ratio', 'stream-ratio', 'real']) {
       const start = html.indexOf(`data-chart="${chart}"`);
       expect(start, chart).toBeGreaterThan(-1);
       const svg = html.slice(start, html.indexOf('</svg>', start));
       const series = [...svg.matchAll(/data-series="([^"]*)"/g)].map((match) => match[1]);
-      expect(series, chart).toEqual(['scaling', 'real'].includes(chart) ? planners : strategies);
+      expect(series, chart).toEqual(chart === 'real' ? planners : strategies);
     }
   });
 

@@ -7,13 +7,12 @@ import type {
 } from './bench-report.js';
 import { blocksToMarkdown } from './blocks-to-markdown.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
-import { headlineFindings } from './headline-findings.js';
 import type { ReportBlock } from './report-block.js';
 
 /**
  * The headline of a run, in markdown (pure): every strategy over all workloads, batch and
  * streamed, as a ratio to greedy and to the lower bound with the spread across seeds; per
- * workload, the ratios to greedy; the findings in words ({@link headlineFindings}); real-run
+ * workload, the ratios to greedy; real-run
  * wall-clock ratios; and the command that reproduces it. The same text goes at the top of
  * `report.md`, is printed by `pnpm bench`, and is what `--update-readme` puts in the package
  * README.
@@ -77,7 +76,6 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     },
     perWorkloadTable(report, 'batch'),
     perWorkloadTable(report, 'stream'),
-    { kind: 'list', items: headlineFindings(report) },
     ...realRunBlocks(report),
     ...realStreamBlocks(report),
     { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },

@@ -2,7 +2,6 @@ import type { BenchReport } from './bench-report.js';
 import { blocksToHtml } from './blocks-to-html.js';
 import { escapeXml } from './charts/escape-xml.js';
 import { groupedBarChart } from './charts/grouped-bar-chart.js';
-import { logLogChart } from './charts/log-log-chart.js';
 import { formatDuration, formatRatio } from './format-figures.js';
 import { reportBlocks } from './render-markdown.js';
 import type { ReportBlock } from './report-block.js';
@@ -24,7 +23,7 @@ svg .grid { stroke: #e6e9ec; } svg .reference { stroke: #1b1f24; stroke-dasharra
 /**
  * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
  * no font or network request — with the charts (turn time ÷ greedy per workload and strategy,
- * batch and streamed, planning time against batch size on log-log
+ * batch and streamed,
  * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`, rendered from the same blocks ({@link reportBlocks}).
  * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
  *
@@ -56,33 +55,6 @@ export function renderHtml(report: BenchReport): string {
           format: formatRatio,
         }),
         `Summed over the workload's batches; below 1 a strategy is faster than ${meta.reference}. The tables below give each figure's range across seeds.`,
-      ),
-    );
-  }
-  if (report.scaling.length > 0) {
-    const sizes = [...new Set(report.scaling.map((point) => point.size))].sort((a, b) => a - b);
-    figures.push(
-      figure(
-        logLogChart({
-          id: 'scaling',
-          title: 'Planning time against batch size',
-          xLabel: 'calls in the batch',
-          yLabel: 'planning time (ms)',
-          formatX: (calls) => calls.toLocaleString('en-US'),
-          formatY: (ms) => formatDuration(ms),
-          series: meta.planners
-            .filter((planner) => report.scaling.some((point) => point.planner === planner))
-            .map((planner) => ({
-              name: planner,
-              points: sizes.map((size) => ({
-                x: size,
-                y:
-                  report.scaling.find((point) => point.planner === planner && point.size === size)
-                    ?.planMs ?? null,
-              })),
-            })),
-        }),
-        'Log-log axes: a slope of 1 is linear time. A missing point was skipped (the planner was over the time cap at a smaller size).',
       ),
     );
   }
