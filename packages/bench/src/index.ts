@@ -45,6 +45,27 @@ export type {
   TurnView,
   WavesExecution,
 } from './strategies/strategy.js';
+export { loadTraceMappings } from './trace/load-trace-mappings.js';
+export { readTrace } from './trace/read-trace.js';
+export { renderTraceHtml, renderTraceMarkdown } from './trace/render-trace-report.js';
+export {
+  type ReplayTraceOptions,
+  replayTrace,
+  type TraceCounts,
+  type TraceReport,
+  type TraceStrategyFigures,
+} from './trace/replay-trace.js';
+export type { Trace, TraceCall, TraceFormat, TraceTurn } from './trace/trace.js';
+export {
+  BUILT_IN_MAPPINGS,
+  declareCall,
+  type MappingContext,
+  TOOL_KIND_LATENCY,
+  type ToolKind,
+  type TraceDeclaration,
+  type TraceMapping,
+  type TraceMappings,
+} from './trace/trace-declarations.js';
 export { BatchBuilder } from './workloads/batch-builder.js';
 export { defaultWorkloads } from './workloads/default-workloads.js';
 export { TOOL_LATENCY, type ToolLatency } from './workloads/tool-latency.js';

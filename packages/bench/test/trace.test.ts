@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BenchError } from '../src/index.js';
+import { BenchError, loadTraceMappings } from '../src/index.js';
 import { readTrace } from '../src/trace/read-trace.js';
 import { replayTrace, type TraceReport } from '../src/trace/replay-trace.js';
 import { declareCall } from '../src/trace/trace-declarations.js';
@@ -331,5 +332,34 @@ describe('a generated transcript of 300 turns', () => {
       if (!row.strategy.includes('all-at-once'))
         expect(row.conflictingOverlaps, row.strategy).toBe(0);
     }
+  });
+});
+
+describe('loadTraceMappings', () => {
+  const cwd = fileURLToPath(new URL('./fixtures/', import.meta.url));
+
+  it('loads a --map module and its mappings take part in the replay', async () => {
+    const mappings = await loadTraceMappings({ path: 'deploy.map.ts', cwd });
+    const report = replayTrace({
+      trace: readTrace(await fixture('openai-chat.jsonl')),
+      mappings,
+      latency: AT_MEDIANS,
+    });
+    expect(report.trace.unknownTools).toEqual({});
+    expect(
+      declareCall({ name: 'deploy', input: { env: 'prod' } }, { cwd: '/workspace', mappings }),
+    ).toMatchObject({
+      concurrencySafe: true,
+      access: [{ key: 'fs:/workspace/envs/prod', mode: 'write' }],
+    });
+  });
+
+  it('names the module that does not load, and the tool mapped to something else', async () => {
+    await expect(loadTraceMappings({ path: 'missing.map.ts', cwd })).rejects.toThrow(
+      /^Could not load the --map module `missing.map.ts`/,
+    );
+    await expect(loadTraceMappings({ path: 'broken.map.ts', cwd })).rejects.toThrow(
+      'Expected the mapping of `deploy` in `broken.map.ts` to be a function or `{ concurrencySafe: boolean, access?, kind? }`, got {"safe":true}',
+    );
   });
 });

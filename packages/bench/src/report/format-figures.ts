@@ -45,13 +45,3 @@ export function formatSpread(
   const [median, min, max] = [format(spread.median), format(spread.min), format(spread.max)];
   return min === max ? median : `${median} [${min}–${max}]`;
 }
-
-/**
- * A ratio as a signed percentage change: 0.97 → `−3.0 %`, 1.07 → `+7.0 %`.
- *
- * @example formatChange(0.97); // '−3.0 %'
- */
-export function formatChange(ratio: number): string {
-  const percent = (ratio - 1) * 100;
-  return `${percent < 0 ? '−' : '+'}${Math.abs(percent).toFixed(1)} %`;
-}
