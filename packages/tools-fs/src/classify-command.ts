@@ -78,6 +78,8 @@ export function classifyCommand(command: string): CommandClassification {
     }
     if ('comment' in token) {
       if (/[\r\n]/.test(command)) return unsafe('a comment across lines');
+      // The tokenizer also cuts `file#1` at the `#`, which a shell does not.
+      if (/[^\s]#/.test(command)) return unsafe('a # inside a word');
       continue;
     }
     if (token.op === 'glob') {

@@ -136,6 +136,7 @@ const UNSAFE: readonly string[] = [
   'jq --rawfile x secret.txt . a.json',
   'cat a >| b',
   'ls &> listing.txt',
+  'cat notes#1.md',
   '',
 ];
 

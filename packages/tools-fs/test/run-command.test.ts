@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolRegistry } from '@toolwaves/core';
+import { greedyPlanner } from '@toolwaves/planner';
 import { Container } from 'inversify';
 import { describe, expect, it } from 'vitest';
 import {
@@ -66,6 +67,24 @@ describe('run_command declarations', () => {
       expect(tool.isConcurrencySafe({ command })).toBe(false);
       expect(tool.access({ command })).toEqual([]);
     }
+  });
+});
+
+describe('run_command in a plan', () => {
+  it('reads run together, a command that writes runs alone, and a read waits for an edit of its file', async () => {
+    const { container } = await withRunCommand({ 'a.txt': 'a', 'b.txt': 'b' });
+    const registry = ToolRegistry.fromContainer(container);
+    const calls = [
+      { id: '0', name: 'run_command', input: { command: 'cat a.txt | wc -l' } },
+      { id: '1', name: 'run_command', input: { command: 'git status --short' } },
+      { id: '2', name: 'edit_file', input: { path: 'b.txt', old_string: 'b', new_string: 'c' } },
+      { id: '3', name: 'run_command', input: { command: 'grep -c c b.txt' } },
+      { id: '4', name: 'run_command', input: { command: 'npm test' } },
+    ];
+    const plan = greedyPlanner().plan(registry.toPlanNodes(calls));
+    // `git status` reads the whole root, so the edit of b.txt goes after it, and the grep of
+    // b.txt after the edit; `npm test` is not concurrency-safe: a wave of its own.
+    expect(plan.waves.map((wave) => wave.calls)).toEqual([[0, 1], [2], [3], [4]]);
   });
 });
 
