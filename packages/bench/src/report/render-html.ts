@@ -2,7 +2,7 @@ import type { BenchReport } from './bench-report.js';
 import { blocksToHtml } from './blocks-to-html.js';
 import { escapeXml } from './charts/escape-xml.js';
 import { groupedBarChart } from './charts/grouped-bar-chart.js';
-import { formatDuration, formatRatio } from './format-figures.js';
+import { formatRatio } from './format-figures.js';
 import { reportBlocks } from './render-markdown.js';
 import type { ReportBlock } from './report-block.js';
 

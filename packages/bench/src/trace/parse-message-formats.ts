@@ -17,7 +17,9 @@ class TurnBook {
     if (calls.length === 0) return;
     const turn = { calls: [...calls], ...(model === undefined ? {} : { model }) };
     this.turns.push(turn);
-    turn.calls.forEach((call, slot) => this.#byId.set(call.id, { calls: turn.calls, slot }));
+    turn.calls.forEach((call, slot) => {
+      this.#byId.set(call.id, { calls: turn.calls, slot });
+    });
   }
 
   failed(id: string | undefined): void {
