@@ -134,6 +134,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       }),
     );
     const workloads = bySeed[0]!;
+    // The workloads run for real: tool workloads whose tools are not stand-ins.
+    const realWorkloads = workloads.filter(
+      (workload) => workload.kind === 'tools' && workload.simulatedOnly !== true,
+    );
     const comparison = compareStrategies({
       seeds: bySeed,
       strategies,
@@ -178,7 +182,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     // The simulated figures of the batches run for real: tool batches of the first seed.
     const realSizes = new Set(profile.realSizes);
     const realBatches = figures
-      .filter((workload) => workload.kind === 'tools')
+      .filter((workload) => realWorkloads.some((real) => real.name === workload.name))
       .flatMap((workload) => workload.perBatch)
       .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size));
     const plannerNames = new Set(planners.map((planner) => planner.name));
@@ -191,7 +195,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       profile.realBudgetMs <= 0
         ? []
         : await runReal({
-            workloads,
+            workloads: realWorkloads,
             figures,
             planners,
             layout,
@@ -220,7 +224,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       profile.streamBudgetMs <= 0 || wavePlanner === undefined
         ? []
         : await runRealStream({
-            workloads,
+            workloads: realWorkloads,
             figures,
             planner: wavePlanner,
             layout,

@@ -101,7 +101,7 @@ describe('runBench on a small profile', () => {
   it('runs the tool batches of the real sizes for real, without error results', () => {
     expect(report.meta.latencyScale).toBeGreaterThan(0);
     expect(report.realRuns.map((run) => `${run.workload}/${run.planner}`)).toEqual(
-      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers', 'remote'].flatMap((workload) =>
+      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers'].flatMap((workload) =>
         planners.map((planner) => `${workload}/${planner}`),
       ),
     );
@@ -118,7 +118,7 @@ describe('runBench on a small profile', () => {
   it('streams the tool batches of the real sizes for real, eager against wait-then-waves', () => {
     expect(report.meta.streamLatencyScale).toBeGreaterThan(0);
     expect(report.realStreams.map((run) => `${run.workload}/${run.strategy}`)).toEqual(
-      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers', 'remote'].flatMap((workload) => [
+      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers'].flatMap((workload) => [
         `${workload}/greedy`,
         `${workload}/eager`,
       ]),

@@ -29,6 +29,8 @@ export interface BenchWorkload {
   readonly description: string;
   /** `tools`: calls of real tools, nodes from the registry; `seed-model`: plain nodes. */
   readonly kind: 'tools' | 'seed-model';
+  /** Simulated only, never run for real (stand-in tools). */
+  readonly simulatedOnly?: boolean;
   /** The seed the batches were generated from. */
   readonly seed: number;
   /** Earlier turns of the same seed: the health record has seen their durations. */

@@ -82,6 +82,9 @@ export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[
       name: workload.name,
       description: workload.description,
       kind: workload.kind,
+      ...(workload.kind === 'tools' && workload.simulatedOnly === true
+        ? { simulatedOnly: true }
+        : {}),
       seed: options.seed,
       warmup,
       batches: batchSizes.map((size, item) => make(workload.name, item, size)),

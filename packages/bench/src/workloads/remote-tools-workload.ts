@@ -16,6 +16,7 @@ export function remoteToolsWorkload(): ToolWorkload {
   return {
     kind: 'tools',
     name: 'remote',
+    simulatedOnly: true,
     description:
       'Remote tools: MCP servers over the network, sub-agents and test runs, a few local edits.',
     batch({ random, size, layout }) {

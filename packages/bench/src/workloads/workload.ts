@@ -29,6 +29,8 @@ export interface ToolWorkload {
   readonly description: string;
   /** Fixed batch sizes, when the workload does not scale (e.g. a worked example). */
   readonly sizes?: readonly number[];
+  /** Its tools are stand-ins that answer at once: simulated only, never run for real. */
+  readonly simulatedOnly?: boolean;
   batch(request: BatchRequest): WorkloadBatch;
 }
 
