@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BenchError, loadTraceMappings } from '../src/index.js';
+import { BenchError, loadTraceMappings, renderJson } from '../src/index.js';
 import { readTrace } from '../src/trace/read-trace.js';
 import { replayTrace, type TraceReport } from '../src/trace/replay-trace.js';
 import { declareCall } from '../src/trace/trace-declarations.js';
@@ -361,5 +361,15 @@ describe('loadTraceMappings', () => {
     await expect(loadTraceMappings({ path: 'broken.map.ts', cwd })).rejects.toThrow(
       'Expected the mapping of `deploy` in `broken.map.ts` to be a function or `{ concurrencySafe: boolean, access?, kind? }`, got {"safe":true}',
     );
+  });
+});
+
+describe('the same seed', () => {
+  it('gives the same figures; another seed draws other durations where the transcript has none', async () => {
+    const trace = readTrace(await fixture('openai-chat.jsonl'));
+    const now = () => new Date('2026-01-01T00:00:00Z');
+    const replay = (seed: number) => renderJson(replayTrace({ trace, seed, now }));
+    expect(replay(1)).toBe(replay(1));
+    expect(replay(2)).not.toBe(replay(1));
   });
 });
