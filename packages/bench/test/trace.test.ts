@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { BenchError, loadTraceMappings, renderJson } from '../src/index.js';
+import {
+  BenchError,
+  loadTraceMappings,
+  renderJson,
+  renderTraceHtml,
+  renderTraceMarkdown,
+} from '../src/index.js';
 import { readTrace } from '../src/trace/read-trace.js';
 import { replayTrace, type TraceReport } from '../src/trace/replay-trace.js';
 import { declareCall } from '../src/trace/trace-declarations.js';
@@ -371,5 +377,36 @@ describe('the same seed', () => {
     const replay = (seed: number) => renderJson(replayTrace({ trace, seed, now }));
     expect(replay(1)).toBe(replay(1));
     expect(replay(2)).not.toBe(replay(1));
+  });
+});
+
+describe('the trace report', async () => {
+  const report = replayTrace({
+    trace: readTrace(await fixture('claude-code.jsonl')),
+    file: 'claude-code.jsonl',
+    command: 'pnpm bench --trace claude-code.jsonl',
+  });
+
+  it('renders markdown with the totals, a table per model and the method', () => {
+    const markdown = renderTraceMarkdown(report);
+    expect(markdown.startsWith('# toolwaves trace replay\n')).toBe(true);
+    expect(markdown).toContain(
+      'claude-code.jsonl (claude-code): 4 model turns with tool calls, 9 calls, 3 turns with 2 calls or more, 3 conflicting pairs inside turns, 1 error results.',
+    );
+    expect(markdown).toContain('| eager | 2.75 s | 0.99 | ');
+    expect(markdown).toContain('### claude-haiku-4-5-20251001');
+    expect(markdown).toContain('Reproduce: `pnpm bench --trace claude-code.jsonl`');
+  });
+
+  it('renders one self-contained HTML page with a series per strategy', () => {
+    const html = renderTraceHtml(report);
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(/i);
+    const start = html.indexOf('data-chart="trace-after-stream"');
+    const svg = html.slice(start, html.indexOf('</svg>', start));
+    expect([...svg.matchAll(/data-series="([^"]*)"/g)].map((match) => match[1])).toEqual(
+      report.strategies.map((row) => row.strategy),
+    );
+    // One group per model and one for the whole trace.
+    expect((svg.match(/<rect [^>]*data-group=/g) ?? []).length).toBe(3 * report.strategies.length);
   });
 });

@@ -86,7 +86,14 @@ async function runTrace(options: { args: BenchArgs; out: string; started: number
   const { args, out } = options;
   const cwd = process.env.INIT_CWD ?? process.cwd();
   const file = resolve(cwd, args.trace!);
-  const trace = readTrace(await readFile(file, 'utf8'));
+  const content = await readFile(file, 'utf8').catch((error: unknown) => {
+    throw new BenchError({
+      code: 'invalid_trace',
+      message: `Could not read the --trace file \`${args.trace}\`: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  });
+  const trace = readTrace(content);
   const mappings =
     args.map === undefined ? undefined : await loadTraceMappings({ path: args.map, cwd });
   const report = replayTrace({

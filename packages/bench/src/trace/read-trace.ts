@@ -63,7 +63,11 @@ function recordsOf(content: string): { records: TraceRecord[]; skipped: string[]
         ? list(document, 'steps')
         : [document];
   return {
-    records: elements.map((value, index) => ({ where: `element ${index + 1}`, value })),
+    records: elements.map((value, index) => ({
+      // One JSON value on its own (a one-line file) is line 1; a list's items are elements.
+      where: elements[0] === document ? 'line 1' : `element ${index + 1}`,
+      value,
+    })),
     skipped: [],
     ...(model === undefined ? {} : { model }),
   };
