@@ -213,6 +213,24 @@ describe('readTrace, given something else', () => {
     );
   });
 
+  it('reads the session files under ~/.claude/projects: toolUseResult, no init event', () => {
+    const trace = readTrace(
+      [
+        '{"type":"assistant","uuid":"a1","sessionId":"s","message":{"id":"m1","role":"assistant","model":"claude-opus-4-1","content":[{"type":"tool_use","id":"t1","name":"WebSearch","input":{"query":"x"}}]},"timestamp":"2025-10-01T10:00:00.000Z"}',
+        '{"type":"user","uuid":"u1","sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"results"}]},"toolUseResult":{"query":"x","results":[],"durationSeconds":1.5},"timestamp":"2025-10-01T10:00:09.000Z"}',
+      ].join('\n'),
+    );
+    expect(trace).toMatchObject({ format: 'claude-code', cwd: '/workspace' });
+    expect(trace.turns).toEqual([
+      {
+        model: 'claude-opus-4-1',
+        calls: [
+          { id: 't1', name: 'WebSearch', input: { query: 'x' }, isError: false, durationMs: 1500 },
+        ],
+      },
+    ]);
+  });
+
   it('reads one JSON document too: a request with `model` and `messages`', () => {
     const trace = readTrace(
       JSON.stringify({

@@ -20,7 +20,8 @@ interface OpenTurn {
  * which add a `timestamp` to each): one model turn is the `tool_use` blocks sharing one
  * `message.id` (Claude Code writes one `assistant` event per content block); a sub-agent's
  * events carry `parent_tool_use_id` and form turns of their own. `tool_result` blocks mark
- * errors (`is_error`) and give durations: `tool_use_result.durationMs`, `totalDurationMs`
+ * errors (`is_error`) and give durations: `tool_use_result.durationMs` (`toolUseResult` in session
+ * files), `totalDurationMs`
  * (Task) or `durationSeconds` (WebSearch), else the time between the turn's last event and
  * the result's when both carry a `timestamp`. Events of other types are ignored.
  *
@@ -80,7 +81,7 @@ export function parseClaudeCode(
         if (text(block, 'type') !== 'tool_result' || found === undefined) continue;
         const entry = found.turn.calls[found.slot]!;
         const durationMs =
-          reportedDuration(field(value, 'tool_use_result')) ??
+          reportedDuration(field(value, 'tool_use_result') ?? field(value, 'toolUseResult')) ??
           (entry.askedAt === undefined || Number.isNaN(stamp)
             ? undefined
             : Math.max(0, stamp - entry.askedAt));
