@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupedBarChart } from '../src/report/charts/grouped-bar-chart.js';
+import { groupedBarChart } from '../src/report/bar-chart.js';
 
 const count = (text: string, pattern: RegExp): number => (text.match(pattern) ?? []).length;
 

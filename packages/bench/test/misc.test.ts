@@ -3,9 +3,8 @@ import { parseBenchArgs } from '../src/cli/parse-bench-args.js';
 import { createProgress, formatProgress } from '../src/cli/progress.js';
 import { BenchError } from '../src/index.js';
 import { chooseLatencyScale } from '../src/real/choose-latency-scale.js';
-import { blocksToHtml } from '../src/report/blocks-to-html.js';
 import { formatDuration, formatPercent, formatRatio } from '../src/report/format-figures.js';
-import { markdownTable } from '../src/report/markdown-table.js';
+import { blocksToHtml, blocksToMarkdown } from '../src/report/report-blocks.js';
 
 describe('parseBenchArgs', () => {
   it('reads every flag', () => {
@@ -158,7 +157,7 @@ describe('chooseLatencyScale', () => {
 
 describe('markdown', () => {
   it('makes tables, escaping pipes', () => {
-    expect(markdownTable({ headers: ['a', 'b'], rows: [['x|y', '1']] })).toBe(
+    expect(blocksToMarkdown([{ kind: 'table', headers: ['a', 'b'], rows: [['x|y', '1']] }])).toBe(
       '| a | b |\n| :-- | --: |\n| x\\|y | 1 |',
     );
   });

@@ -5,9 +5,8 @@ import type {
   StrategySummary,
   TurnMode,
 } from './bench-report.js';
-import { blocksToMarkdown } from './blocks-to-markdown.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
-import type { ReportBlock } from './report-block.js';
+import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
  * The headline of a run, in markdown (pure): every strategy over all workloads, batch and

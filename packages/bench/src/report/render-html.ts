@@ -1,10 +1,8 @@
+import { groupedBarChart } from './bar-chart.js';
 import type { BenchReport } from './bench-report.js';
-import { blocksToHtml } from './blocks-to-html.js';
-import { escapeXml } from './charts/escape-xml.js';
-import { groupedBarChart } from './charts/grouped-bar-chart.js';
 import { formatRatio } from './format-figures.js';
 import { reportBlocks } from './render-markdown.js';
-import type { ReportBlock } from './report-block.js';
+import { blocksToHtml, escapeXml, type ReportBlock } from './report-blocks.js';
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }

@@ -1,9 +1,8 @@
 import { TOOL_LATENCY } from '../workloads/tool-latency.js';
 import type { BenchReport, StrategySummary, WorkloadFigures } from './bench-report.js';
-import { blocksToMarkdown } from './blocks-to-markdown.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { headlineBlocks } from './headline-markdown.js';
-import type { ReportBlock } from './report-block.js';
+import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
  * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, the

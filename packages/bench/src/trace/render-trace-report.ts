@@ -1,8 +1,7 @@
-import { blocksToMarkdown } from '../report/blocks-to-markdown.js';
-import { groupedBarChart } from '../report/charts/grouped-bar-chart.js';
+import { groupedBarChart } from '../report/bar-chart.js';
 import { formatDuration, formatRatio } from '../report/format-figures.js';
 import { figure, htmlPage } from '../report/render-html.js';
-import type { ReportBlock } from '../report/report-block.js';
+import { blocksToMarkdown, type ReportBlock } from '../report/report-blocks.js';
 import type { TraceReport, TraceStrategyFigures } from './replay-trace.js';
 import { TOOL_KIND_LATENCY } from './trace-declarations.js';
 

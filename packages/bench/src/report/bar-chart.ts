@@ -1,45 +1,45 @@
-import { escapeXml } from './escape-xml.js';
-import { legend } from './legend.js';
-import { seriesColor } from './series-color.js';
-import { svgChart } from './svg-chart.js';
+import { escapeXml } from './report-blocks.js';
 
-/** One series of a {@link groupedBarChart}: a value per group (`null`: no bar). */
-export interface BarSeries {
-  readonly name: string;
-  readonly values: readonly (number | null)[];
-}
+/** The Okabe–Ito palette: distinguishable with every common colour-vision deficiency. */
+const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#D55E00',
+  '#56B4E9',
+  '#F0E442',
+  '#000000',
+];
 
 /** Options of {@link groupedBarChart}. */
 export interface GroupedBarChartOptions {
-  /** `data-chart` attribute of the `<svg>`, for finding the chart. */
+  /** `data-chart` attribute of the `<svg>`. */
   readonly id: string;
   readonly title: string;
   /** Names of the groups along the x axis. */
   readonly groups: readonly string[];
-  readonly series: readonly BarSeries[];
+  /** One value per group and series (`null`: no bar). */
+  readonly series: readonly {
+    readonly name: string;
+    readonly values: readonly (number | null)[];
+  }[];
   readonly yLabel: string;
-  /** Draw a dashed reference line at this value (e.g. 1 for ratios). */
+  /** A dashed reference line at this value (e.g. 1 for ratios). */
   readonly referenceLine?: number;
   /** The axis starts here (default 0). */
   readonly yMin?: number;
   readonly format?: (value: number) => string;
-  readonly width?: number;
-  readonly height?: number;
 }
 
 /**
- * An inline SVG grouped bar chart: one group per x value, one bar per series in each. Every
- * series is a `<g data-series="name">` whose bars are `<rect data-group data-value>` with a
- * `<title>` tooltip; the legend is marked `data-legend`, so counting `[data-series]` counts
- * series. Pure: options in, markup out.
- *
- * @example
- * groupedBarChart({ id: 'ratio', title: 'Makespan ÷ lower bound', groups: ['explore'],
- *   series: [{ name: 'greedy', values: [1.1] }], yLabel: 'ratio', referenceLine: 1 });
+ * An inline SVG grouped bar chart, 760 × 340: one group per x value, one bar per series in
+ * each. Every series is a `<g data-series="name">` whose bars are `<rect data-group
+ * data-value>` with a `<title>` tooltip; legend items are marked `data-legend`, so counting
+ * `[data-series]` counts series.
  */
 export function groupedBarChart(options: GroupedBarChartOptions): string {
-  const width = options.width ?? 760;
-  const height = options.height ?? 340;
+  const [width, height] = [760, 340];
   const margin = { top: 36, right: 16, bottom: 64, left: 56 };
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
@@ -53,13 +53,17 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     margin.top + plotHeight - ((Math.max(value, yMin) - yMin) / (top - yMin)) * plotHeight;
   const groupWidth = plotWidth / Math.max(1, options.groups.length);
   const barWidth = (groupWidth * 0.8) / Math.max(1, options.series.length);
-  const parts: string[] = [];
+  const line = (ly: number, kind: string) =>
+    `<line x1="${margin.left}" x2="${width - margin.right}" y1="${ly}" y2="${ly}" class="${kind}"/>`;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" data-chart="${escapeXml(options.id)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(options.title)}">`,
+    `<text x="${width / 2}" y="20" text-anchor="middle" class="chart-title">${escapeXml(options.title)}</text>`,
+  ];
   for (let tick = 0; tick <= 4; tick++) {
     const value = yMin + ((top - yMin) * tick) / 4;
-    const ty = y(value);
     parts.push(
-      `<line x1="${margin.left}" x2="${width - margin.right}" y1="${ty}" y2="${ty}" class="grid"/>`,
-      `<text x="${margin.left - 6}" y="${ty + 4}" text-anchor="end" class="tick">${escapeXml(format(value))}</text>`,
+      line(y(value), 'grid'),
+      `<text x="${margin.left - 6}" y="${y(value) + 4}" text-anchor="end" class="tick">${escapeXml(format(value))}</text>`,
     );
   }
   parts.push(
@@ -72,7 +76,7 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     );
   });
   options.series.forEach((series, s) => {
-    parts.push(`<g data-series="${escapeXml(series.name)}" fill="${seriesColor(s)}">`);
+    parts.push(`<g data-series="${escapeXml(series.name)}" fill="${color(s)}">`);
     series.values.forEach((value, g) => {
       if (value === null || !Number.isFinite(value)) return;
       const x = margin.left + groupWidth * g + groupWidth * 0.1 + barWidth * s;
@@ -84,17 +88,16 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     });
     parts.push('</g>');
   });
-  if (options.referenceLine !== undefined) {
-    const ry = y(options.referenceLine);
-    parts.push(
-      `<line x1="${margin.left}" x2="${width - margin.right}" y1="${ry}" y2="${ry}" class="reference"/>`,
-    );
-  }
-  parts.push(
-    legend({ names: options.series.map((series) => series.name), x: margin.left, y: height - 22 }),
-  );
-  return svgChart({ id: options.id, title: options.title, width, height, body: parts });
+  if (options.referenceLine !== undefined) parts.push(line(y(options.referenceLine), 'reference'));
+  const legend = options.series.map(({ name }, index) => {
+    const [left, ly] = [margin.left + index * 130, height - 22];
+    return `<g data-legend="${escapeXml(name)}"><rect x="${left}" y="${ly - 10}" width="12" height="12" fill="${color(index)}"/><text x="${left + 16}" y="${ly}" class="tick">${escapeXml(name)}</text></g>`;
+  });
+  parts.push(`<g class="legend">${legend.join('')}</g>`, '</svg>');
+  return parts.join('\n');
 }
+
+const color = (index: number): string => PALETTE[index % PALETTE.length]!;
 
 /** The smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k) at or above `value`. */
 function niceCeiling(value: number): number {
