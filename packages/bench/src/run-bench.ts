@@ -4,10 +4,8 @@ import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
-import { chooseLatencyScale } from './real/choose-latency-scale.js';
-import { createWorkspace } from './real/create-workspace.js';
-import { runReal } from './real/run-real.js';
-import { runRealStream } from './real/run-real-stream.js';
+import { runReal, runRealStream } from './real/run-real.js';
+import { createWorkspace } from './real/workspace.js';
 import type { BenchReport } from './report/bench-report.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './simulate/arrival-times.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
@@ -179,66 +177,36 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             },
           });
 
-    // The simulated figures of the batches run for real: tool batches of the first seed.
-    const realSizes = new Set(profile.realSizes);
-    const realBatches = figures
-      .filter((workload) => realWorkloads.some((real) => real.name === workload.name))
-      .flatMap((workload) => workload.perBatch)
-      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size));
-    const plannerNames = new Set(planners.map((planner) => planner.name));
-    const simulatedMs = realBatches
-      .flatMap((batch) => batch.batch)
-      .filter((result) => plannerNames.has(result.strategy))
-      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
-    const latencyScale = chooseLatencyScale({ simulatedMs, budgetMs: profile.realBudgetMs });
-    const realRuns =
-      profile.realBudgetMs <= 0
-        ? []
-        : await runReal({
-            workloads: realWorkloads,
-            figures,
-            planners,
-            layout,
-            registryFor,
-            latencyScale,
-            sizes: profile.realSizes,
-            repeats: profile.realRepeats,
-            maxConcurrency,
-            clock,
-            onRun: (done, total, workload) => {
-              options.signal?.throwIfAborted();
-              options.progress?.update({ phase: 'real runs', done, total, detail: workload });
-            },
-          });
-
-    const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
-    const streamedMs = realBatches
-      .flatMap((batch) => batch.stream)
-      .filter((result) => result.strategy === wavePlanner?.name || result.strategy === 'eager')
-      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
-    const streamLatencyScale = chooseLatencyScale({
-      simulatedMs: streamedMs,
-      budgetMs: profile.streamBudgetMs,
+    const real = {
+      workloads: realWorkloads,
+      figures,
+      layout,
+      registryFor,
+      sizes: profile.realSizes,
+      repeats: profile.realRepeats,
+      maxConcurrency,
+      clock,
+    };
+    const onRun = (phase: string) => (done: number, total: number, workload: string) => {
+      options.signal?.throwIfAborted();
+      options.progress?.update({ phase, done, total, detail: workload });
+    };
+    const realRuns = await runReal({
+      ...real,
+      planners,
+      budgetMs: profile.realBudgetMs,
+      onRun: onRun('real runs'),
     });
+    const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
     const realStreams =
-      profile.streamBudgetMs <= 0 || wavePlanner === undefined
-        ? []
+      wavePlanner === undefined
+        ? { latencyScale: 0, runs: [] }
         : await runRealStream({
-            workloads: realWorkloads,
-            figures,
+            ...real,
             planner: wavePlanner,
-            layout,
-            registryFor,
-            latencyScale: streamLatencyScale,
-            sizes: profile.realSizes,
-            repeats: profile.realRepeats,
-            maxConcurrency,
             tokensPerSecond,
-            clock,
-            onRun: (done, total, workload) => {
-              options.signal?.throwIfAborted();
-              options.progress?.update({ phase: 'real streams', done, total, detail: workload });
-            },
+            budgetMs: profile.streamBudgetMs,
+            onRun: onRun('real streams'),
           });
 
     const cpu = cpus();
@@ -258,10 +226,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         })),
         planners: planners.map((planner) => planner.name),
         reference,
-        latencyScale: realRuns.length === 0 ? 0 : latencyScale,
+        latencyScale: realRuns.latencyScale,
         realSizes: profile.realSizes,
         realRepeats: profile.realRepeats,
-        streamLatencyScale: realStreams.length === 0 ? 0 : streamLatencyScale,
+        streamLatencyScale: realStreams.latencyScale,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
@@ -270,8 +238,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       overall: comparison.overall,
       planning: comparison.planning,
       scaling,
-      realRuns,
-      realStreams,
+      realRuns: realRuns.runs,
+      realStreams: realStreams.runs,
     };
   } finally {
     await rm(root, { recursive: true, force: true });

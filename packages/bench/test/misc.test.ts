@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../src/cli/parse-bench-args.js';
 import { createProgress, formatProgress } from '../src/cli/progress.js';
 import { BenchError } from '../src/index.js';
-import { chooseLatencyScale } from '../src/real/choose-latency-scale.js';
+import { chooseLatencyScale } from '../src/real/run-real.js';
 import { formatDuration, formatPercent, formatRatio } from '../src/report/format-figures.js';
 import { blocksToHtml, blocksToMarkdown } from '../src/report/report-blocks.js';
 

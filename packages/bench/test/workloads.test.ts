@@ -4,7 +4,7 @@ import type { ToolCall, ToolRegistry } from '@toolwaves/core';
 import { greedyPlanner } from '@toolwaves/planner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultWorkloads } from '../src/index.js';
-import { createWorkspace } from '../src/real/create-workspace.js';
+import { createWorkspace } from '../src/real/workspace.js';
 import type { BenchWorkload } from '../src/workloads/bench-batch.js';
 import { benchRegistry } from '../src/workloads/bench-registry.js';
 import { generateBatches } from '../src/workloads/generate-batches.js';

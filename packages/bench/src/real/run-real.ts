@@ -1,177 +1,271 @@
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import type { PlanNode, Planner } from '@toolwaves/planner';
-import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
+import type {
+  RealRunFigures,
+  RealStreamFigures,
+  TurnMode,
+  WorkloadFigures,
+} from '../report/bench-report.js';
+import { arrivalTimes } from '../simulate/arrival-times.js';
 import { healthEstimates } from '../simulate/health-estimates.js';
 import { spreadOf } from '../simulate/spread-of.js';
 import { withEstimates } from '../simulate/with-estimates.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
-import { onDelayedWorkspace } from './on-delayed-workspace.js';
+import { onDelayedWorkspace } from './workspace.js';
 
-/** Options of {@link runReal}. */
-export interface RunRealOptions {
-  /** The workloads of one seed; only batches with calls (tool workloads) are run. */
+/** What the real runs of whole batches and of streamed turns share. */
+export interface RealOptions {
+  /** Tool workloads of the first seed; batches of `sizes` are run. */
   readonly workloads: readonly BenchWorkload[];
-  /** Their simulated figures (`compareStrategies`, that seed first), for the simulated makespans. */
+  /** Their simulated figures, for the simulated turn times and the latency scale. */
   readonly figures: readonly WorkloadFigures[];
-  readonly planners: readonly Planner[];
-  /** The workspace each run gets a fresh copy of. */
   readonly layout: WorkspaceLayout;
-  /** The real tools on a workspace root (e.g. {@link benchRegistry}). */
   readonly registryFor: (root: string) => ToolRegistry;
-  /** Injected latency = sampled duration × this. */
-  readonly latencyScale: number;
-  /** Only batches of these sizes are run (default: all). */
-  readonly sizes?: readonly number[];
-  /** Dispatches per batch and planner; the median wall-clock counts (default 1). */
-  readonly repeats?: number;
-  readonly maxConcurrency?: number;
-  /** A monotonic clock in ms, for the wall-clock. */
+  readonly sizes: readonly number[];
+  /** Runs per batch and contender; the median counts. */
+  readonly repeats: number;
+  readonly maxConcurrency: number;
+  /** About how long the runs should take, ms: sets the latency scale. */
+  readonly budgetMs: number;
   readonly clock: () => number;
-  /** Told after each dispatch: dispatches done, in all, and the workload. */
   readonly onRun?: (done: number, total: number, workload: string) => void;
 }
 
-/**
- * Executes the batches for real: each batch is dispatched `repeats` times with each planner
- * (the order rotating from batch to batch and round to round) by a parallel `Dispatcher` over
- * the real tools on a fresh workspace, every call delayed by its sampled duration ×
- * `latencyScale` ({@link withLatency}). The plan is made before the clock starts, on the
- * health record's estimates (as in the simulation), and handed to the dispatcher, so the
- * wall-clock is the execution of the plan — planning time is measured apart, unscaled. An untimed dispatch of each workload's first batch warms the code up
- * first. The median of a batch's repeats counts (a stray pause of the machine does not);
- * workspaces are created before the clock starts and removed after it stops. Error results are
- * counted in the first round.
- *
- * @throws DispatchError when a dispatch fails as a whole (a hard error: a bug, not a figure).
- * @example
- * await runReal({ workloads, figures, planners, layout, registryFor: (root) => benchRegistry({ root }), latencyScale: 0.1, clock: () => performance.now() });
- */
-export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]> {
-  const { planners } = options;
-  const runnable = options.workloads
-    .map((workload) => ({
-      workload,
-      batches: (() => {
-        const estimates = healthEstimates({ workload });
-        return workload.batches.flatMap((batch, position) =>
-          batch.calls === undefined ||
-          (options.sizes !== undefined && !options.sizes.includes(batch.size))
-            ? []
-            : [
-                {
-                  batch,
-                  calls: batch.calls,
-                  position,
-                  nodes: withEstimates(batch.nodes, estimates[position]!),
-                },
-              ],
-        );
-      })(),
-    }))
-    .filter((entry) => entry.batches.length > 0);
-  // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
-  const firstPlanner = planners[0];
-  for (const { batches } of runnable) {
-    const first = batches[0];
-    if (first !== undefined && firstPlanner !== undefined) {
-      await dispatchOnce(options, first, firstPlanner);
-    }
-  }
-  const repeats = options.repeats ?? 1;
-  const total =
-    runnable.reduce((sum, entry) => sum + entry.batches.length, 0) * planners.length * repeats;
-  let done = 0;
-  const figures: RealRunFigures[] = [];
-  for (const { workload, batches } of runnable) {
-    const simulated = options.figures.find((candidate) => candidate.name === workload.name);
-    const totals = new Map(
-      planners.map((planner) => [
-        planner.name,
-        {
-          wallMs: 0,
-          simulatedMs: 0,
-          calls: 0,
-          spreadSum: 0,
-          errors: 0,
-          errorSamples: [] as string[],
-        },
-      ]),
-    );
-    for (const entry of batches) {
-      const { calls, position } = entry;
-      const walls = new Map(planners.map((planner) => [planner.name, [] as number[]]));
-      for (let round = 0; round < repeats; round++) {
-        for (let turn = 0; turn < planners.length; turn++) {
-          const planner = planners[(turn + position + round) % planners.length]!;
-          const { wallMs, results } = await dispatchOnce(options, entry, planner);
-          walls.get(planner.name)!.push(wallMs);
-          if (round === 0) {
-            const total = totals.get(planner.name)!;
-            for (const result of results) {
-              if (!result.isError) continue;
-              total.errors++;
-              if (total.errorSamples.length < 3) {
-                total.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
-              }
-            }
-          }
-          options.onRun?.(++done, total, workload.name);
-        }
-      }
-      for (const planner of planners) {
-        const total = totals.get(planner.name)!;
-        const own = walls.get(planner.name)!;
-        const { median, min, max } = spreadOf(own);
-        total.wallMs += median;
-        total.spreadSum += median === 0 ? 0 : (max - min) / median;
-        total.calls += calls.length;
-        const makespanMs =
-          simulated?.perBatch[position]?.batch.find((result) => result.strategy === planner.name)
-            ?.turnMs ?? 0;
-        total.simulatedMs += makespanMs * options.latencyScale;
-      }
-    }
-    for (const planner of planners) {
-      const { spreadSum, ...entry } = totals.get(planner.name)!;
-      figures.push({
-        workload: workload.name,
-        planner: planner.name,
-        batches: batches.length,
-        ...entry,
-        spread: spreadSum / batches.length,
-      });
-    }
-  }
-  return figures;
+/** One batch run for real, planned on the health record's estimates. */
+interface RealBatch {
+  readonly batch: BenchBatch;
+  readonly calls: readonly ToolCall[];
+  readonly position: number;
+  readonly nodes: readonly PlanNode[];
 }
 
-/** One dispatch of a batch on a fresh workspace; only the dispatch is timed. */
-async function dispatchOnce(
-  options: RunRealOptions,
-  entry: { batch: BenchBatch; calls: readonly ToolCall[]; nodes: readonly PlanNode[] },
-  planner: Planner,
-): Promise<{ wallMs: number; results: ToolResult[] }> {
-  const plan = planner.plan(
-    entry.nodes,
-    options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
+/** A way of running a batch for real, timed by itself. */
+interface Contender {
+  readonly name: string;
+  run(
+    entry: RealBatch,
+    registry: ToolRegistry,
+    scale: number,
+  ): Promise<{ wallMs: number; results: ToolResult[] }>;
+}
+
+const SCALES = [1, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.02, 0.01];
+
+/**
+ * The largest round latency scale (1 down to 0.01) at which runs whose simulated durations
+ * add up to `simulatedMs` fit in `budgetMs`: the bench injects `duration × scale`.
+ */
+export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: number }): number {
+  return SCALES.find((scale) => options.simulatedMs * scale <= options.budgetMs) ?? 0.01;
+}
+
+/**
+ * Whole batches for real: each batch is dispatched `repeats` times with each planner (order
+ * rotating) by a parallel `Dispatcher` over the real tools on a fresh workspace, each call
+ * delayed by its sampled duration × the scale. The plan is made before the clock starts, so
+ * the wall-clock is the plan's execution. An untimed dispatch of each workload's first batch
+ * warms the code up first.
+ */
+export async function runReal(
+  options: RealOptions & { readonly planners: readonly Planner[] },
+): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
+  const contenders = options.planners.map(
+    (planner): Contender => ({
+      name: planner.name,
+      run: (entry, registry) => {
+        const plan = planner.plan(entry.nodes, { maxConcurrency: options.maxConcurrency });
+        const dispatcher = new Dispatcher({
+          registry,
+          mode: 'parallel',
+          planner: { name: planner.name, plan: () => plan },
+          maxConcurrency: options.maxConcurrency,
+        });
+        const start = options.clock();
+        return dispatcher
+          .dispatch(entry.calls)
+          .then((results) => ({ wallMs: options.clock() - start, results }));
+      },
+    }),
   );
-  return onDelayedWorkspace({
-    batch: entry.batch,
-    layout: options.layout,
-    registryFor: options.registryFor,
-    latencyScale: options.latencyScale,
-    run: async (registry) => {
+  return measure(options, 'batch', contenders, true);
+}
+
+/**
+ * Streamed turns for real: a source yields each call at its arrival time (token model × the
+ * scale) in real time. `eager` feeds it to `dispatchStream`; wait-then-waves reads the whole
+ * stream, then dispatches the planner's plan. Wall-clock from the first token to the last
+ * result.
+ */
+export async function runRealStream(
+  options: RealOptions & { readonly planner: Planner; readonly tokensPerSecond: number },
+): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
+  const contender = (eager: boolean): Contender => ({
+    name: eager ? 'eager' : options.planner.name,
+    run: async (entry, registry, scale) => {
+      const arrivalMs = arrivalTimes({
+        argumentChars: entry.batch.argumentChars,
+        tokensPerSecond: options.tokensPerSecond,
+      }).map((ms) => ms * scale);
+      const plan = options.planner.plan(entry.nodes, { maxConcurrency: options.maxConcurrency });
       const dispatcher = new Dispatcher({
         registry,
-        mode: 'parallel',
-        planner: { name: planner.name, plan: () => plan },
-        ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+        mode: eager ? 'eager' : 'parallel',
+        planner: { name: options.planner.name, plan: () => plan },
+        maxConcurrency: options.maxConcurrency,
       });
       const start = options.clock();
-      const results = await dispatcher.dispatch(entry.calls);
+      const source = timedSource({ calls: entry.calls, arrivalMs, clock: options.clock, start });
+      let results: ToolResult[];
+      if (eager) results = await dispatcher.dispatchStream(source);
+      else {
+        const written: ToolCall[] = [];
+        for await (const call of source) written.push(call);
+        results = await dispatcher.dispatch(written);
+      }
       return { wallMs: options.clock() - start, results };
     },
   });
+  const measured = await measure(options, 'stream', [contender(false), contender(true)], false);
+  return {
+    latencyScale: measured.latencyScale,
+    runs: measured.runs.map((run) => ({
+      workload: run.workload,
+      strategy: run.planner,
+      batches: run.batches,
+      wallMs: run.wallMs,
+      simulatedMs: run.simulatedMs,
+      calls: run.calls,
+      errors: run.errors,
+      spread: run.spread,
+    })),
+  };
+}
+
+/**
+ * Runs every batch `repeats` times per contender, the order rotating from batch to batch and
+ * round to round; sums per workload and contender the median wall-clock, the simulated turn ×
+ * the scale and the spread ((slowest − fastest) ÷ median, averaged over batches). Error
+ * results are counted in the first round.
+ */
+async function measure(
+  options: RealOptions,
+  mode: TurnMode,
+  contenders: readonly Contender[],
+  warmUp: boolean,
+): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
+  const runnable = options.workloads.flatMap((workload) => {
+    const estimates = healthEstimates({ workload });
+    const batches = workload.batches.flatMap((batch, position): RealBatch[] =>
+      batch.calls === undefined || !options.sizes.includes(batch.size)
+        ? []
+        : [
+            {
+              batch,
+              calls: batch.calls,
+              position,
+              nodes: withEstimates(batch.nodes, estimates[position]!),
+            },
+          ],
+    );
+    const simulated = options.figures.find((figures) => figures.name === workload.name);
+    const simulatedMs = (entry: RealBatch, name: string): number =>
+      simulated?.perBatch[entry.position]?.[mode].find((result) => result.strategy === name)
+        ?.turnMs ?? 0;
+    return batches.length === 0 ? [] : [{ workload, batches, simulatedMs }];
+  });
+  let total = 0;
+  for (const { batches, simulatedMs } of runnable) {
+    for (const entry of batches) {
+      for (const { name } of contenders) total += simulatedMs(entry, name) * options.repeats;
+    }
+  }
+  if (options.budgetMs <= 0) return { latencyScale: 0, runs: [] };
+  const scale = chooseLatencyScale({ simulatedMs: total, budgetMs: options.budgetMs });
+  const once = (entry: RealBatch, contender: Contender) =>
+    onDelayedWorkspace({
+      batch: entry.batch,
+      layout: options.layout,
+      registryFor: options.registryFor,
+      latencyScale: scale,
+      run: (registry) => contender.run(entry, registry, scale),
+    });
+  // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
+  if (warmUp && contenders[0] !== undefined) {
+    for (const { batches } of runnable) await once(batches[0]!, contenders[0]);
+  }
+  const runs =
+    runnable.reduce((sum, entry) => sum + entry.batches.length, 0) *
+    contenders.length *
+    options.repeats;
+  let done = 0;
+  const rows: RealRunFigures[] = [];
+  for (const { workload, batches, simulatedMs } of runnable) {
+    const totals = contenders.map(() => ({
+      wallMs: 0,
+      simulatedMs: 0,
+      calls: 0,
+      spreadSum: 0,
+      errors: 0,
+      errorSamples: [] as string[],
+    }));
+    for (const entry of batches) {
+      const walls = contenders.map(() => [] as number[]);
+      for (let round = 0; round < options.repeats; round++) {
+        for (let turn = 0; turn < contenders.length; turn++) {
+          const c = (turn + entry.position + round) % contenders.length;
+          const { wallMs, results } = await once(entry, contenders[c]!);
+          walls[c]!.push(wallMs);
+          for (const result of round === 0 ? results : []) {
+            if (!result.isError) continue;
+            totals[c]!.errors++;
+            if (totals[c]!.errorSamples.length < 3) {
+              totals[c]!.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
+            }
+          }
+          options.onRun?.(++done, runs, workload.name);
+        }
+      }
+      contenders.forEach((contender, c) => {
+        const { median, min, max } = spreadOf(walls[c]!);
+        const sum = totals[c]!;
+        sum.wallMs += median;
+        sum.spreadSum += median === 0 ? 0 : (max - min) / median;
+        sum.calls += entry.calls.length;
+        sum.simulatedMs += simulatedMs(entry, contender.name) * scale;
+      });
+    }
+    contenders.forEach((contender, c) => {
+      const { spreadSum, ...sum } = totals[c]!;
+      rows.push({
+        workload: workload.name,
+        planner: contender.name,
+        batches: batches.length,
+        ...sum,
+        spread: spreadSum / batches.length,
+      });
+    });
+  }
+  return { latencyScale: rows.length === 0 ? 0 : scale, runs: rows };
+}
+
+/**
+ * A stream of calls in real time, the way a model writes them: yields each call once its
+ * arrival time (ms after `start` on `clock`) has passed, waiting with `setTimeout`.
+ */
+export async function* timedSource(options: {
+  readonly calls: readonly ToolCall[];
+  readonly arrivalMs: readonly number[];
+  readonly clock: () => number;
+  readonly start: number;
+}): AsyncGenerator<ToolCall> {
+  for (let call = 0; call < options.calls.length; call++) {
+    const due = options.start + options.arrivalMs[call]!;
+    // Timers run in whole milliseconds: wait again until the clock has really reached it.
+    for (let wait = due - options.clock(); wait > 0; wait = due - options.clock()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    }
+    yield options.calls[call]!;
+  }
 }
