@@ -1,6 +1,7 @@
-// What a user of the bench needs: run it, add strategies and workloads, render the report.
+// What a user of the bench needs: run it (with their own strategies or workloads), read and
+// render its report, and replay their own transcripts.
 export { BenchError, type BenchErrorCode } from './bench-error.js';
-export { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
+export type { BenchProfile } from './bench-profile.js';
 export type {
   BatchFigures,
   BenchMeta,
@@ -9,6 +10,7 @@ export type {
   MeanPlanningTime,
   OverallFigures,
   RealRunFigures,
+  RealStreamFigures,
   ScalingPoint,
   Spread,
   StrategyInfo,
@@ -23,20 +25,9 @@ export { renderJson } from './report/render-json.js';
 export { renderMarkdown } from './report/render-markdown.js';
 export { type RunBenchOptions, runBench } from './run-bench.js';
 export {
-  DEFAULT_OPTIMAL_BUDGET_MS,
-  DEFAULT_OPTIMAL_EXPANSIONS,
   type DefaultStrategiesOptions,
   defaultStrategies,
-  eagerStrategy,
 } from './strategies/default-strategies.js';
-export {
-  allAtOnceStrategy,
-  CLAUDE_CODE_MAX_CONCURRENCY,
-  consecutiveReadOnlyStrategy,
-  globalRwLockStrategy,
-  isReadOnly,
-  waitThenAllAtOnceStrategy,
-} from './strategies/peer-strategies.js';
 export { type PlannerStrategyOptions, plannerStrategy } from './strategies/planner-strategy.js';
 export type {
   EagerExecution,
@@ -58,19 +49,16 @@ export {
 export type { Trace, TraceCall, TraceFormat, TraceTurn } from './trace/trace.js';
 export {
   BUILT_IN_MAPPINGS,
-  declareCall,
   type MappingContext,
-  TOOL_KIND_LATENCY,
   type ToolKind,
   type TraceDeclaration,
   type TraceMapping,
   type TraceMappings,
 } from './trace/trace-declarations.js';
-export { BatchBuilder } from './workloads/batch-builder.js';
-export { defaultWorkloads } from './workloads/default-workloads.js';
-export { TOOL_LATENCY, type ToolLatency } from './workloads/tool-latency.js';
+export type { ToolLatency } from './workloads/tool-latency.js';
 export type {
   BatchRequest,
+  SeedModelBatch,
   SeedModelWorkload,
   ToolWorkload,
   Workload,

@@ -14,9 +14,8 @@ import { withEstimates } from './simulate/with-estimates.js';
 import { defaultStrategies } from './strategies/default-strategies.js';
 import type { Strategy } from './strategies/strategy.js';
 import { benchRegistry } from './workloads/bench-registry.js';
-import { defaultWorkloads } from './workloads/default-workloads.js';
-import { generateBatches } from './workloads/generate-batches.js';
-import { mixedTurnWorkload } from './workloads/mixed-turn-workload.js';
+import { defaultWorkloads, generateBatches } from './workloads/generate-batches.js';
+import { mixedTurnWorkload } from './workloads/tool-workloads.js';
 import type { Workload } from './workloads/workload.js';
 import { workspaceLayout } from './workloads/workspace-layout.js';
 

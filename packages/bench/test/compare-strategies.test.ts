@@ -18,7 +18,7 @@ import {
 } from '../src/strategies/peer-strategies.js';
 import { plannerStrategy } from '../src/strategies/planner-strategy.js';
 import type { Execution, Strategy, TurnView } from '../src/strategies/strategy.js';
-import type { BenchWorkload } from '../src/workloads/bench-batch.js';
+import type { BenchWorkload } from '../src/workloads/workload.js';
 import { benchBatch, benchWorkload, node } from './report-fixture.js';
 
 // Worked example, then two more seed-model batches.

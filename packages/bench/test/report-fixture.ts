@@ -12,7 +12,7 @@ import { compareStrategies } from '../src/simulate/compare-strategies.js';
 import { eagerStrategy } from '../src/strategies/default-strategies.js';
 import { allAtOnceStrategy } from '../src/strategies/peer-strategies.js';
 import { plannerStrategy } from '../src/strategies/planner-strategy.js';
-import type { BenchBatch, BenchWorkload } from '../src/workloads/bench-batch.js';
+import type { BenchBatch, BenchWorkload } from '../src/workloads/workload.js';
 
 /** A plan node with an estimate, an exclusive key when given, safe unless `safe` is false. */
 export const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({

@@ -1,19 +1,16 @@
 import { greedyPlanner, type PlanNode, sequentialPlanner } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
+import { defaultStrategies, plannerStrategy, runBench, type Strategy } from '../src/index.js';
+import { countConflictingOverlaps } from '../src/simulate/count-conflicting-overlaps.js';
+import { simulateTurn } from '../src/simulate/simulate-turn.js';
+import { eagerStrategy } from '../src/strategies/default-strategies.js';
 import {
   allAtOnceStrategy,
   consecutiveReadOnlyStrategy,
-  defaultStrategies,
-  eagerStrategy,
   globalRwLockStrategy,
   isReadOnly,
-  plannerStrategy,
-  runBench,
-  type Strategy,
   waitThenAllAtOnceStrategy,
-} from '../src/index.js';
-import { countConflictingOverlaps } from '../src/simulate/count-conflicting-overlaps.js';
-import { simulateTurn } from '../src/simulate/simulate-turn.js';
+} from '../src/strategies/peer-strategies.js';
 
 const read = (index: number, key: string): PlanNode => ({
   index,

@@ -11,7 +11,7 @@ import { arrivalTimes } from '../simulate/arrival-times.js';
 import { healthEstimates } from '../simulate/health-estimates.js';
 import { spreadOf } from '../simulate/spread-of.js';
 import { withEstimates } from '../simulate/with-estimates.js';
-import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
+import type { BenchBatch, BenchWorkload } from '../workloads/workload.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { onDelayedWorkspace } from './workspace.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ToolRegistry } from '@toolwaves/core';
 import { withLatency } from '@toolwaves/core/testing';
-import type { BenchBatch } from '../workloads/bench-batch.js';
+import type { BenchBatch } from '../workloads/workload.js';
 import { fileContent, type WorkspaceLayout } from '../workloads/workspace-layout.js';
 
 /**

@@ -8,7 +8,7 @@ import type {
   WorkloadFigures,
 } from '../report/bench-report.js';
 import type { Execution, Strategy, TurnView } from '../strategies/strategy.js';
-import type { BenchWorkload } from '../workloads/bench-batch.js';
+import type { BenchWorkload } from '../workloads/workload.js';
 import { arrivalTimes } from './arrival-times.js';
 import { estimateAccuracy } from './estimate-accuracy.js';
 import { healthEstimates } from './health-estimates.js';

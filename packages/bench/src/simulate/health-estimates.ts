@@ -1,5 +1,5 @@
 import { ToolHealth } from '@toolwaves/executor-rx';
-import type { BenchWorkload } from '../workloads/bench-batch.js';
+import type { BenchWorkload } from '../workloads/workload.js';
 
 /** The weight of the newest sample in the health record's average (the executor's default). */
 export const HEALTH_ALPHA = 0.2;

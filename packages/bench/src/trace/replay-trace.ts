@@ -4,9 +4,7 @@ import { arrivalTimes, DEFAULT_TOKENS_PER_SECOND } from '../simulate/arrival-tim
 import { simulateTurn } from '../simulate/simulate-turn.js';
 import { defaultStrategies } from '../strategies/default-strategies.js';
 import type { Strategy } from '../strategies/strategy.js';
-import { mulberry32 } from '../workloads/mulberry32.js';
-import { sampleLogNormal } from '../workloads/sample-log-normal.js';
-import { seedFor } from '../workloads/seed-for.js';
+import { mulberry32, sampleLogNormal, seedFor } from '../workloads/seeded-random.js';
 import type { ToolLatency } from '../workloads/tool-latency.js';
 import type { Trace, TraceFormat, TraceTurn } from './trace.js';
 import {

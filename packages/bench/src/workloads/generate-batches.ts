@@ -1,11 +1,35 @@
 import { checkOption, describeValue, optionRules, type ToolRegistry } from '@toolwaves/core';
 import { BenchError } from '../bench-error.js';
-import type { BenchBatch, BenchWorkload, WarmupTurn } from './bench-batch.js';
-import { seedFor } from './seed-for.js';
-import { SEED_MODEL_ARGUMENTS } from './seed-model-arguments.js';
-import { SeededRandom } from './seeded-random.js';
-import type { Workload } from './workload.js';
+import {
+  SEED_MODEL_ARGUMENTS,
+  seedExampleWorkload,
+  seedModelWorkload,
+} from './seed-model-workloads.js';
+import { SeededRandom, seedFor } from './seeded-random.js';
+import {
+  barrierHeavyWorkload,
+  exploreWorkload,
+  hotFileWorkload,
+  mixedTurnWorkload,
+  refactorWorkload,
+  remoteToolsWorkload,
+} from './tool-workloads.js';
+import type { BenchBatch, BenchWorkload, Workload } from './workload.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
+
+/** Every built-in workload, in report order: the tool workloads, then the seed-model ones. */
+export function defaultWorkloads(): Workload[] {
+  return [
+    exploreWorkload(),
+    refactorWorkload(),
+    mixedTurnWorkload(),
+    hotFileWorkload(),
+    barrierHeavyWorkload(),
+    remoteToolsWorkload(),
+    seedExampleWorkload(),
+    seedModelWorkload(),
+  ];
+}
 
 /** Options of {@link generateBatches}. */
 export interface GenerateBatchesOptions {
@@ -70,7 +94,7 @@ export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[
         calls,
       };
     };
-    const warmup = Array.from({ length: warmupTurns }, (_, item): WarmupTurn => {
+    const warmup = Array.from({ length: warmupTurns }, (_, item) => {
       const { tools, durationsMs } = make(
         `${workload.name}:warm-up`,
         item,

@@ -56,5 +56,36 @@ export interface SeedModelWorkload {
   batch(request: BatchRequest): SeedModelBatch;
 }
 
-/** A generator of batches: tool calls ({@link ToolWorkload}) or seed-model nodes. */
+/**
+ * A generator of batches: tool calls ({@link ToolWorkload}) or seed-model nodes. Pass your own
+ * in `runBench({ workloads })`.
+ *
+ * @example await runBench({ workloads: [myWorkload], quick: true });
+ * @see runBench
+ */
 export type Workload = ToolWorkload | SeedModelWorkload;
+
+/** One generated batch: what strategies may see (`nodes`, no estimates) and the simulation's truth. */
+export interface BenchBatch {
+  readonly size: number;
+  readonly nodes: readonly PlanNode[];
+  /** Sampled durations, never shown to a strategy. */
+  readonly durationsMs: readonly number[];
+  /** Each call's tool: the key of the health record that estimates it. */
+  readonly tools: readonly string[];
+  /** Length of each call's arguments as JSON, for the token model. */
+  readonly argumentChars: readonly number[];
+  /** Tool workloads only. */
+  readonly calls?: readonly ToolCall[];
+}
+
+/** A workload's batches for one seed, shared by every strategy; `warmup` turns feed the health record first. */
+export interface BenchWorkload {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: Workload['kind'];
+  readonly simulatedOnly?: boolean;
+  readonly seed: number;
+  readonly warmup: readonly Pick<BenchBatch, 'tools' | 'durationsMs'>[];
+  readonly batches: readonly BenchBatch[];
+}

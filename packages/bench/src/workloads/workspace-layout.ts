@@ -10,42 +10,24 @@ export interface WorkspaceLayout {
   readonly scratchFiles: readonly string[];
 }
 
-/** Options of {@link workspaceLayout}. */
-export interface WorkspaceLayoutOptions {
-  /** Number of source folders (default 8). */
-  readonly modules?: number;
-  /** Sources per folder (default 8). */
-  readonly filesPerModule?: number;
-  /** Scratch files (default 64). */
-  readonly scratchFiles?: number;
-}
-
 /** How many distinct `edit_file` edits each source file supports ({@link editMarker}). */
 export const EDIT_MARKERS = 48;
 
 const MODULE_NAMES = ['core', 'api', 'ui', 'db', 'auth', 'cli', 'jobs', 'util'];
 
 /**
- * The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files by default.
+ * The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files.
  * Pure: {@link createWorkspace} writes it to disk.
  *
  * @example workspaceLayout().sourceFiles[0]; // 'src/core/file0.ts'
  */
-export function workspaceLayout(options: WorkspaceLayoutOptions = {}): WorkspaceLayout {
-  const moduleCount = options.modules ?? 8;
-  const perModule = options.filesPerModule ?? 8;
-  const modules = Array.from(
-    { length: moduleCount },
-    (_, m) => `src/${MODULE_NAMES[m] ?? `pkg${m}`}`,
-  );
+export function workspaceLayout(): WorkspaceLayout {
+  const modules = MODULE_NAMES.map((name) => `src/${name}`);
   const sourceFiles = modules.flatMap((module) =>
-    Array.from({ length: perModule }, (_, f) => `${module}/file${f}.ts`),
+    Array.from({ length: 8 }, (_, f) => `${module}/file${f}.ts`),
   );
   const docs = ['docs/guide.md', 'docs/api.md', 'docs/design.md', 'README.md'];
-  const scratchFiles = Array.from(
-    { length: options.scratchFiles ?? 64 },
-    (_, s) => `tmp/scratch${s}.txt`,
-  );
+  const scratchFiles = Array.from({ length: 64 }, (_, s) => `tmp/scratch${s}.txt`);
   return { modules, sourceFiles, docs, scratchFiles };
 }
 

@@ -1,0 +1,291 @@
+import type { ToolCall } from '@toolwaves/core';
+import type { SeededRandom } from './seeded-random.js';
+import { TOOL_LATENCY } from './tool-latency.js';
+import type { BatchRequest, ToolWorkload, WorkloadBatch } from './workload.js';
+import { EDIT_MARKERS, editMarker } from './workspace-layout.js';
+
+/**
+ * Collects the calls of one batch: ids `call_0`, `call_1`, …, each with a duration drawn from
+ * its tool's {@link TOOL_LATENCY}.
+ */
+class BatchBuilder {
+  readonly calls: ToolCall[] = [];
+  readonly durationsMs: number[] = [];
+  readonly #edits = new Map<string, number>();
+  readonly #random: SeededRandom;
+
+  constructor(random: SeededRandom) {
+    this.#random = random;
+  }
+
+  get size(): number {
+    return this.calls.length;
+  }
+
+  add(name: string, input: unknown): void {
+    const latency = TOOL_LATENCY[name];
+    if (latency === undefined) throw new RangeError(`No latency model for tool \`${name}\``);
+    this.calls.push({ id: `call_${this.calls.length}`, name, input });
+    this.durationsMs.push(this.#random.duration(latency));
+  }
+
+  /**
+   * An `edit_file` of `path` replacing its next unused marker, so every edit applies to a
+   * fresh workspace and two edits of a file never replace the same text; a `read_file` once
+   * the file's markers are used up.
+   */
+  editOrRead(path: string): void {
+    const used = this.#edits.get(path) ?? 0;
+    this.#edits.set(path, used + 1);
+    if (used >= EDIT_MARKERS) this.add('read_file', { path });
+    else this.add('edit_file', { path, ...editMarker(used) });
+  }
+}
+
+function toolWorkload(
+  workload: Omit<ToolWorkload, 'kind' | 'batch'>,
+  fill: (builder: BatchBuilder, request: BatchRequest) => void,
+): ToolWorkload {
+  return {
+    kind: 'tools',
+    ...workload,
+    batch(request): WorkloadBatch {
+      const builder = new BatchBuilder(request.random);
+      fill(builder, request);
+      return { calls: builder.calls, durationsMs: builder.durationsMs };
+    },
+  };
+}
+
+const PATTERNS = ['TODO', 'export function', 'import ', 'shared\\(', 'value1\\b'];
+const NEW_FILE = 'export const added = true;\n';
+
+/**
+ * An agent finding its way around: mostly `read_file`, with `grep`, `glob`, `list_dir` and
+ * `stat`; 70 % of the files it touches are in one or two folders it focuses on, one read in
+ * seven reads a file it already read. Only reads: the cap and the durations decide.
+ */
+export const exploreWorkload = (): ToolWorkload =>
+  toolWorkload(
+    {
+      name: 'explore',
+      description: 'Exploring agent: reads, greps, globs, list_dir and stat, no writes.',
+    },
+    (builder, { random, size, layout }) => {
+      const focus = [random.pick(layout.modules), random.pick(layout.modules)];
+      const read: string[] = [];
+      const file = (): string => {
+        if (read.length > 0 && random.chance(1 / 7)) return random.pick(read);
+        if (random.chance(0.7)) {
+          const module = random.pick(focus);
+          return random.pick(layout.sourceFiles.filter((path) => path.startsWith(`${module}/`)));
+        }
+        return random.pick([...layout.sourceFiles, ...layout.docs]);
+      };
+      while (builder.size < size) {
+        const kind = random.weighted({ read: 50, grep: 20, glob: 10, list: 10, stat: 10 });
+        if (kind === 'read') {
+          const path = file();
+          read.push(path);
+          builder.add('read_file', { path });
+        } else if (kind === 'grep') {
+          const pattern = random.pick(PATTERNS);
+          builder.add(
+            'grep',
+            random.chance(0.5) ? { pattern, path: random.pick(focus) } : { pattern },
+          );
+        } else if (kind === 'glob') {
+          builder.add(
+            'glob',
+            random.chance(0.5) ? { pattern: `${random.pick(focus)}/*.ts` } : { pattern: '**/*.md' },
+          );
+        } else if (kind === 'list') builder.add('list_dir', { path: random.pick(focus) });
+        else builder.add('stat', { path: file() });
+      }
+    },
+  );
+
+/**
+ * An agent carrying out a change: a `grep` for the symbol (from 6 calls), reads of the files
+ * it will touch (about a third of the turn), then edits across them, skewed so the first files
+ * get several; a new file now and then, and in one turn in three (from 8 calls) a closing
+ * `run_check`.
+ */
+export const refactorWorkload = (): ToolWorkload =>
+  toolWorkload(
+    {
+      name: 'refactor',
+      description: 'Refactoring agent: reads, then edits across those files (several per file).',
+    },
+    (builder, { random, size, layout }) => {
+      const modules = [random.pick(layout.modules), random.pick(layout.modules)];
+      const candidates = layout.sourceFiles.filter((path) =>
+        modules.some((module) => path.startsWith(`${module}/`)),
+      );
+      const check = size >= 8 && random.chance(1 / 3);
+      const budget = size - (check ? 1 : 0);
+      if (budget >= 6) builder.add('grep', { pattern: 'shared\\(', path: 'src' });
+      const readCount = Math.max(1, Math.round(budget * 0.35));
+      const files: string[] = [];
+      while (builder.size < budget && files.length < readCount) {
+        const path = random.pick(candidates);
+        if (!files.includes(path)) files.push(path);
+        builder.add('read_file', { path });
+      }
+      let created = 0;
+      while (builder.size < budget) {
+        if (random.chance(0.1)) {
+          const module = random.pick(modules);
+          builder.add('write_file', { path: `${module}/new${created++}.ts`, content: NEW_FILE });
+        } else {
+          // Skewed towards the first files read: a square of a uniform.
+          builder.editOrRead(files[Math.floor(random.next() ** 2 * files.length)]!);
+        }
+      }
+      if (check) builder.add('run_check', { path: 'src' });
+    },
+  );
+
+/**
+ * A turn that does a bit of everything, in random order: reads, edits, `grep`, writes of new
+ * files, `glob`, `list_dir`, `stat`, `run_check` (5 %, not concurrency-safe), moves and
+ * deletes of scratch files. Reads and edits often hit the same files.
+ */
+export const mixedTurnWorkload = (): ToolWorkload =>
+  toolWorkload(
+    {
+      name: 'mixed',
+      description: 'Mixed turn: reads, edits, greps, writes, a few checks, moves and deletes.',
+    },
+    (builder, { random, size, layout }) => {
+      const modules = [random.pick(layout.modules), random.pick(layout.modules)];
+      const pool = layout.sourceFiles.filter((path) =>
+        modules.some((module) => path.startsWith(`${module}/`)),
+      );
+      const scratch = [...layout.scratchFiles];
+      let created = 0;
+      while (builder.size < size) {
+        const kind = random.weighted({
+          read: 35,
+          edit: 20,
+          grep: 15,
+          write: 7,
+          glob: 5,
+          list: 5,
+          stat: 5,
+          check: 5,
+          move: 1.5,
+          delete: 1.5,
+        });
+        const path = random.pick(pool);
+        if (kind === 'read') builder.add('read_file', { path });
+        else if (kind === 'edit') builder.editOrRead(path);
+        else if (kind === 'grep') builder.add('grep', { pattern: 'TODO', path: modules[0]! });
+        else if (kind === 'write')
+          builder.add('write_file', {
+            path: `${modules[1]!}/new${created++}.ts`,
+            content: NEW_FILE,
+          });
+        else if (kind === 'glob') builder.add('glob', { pattern: `${modules[1]!}/*.ts` });
+        else if (kind === 'list') builder.add('list_dir', { path: modules[0]! });
+        else if (kind === 'stat') builder.add('stat', { path });
+        else if (kind === 'check') builder.add('run_check', { path: 'src' });
+        else if (scratch.length === 0) builder.add('read_file', { path });
+        else {
+          const from = scratch.splice(random.int(scratch.length), 1)[0]!;
+          if (kind === 'move')
+            builder.add('move_file', { from, to: from.replace('scratch', 'moved') });
+          else builder.add('delete_file', { path: from });
+        }
+      }
+    },
+  );
+
+/**
+ * Many calls on one file: 60 % reads, 25 % edits, 10 % `grep` of its folder, 5 % `stat`.
+ * Every edit conflicts with every other call, so plans are long chains.
+ */
+export const hotFileWorkload = (): ToolWorkload =>
+  toolWorkload(
+    {
+      name: 'hot-file',
+      description: 'Hot file: reads, edits, greps and stats of one file, interleaved.',
+    },
+    (builder, { random, size, layout }) => {
+      const path = random.pick(layout.sourceFiles);
+      const folder = path.slice(0, path.lastIndexOf('/'));
+      while (builder.size < size) {
+        const kind = random.weighted({ read: 60, edit: 25, grep: 10, stat: 5 });
+        if (kind === 'edit') builder.editOrRead(path);
+        else if (kind === 'grep') builder.add('grep', { pattern: 'value', path: folder });
+        else if (kind === 'stat') builder.add('stat', { path });
+        else builder.add('read_file', { path });
+      }
+    },
+  );
+
+/**
+ * A turn full of calls that are not concurrency-safe: 35 % `run_check` (runs alone) between
+ * reads, edits, `grep` and `stat` of one folder. Greedy lets safe calls cross the barriers;
+ * `ordered` keeps them between.
+ */
+export const barrierHeavyWorkload = (): ToolWorkload =>
+  toolWorkload(
+    {
+      name: 'barriers',
+      description: 'Barrier-heavy: a third of the calls are run_check, which runs alone.',
+    },
+    (builder, { random, size, layout }) => {
+      const module = random.pick(layout.modules);
+      const pool = layout.sourceFiles.filter((path) => path.startsWith(`${module}/`));
+      while (builder.size < size) {
+        const kind = random.weighted({ check: 35, read: 35, edit: 15, grep: 10, stat: 5 });
+        const path = random.pick(pool);
+        if (kind === 'check') builder.add('run_check', { path: module });
+        else if (kind === 'edit') builder.editOrRead(path);
+        else if (kind === 'grep') builder.add('grep', { pattern: 'TODO', path: module });
+        else if (kind === 'stat') builder.add('stat', { path });
+        else builder.add('read_file', { path });
+      }
+    },
+  );
+
+const SERVERS = ['github', 'linear', 'docs'];
+
+/**
+ * Remote tools: network MCP servers (100 ms – 3 s), sub-agents (10 – 60 s) and test runs
+ * (5 – 60 s) beside a few local reads and edits, where a wave held for its slowest call and
+ * calls waiting for the end of the stream cost the most. Simulated only.
+ */
+export const remoteToolsWorkload = (): ToolWorkload =>
+  toolWorkload(
+    {
+      name: 'remote',
+      simulatedOnly: true,
+      description:
+        'Remote tools: MCP servers over the network, sub-agents and test runs, a few local edits.',
+    },
+    (builder, { random, size, layout }) => {
+      while (builder.size < size) {
+        const kind = random.weighted({
+          fetch: 35,
+          update: 10,
+          agent: 10,
+          tests: 10,
+          read: 20,
+          edit: 15,
+        });
+        const module = random.pick(layout.modules);
+        const path = random.pick(
+          layout.sourceFiles.filter((file) => file.startsWith(`${module}/`)),
+        );
+        const item = `${random.pick(['issue', 'pr', 'page'])}-${Math.floor(random.next() * 6)}`;
+        if (kind === 'fetch' || kind === 'update')
+          builder.add(`remote_${kind}`, { server: random.pick(SERVERS), item });
+        else if (kind === 'agent') builder.add('sub_agent', { path: module });
+        else if (kind === 'tests') builder.add('run_tests', { path: module });
+        else if (kind === 'edit') builder.editOrRead(path);
+        else builder.add('read_file', { path });
+      }
+    },
+  );
