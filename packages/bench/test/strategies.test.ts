@@ -1,8 +1,7 @@
 import { greedyPlanner, type PlanNode, sequentialPlanner } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
 import { defaultStrategies, plannerStrategy, runBench, type Strategy } from '../src/index.js';
-import { countConflictingOverlaps } from '../src/simulate/count-conflicting-overlaps.js';
-import { simulateTurn } from '../src/simulate/simulate-turn.js';
+import { countConflictingOverlaps, simulateTurn } from '../src/simulate/simulate-turn.js';
 import { eagerStrategy } from '../src/strategies/default-strategies.js';
 import {
   allAtOnceStrategy,

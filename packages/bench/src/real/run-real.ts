@@ -7,10 +7,8 @@ import type {
   TurnMode,
   WorkloadFigures,
 } from '../report/bench-report.js';
-import { arrivalTimes } from '../simulate/arrival-times.js';
-import { healthEstimates } from '../simulate/health-estimates.js';
-import { spreadOf } from '../simulate/spread-of.js';
-import { withEstimates } from '../simulate/with-estimates.js';
+import { spreadOf } from '../simulate/summarize-strategies.js';
+import { arrivalTimes, healthEstimates, withEstimates } from '../simulate/turn-inputs.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/workload.js';
 import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
 import { onDelayedWorkspace } from './workspace.js';

@@ -4,18 +4,15 @@ import type {
   BatchFigures,
   MeanPlanningTime,
   OverallFigures,
-  TurnResult,
+  TurnMode,
   WorkloadFigures,
 } from '../report/bench-report.js';
-import type { Execution, Strategy, TurnView } from '../strategies/strategy.js';
+import type { Strategy } from '../strategies/strategy.js';
 import type { BenchWorkload } from '../workloads/workload.js';
-import { arrivalTimes } from './arrival-times.js';
-import { estimateAccuracy } from './estimate-accuracy.js';
-import { healthEstimates } from './health-estimates.js';
 import { minimalWaveCount } from './minimal-wave-count.js';
-import { simulateTurn } from './simulate-turn.js';
-import { summarizeStrategies } from './summarize-strategies.js';
-import { withEstimates } from './with-estimates.js';
+import { playTurn } from './simulate-turn.js';
+import { estimateAccuracy, summarizeStrategies } from './summarize-strategies.js';
+import { arrivalTimes, healthEstimates, withEstimates } from './turn-inputs.js';
 
 /** Options of {@link compareStrategies}. */
 export interface CompareStrategiesOptions {
@@ -44,33 +41,23 @@ export interface StrategyComparison {
 
 /**
  * Runs every strategy on every batch of every workload and seed, as a whole batch and as a
- * streamed turn, and takes the figures. Strategies see the calls' declarations with the health
- * record's estimates ({@link healthEstimates}: what earlier turns showed), and in streamed
- * turns the arrival times of the token model ({@link arrivalTimes}); only a strategy marked
- * `clairvoyant` sees the sampled durations. The simulator alone puts their decisions and the
- * sampled durations together ({@link simulateTurn}).
+ * streamed turn ({@link playTurn}): strategies see the health record's estimates
+ * ({@link healthEstimates}) and, streamed, the token model's arrivals; the simulator alone
+ * holds the sampled durations. Then summarizes per workload and overall, across seeds.
  *
  * @throws {BenchError} `strategy_failed` naming the strategy and the batch when one throws.
- * @example
- * compareStrategies({ seeds: [workloads], strategies: defaultStrategies() });
- * @see summarizeStrategies
  */
 export function compareStrategies(options: CompareStrategiesOptions): StrategyComparison {
-  const { strategies } = options;
+  const { strategies, clock } = options;
   const maxConcurrency = options.maxConcurrency ?? 8;
   const reference =
     options.reference ??
     (strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : undefined);
-  const total = options.seeds.reduce(
-    (sum, workloads) =>
-      sum + workloads.reduce((inner, workload) => inner + workload.batches.length, 0),
-    0,
-  );
+  const total = options.seeds.flat().reduce((sum, workload) => sum + workload.batches.length, 0);
   const planningMs = new Map(strategies.map((strategy) => [strategy.name, [] as number[]]));
   let done = 0;
-  const workloadNames = options.seeds[0]?.map((workload) => workload.name) ?? [];
-  const perWorkload = workloadNames.map((name) => ({
-    workload: options.seeds[0]!.find((candidate) => candidate.name === name)!,
+  const perWorkload = (options.seeds[0] ?? []).map((workload) => ({
+    workload,
     batches: [] as BatchFigures[],
     estimates: [] as { estimateMs: number | undefined; durationMs: number }[],
   }));
@@ -85,7 +72,6 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
       }
       const estimates = healthEstimates({ workload });
       workload.batches.forEach((batch, position) => {
-        const estimated = withEstimates(batch.nodes, estimates[position]!);
         const actual = withEstimates(batch.nodes, batch.durationsMs);
         batch.durationsMs.forEach((durationMs, call) => {
           entry.estimates.push({ estimateMs: estimates[position]![call], durationMs });
@@ -96,60 +82,45 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
             ? {}
             : { tokensPerSecond: options.tokensPerSecond }),
         });
-        const streamEndMs = arrivalMs[arrivalMs.length - 1] ?? 0;
-        const run = (mode: 'batch' | 'stream'): TurnResult[] =>
-          strategies.map((strategy) => {
-            const view: TurnView = {
-              nodes: strategy.clairvoyant === true ? actual : estimated,
-              maxConcurrency,
-              ...(mode === 'stream' ? { arrivalMs } : {}),
-            };
-            const start = options.clock?.();
-            const execution = decide(strategy, view, workload.name, position, batch.size);
-            if (start !== undefined && mode === 'batch' && seedIndex === 0) {
-              planningMs.get(strategy.name)!.push(options.clock!() - start);
-            }
-            return simulateTurn({
-              strategy: strategy.name,
-              execution,
-              actual,
-              ...(mode === 'stream' ? { arrivalMs } : {}),
-            }).result;
-          });
+        const timed =
+          clock === undefined || seedIndex > 0
+            ? {}
+            : { clock, onDecided: (name: string, ms: number) => planningMs.get(name)!.push(ms) };
+        const turn = playTurn({
+          strategies,
+          estimated: withEstimates(batch.nodes, estimates[position]!),
+          actual,
+          arrivalMs,
+          maxConcurrency,
+          where: `batch ${position} of workload \`${workload.name}\` (${batch.size} calls)`,
+          ...timed,
+        });
         entry.batches.push({
           seed: workload.seed,
           size: batch.size,
           lowerBoundMs: lowerBound(actual, { maxConcurrency }),
-          streamEndMs,
+          streamEndMs: arrivalMs[arrivalMs.length - 1] ?? 0,
           streamLowerBoundMs: lowerBound(actual, { maxConcurrency, arrivalMs }),
           minimalWaves: workload.kind === 'seed-model' ? minimalWaveCount(batch.nodes) : null,
-          batch: run('batch'),
-          stream: run('stream'),
+          ...turn,
         });
         options.onBatch?.(++done, total);
       });
     }
   });
   const seeds = options.seeds.map((workloads) => workloads[0]?.seed ?? 0);
-  const strategyNames = strategies.map((strategy) => strategy.name);
-  const summarize = (batches: readonly BatchFigures[], seedModel: boolean) => ({
-    batch: summarizeStrategies({
-      batches,
-      mode: 'batch',
-      strategies: strategyNames,
-      seeds,
-      seedModel,
-      ...(reference === undefined ? {} : { reference }),
-    }),
-    stream: summarizeStrategies({
-      batches,
-      mode: 'stream',
-      strategies: strategyNames,
-      seeds,
-      seedModel,
-      ...(reference === undefined ? {} : { reference }),
-    }),
-  });
+  const summarize = (batches: readonly BatchFigures[], seedModel: boolean) => {
+    const of = (mode: TurnMode) =>
+      summarizeStrategies({
+        batches,
+        mode,
+        strategies: strategies.map((strategy) => strategy.name),
+        seeds,
+        seedModel,
+        ...(reference === undefined ? {} : { reference }),
+      });
+    return { batch: of('batch'), stream: of('stream') };
+  };
   const accuracy = (pairs: { estimateMs: number | undefined; durationMs: number }[]) =>
     estimateAccuracy({ pairs, defaultMs: DEFAULT_ESTIMATE_MS });
   const workloads = perWorkload.map(({ workload, batches, estimates }): WorkloadFigures => {
@@ -165,17 +136,19 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
       perBatch: batches,
     };
   });
-  const allBatches = perWorkload.flatMap((entry) => entry.batches);
   return {
     workloads,
     overall: {
       batches: workloads.reduce((sum, workload) => sum + workload.batches, 0),
       calls: workloads.reduce((sum, workload) => sum + workload.calls, 0),
       estimates: accuracy(perWorkload.flatMap((entry) => entry.estimates)),
-      ...summarize(allBatches, false),
+      ...summarize(
+        perWorkload.flatMap((entry) => entry.batches),
+        false,
+      ),
     },
     planning:
-      options.clock === undefined
+      clock === undefined
         ? []
         : strategies.map((strategy) => {
             const times = planningMs.get(strategy.name)!;
@@ -186,22 +159,4 @@ export function compareStrategies(options: CompareStrategiesOptions): StrategyCo
             };
           }),
   };
-}
-
-function decide(
-  strategy: Strategy,
-  view: TurnView,
-  workload: string,
-  position: number,
-  size: number,
-): Execution {
-  try {
-    return strategy.execute(view);
-  } catch (error) {
-    throw new BenchError({
-      code: 'strategy_failed',
-      message: `Strategy \`${strategy.name}\` failed on batch ${position} of workload \`${workload}\` (${size} calls): ${error instanceof Error ? error.message : String(error)}`,
-      cause: error,
-    });
-  }
 }

@@ -1,4 +1,7 @@
 import {
+  accessesOf,
+  conflicts,
+  keysOverlap,
   makespan,
   type PlanNode,
   type Schedule,
@@ -6,51 +9,72 @@ import {
   verifyPlan,
   verifySchedule,
 } from '@toolwaves/planner';
+import { BenchError } from '../bench-error.js';
 import type { TurnResult } from '../report/bench-report.js';
-import type { Execution } from '../strategies/strategy.js';
-import { countConflictingOverlaps } from './count-conflicting-overlaps.js';
+import type { Execution, Strategy, TurnView } from '../strategies/strategy.js';
 
-/** Options of {@link simulateTurn}. */
-export interface SimulateTurnOptions {
-  readonly strategy: string;
-  /** What the strategy decided. */
-  readonly execution: Execution;
-  /** The turn's declarations with `estimateMs` = the sampled durations (the simulation's truth). */
-  readonly actual: readonly PlanNode[];
-  /** Streamed turns: when each call arrived (rules: no call starts before). */
-  readonly arrivalMs?: readonly number[];
+/**
+ * Counts the conflicting pairs a schedule ran at the same time (their run times intersect),
+ * and among them the lost updates (both write an overlapping key).
+ */
+export function countConflictingOverlaps(options: {
+  readonly nodes: readonly PlanNode[];
+  readonly schedule: Schedule;
+}): { pairs: number; lostUpdates: number } {
+  const { nodes, schedule } = options;
+  const writes = (node: PlanNode) => accessesOf(node).filter((access) => access.mode === 'write');
+  let pairs = 0;
+  let lostUpdates = 0;
+  for (let a = 0; a < nodes.length; a++) {
+    for (let b = a + 1; b < nodes.length; b++) {
+      const overlap =
+        schedule.startMs[a]! < schedule.endMs[b]! && schedule.startMs[b]! < schedule.endMs[a]!;
+      if (!overlap || !conflicts(nodes[a]!, nodes[b]!)) continue;
+      pairs++;
+      if (writes(nodes[a]!).some((x) => writes(nodes[b]!).some((y) => keysOverlap(x.key, y.key))))
+        lostUpdates++;
+    }
+  }
+  return { pairs, lostUpdates };
 }
 
 /**
- * Simulates one strategy's execution of one turn on the sampled durations, with the planner
- * package's two simulators and nothing else: a wave plan by `makespan` (from the execution's
- * start), everything else by `simulateEager` (the eager ready queue) on the declarations the
- * strategy acts on. Takes the figures: turn time, time after the stream's end, conflicting
- * pairs that ran at the same time (in one wave, for a plan) and lost updates among them, the
- * rules broken (`verifyPlan` for plans; `verifySchedule` on the real declarations, the cap and
- * the arrivals for the rest), and for plans the waves and the `proven` flag.
- *
- * @example simulateTurn({ strategy: 'greedy', execution, actual }).result.turnMs;
+ * Simulates one strategy's execution of one turn on the sampled durations (`actual`), with the
+ * planner package's two simulators: a wave plan by `makespan` (from its `startMs`), anything
+ * else by `simulateEager` on the declarations the strategy acts on. Counts conflicting overlaps
+ * (in one wave, for a plan) and rules broken (`verifyPlan`; `verifySchedule` on the real
+ * declarations, the cap and the arrivals).
  */
-export function simulateTurn(options: SimulateTurnOptions): {
-  readonly result: TurnResult;
-  readonly schedule?: Schedule;
-} {
+export function simulateTurn(options: {
+  readonly strategy: string;
+  readonly execution: Execution;
+  readonly actual: readonly PlanNode[];
+  readonly arrivalMs?: readonly number[];
+}): { readonly result: TurnResult; readonly schedule?: Schedule } {
   const { execution, actual } = options;
   const streamEndMs = Math.max(0, ...(options.arrivalMs ?? []));
-  const base = { strategy: options.strategy };
+  const figures = (turnMs: number, overlaps: { pairs: number; lostUpdates: number }) => ({
+    strategy: options.strategy,
+    turnMs,
+    afterStreamMs: Math.max(0, turnMs - streamEndMs),
+    conflictingOverlaps: overlaps.pairs,
+    lostUpdates: overlaps.lostUpdates,
+  });
   if (execution.kind === 'waves') {
     const { plan } = execution;
     const turnMs =
       execution.startMs + makespan(actual, plan, { maxConcurrency: execution.maxConcurrency });
-    const overlaps = wavePairs(actual, plan.waves);
+    // A plan's calls overlap exactly when they share a wave.
+    const [startMs, endMs] = [actual.map(() => 0), actual.map(() => 0)];
+    plan.waves.forEach(({ calls }, wave) => {
+      for (const call of calls) [startMs[call], endMs[call]] = [wave, wave + 1];
+    });
     return {
       result: {
-        ...base,
-        turnMs,
-        afterStreamMs: Math.max(0, turnMs - streamEndMs),
-        conflictingOverlaps: overlaps.pairs,
-        lostUpdates: overlaps.lostUpdates,
+        ...figures(
+          turnMs,
+          countConflictingOverlaps({ nodes: actual, schedule: { startMs, endMs } }),
+        ),
         waves: plan.waves.length,
         proven: typeof plan.proven === 'boolean' ? plan.proven : null,
         violations: verifyPlan(actual, plan).length,
@@ -61,20 +85,15 @@ export function simulateTurn(options: SimulateTurnOptions): {
     ...node,
     estimateMs: actual[call]!.estimateMs ?? 0,
   }));
-  const schedule = simulateEager(nodes, {
-    maxConcurrency: execution.maxConcurrency,
-    ...(execution.arrivalMs === undefined ? {} : { arrivalMs: execution.arrivalMs }),
-  });
-  const turnMs = Math.max(0, ...schedule.endMs);
-  const overlaps = countConflictingOverlaps({ nodes: actual, schedule });
+  const arrivals = execution.arrivalMs === undefined ? {} : { arrivalMs: execution.arrivalMs };
+  const schedule = simulateEager(nodes, { maxConcurrency: execution.maxConcurrency, ...arrivals });
   return {
     schedule,
     result: {
-      ...base,
-      turnMs,
-      afterStreamMs: Math.max(0, turnMs - streamEndMs),
-      conflictingOverlaps: overlaps.pairs,
-      lostUpdates: overlaps.lostUpdates,
+      ...figures(
+        Math.max(0, ...schedule.endMs),
+        countConflictingOverlaps({ nodes: actual, schedule }),
+      ),
       waves: null,
       proven: null,
       violations: verifySchedule(actual, schedule, {
@@ -85,21 +104,45 @@ export function simulateTurn(options: SimulateTurnOptions): {
   };
 }
 
-/** Conflicting pairs a plan put in one wave (a valid plan has none). */
-function wavePairs(
-  actual: readonly PlanNode[],
-  waves: readonly { readonly calls: readonly number[] }[],
-): { pairs: number; lostUpdates: number } {
-  let pairs = 0;
-  let lostUpdates = 0;
-  for (const { calls } of waves) {
-    const together: Schedule = { startMs: calls.map(() => 0), endMs: calls.map(() => 1) };
-    const found = countConflictingOverlaps({
-      nodes: calls.map((call) => actual[call]!),
-      schedule: together,
+/**
+ * Every strategy on one turn, as a whole batch and streamed: each decides on what it may see
+ * (`estimated`, or `actual` when clairvoyant; the arrivals when streamed), the simulator runs
+ * its decision on the sampled durations. `onDecided` gets each batch-mode decision time.
+ *
+ * @throws {BenchError} `strategy_failed` naming the strategy and `where` the turn is.
+ */
+export function playTurn(options: {
+  readonly strategies: readonly Strategy[];
+  readonly estimated: readonly PlanNode[];
+  readonly actual: readonly PlanNode[];
+  readonly arrivalMs: readonly number[];
+  readonly maxConcurrency: number;
+  readonly where: string;
+  readonly clock?: () => number;
+  readonly onDecided?: (strategy: string, ms: number) => void;
+}): { batch: TurnResult[]; stream: TurnResult[] } {
+  const { actual, clock } = options;
+  const run = (streamed: boolean) =>
+    options.strategies.map((strategy) => {
+      const arrivals = streamed ? { arrivalMs: options.arrivalMs } : {};
+      const view: TurnView = {
+        nodes: strategy.clairvoyant === true ? actual : options.estimated,
+        maxConcurrency: options.maxConcurrency,
+        ...arrivals,
+      };
+      const start = clock?.();
+      let execution: Execution;
+      try {
+        execution = strategy.execute(view);
+      } catch (error) {
+        throw new BenchError({
+          code: 'strategy_failed',
+          message: `Strategy \`${strategy.name}\` failed on ${options.where}: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        });
+      }
+      if (start !== undefined && !streamed) options.onDecided?.(strategy.name, clock!() - start);
+      return simulateTurn({ strategy: strategy.name, execution, actual, ...arrivals }).result;
     });
-    pairs += found.pairs;
-    lostUpdates += found.lostUpdates;
-  }
-  return { pairs, lostUpdates };
+  return { batch: run(false), stream: run(true) };
 }

@@ -1,37 +1,72 @@
 import type {
   BatchFigures,
+  EstimateAccuracy,
+  Spread,
   StrategySummary,
   TurnMode,
   TurnResult,
 } from '../report/bench-report.js';
-import { spreadOf } from './spread-of.js';
 
-/** Options of {@link summarizeStrategies}. */
-export interface SummarizeStrategiesOptions {
-  /** The batches of every seed. */
-  readonly batches: readonly BatchFigures[];
-  readonly mode: TurnMode;
-  /** Strategy names, in report order. */
-  readonly strategies: readonly string[];
-  /** The seeds, in order: one value per seed in every spread. */
-  readonly seeds: readonly number[];
-  /** The strategy the others are compared with, when there is one. */
-  readonly reference?: string;
-  /** Seed-model batches: count plans above the minimal wave count. */
-  readonly seedModel?: boolean;
+/** The median and range of one figure across seeds. */
+export function spreadOf(perSeed: readonly number[]): Spread {
+  const sorted = [...perSeed].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median =
+    sorted.length === 0
+      ? Number.NaN
+      : sorted.length % 2 === 1
+        ? sorted[middle]!
+        : (sorted[middle - 1]! + sorted[middle]!) / 2;
+  return {
+    median,
+    min: sorted[0] ?? Number.NaN,
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    perSeed: [...perSeed],
+  };
+}
+
+/**
+ * How far estimates were from the sampled durations: the median and p90 of |estimate −
+ * duration| ÷ duration (a missing estimate counts as `defaultMs`), and how many were missing.
+ */
+export function estimateAccuracy(options: {
+  readonly pairs: readonly { estimateMs: number | undefined; durationMs: number }[];
+  readonly defaultMs: number;
+}): EstimateAccuracy {
+  const errors = options.pairs
+    .map(({ estimateMs, durationMs }) =>
+      durationMs <= 0 ? 0 : Math.abs((estimateMs ?? options.defaultMs) - durationMs) / durationMs,
+    )
+    .sort((a, b) => a - b);
+  const at = (share: number): number =>
+    errors.length === 0
+      ? 0
+      : errors[Math.min(errors.length - 1, Math.floor(share * errors.length))]!;
+  return {
+    calls: errors.length,
+    medianError: at(0.5),
+    p90Error: at(0.9),
+    unseen: options.pairs.filter((pair) => pair.estimateMs === undefined).length,
+  };
 }
 
 /**
  * Sums each strategy's turn times per seed and takes, across seeds, the spread of its ratio to
- * the reference and to the lower bound (of the mode: the batch's, or the one with arrivals),
- * of its mean turn time and of its tool time after the stream; and the totals of conflicting
- * overlaps, lost updates and broken rules (pure). Ratios are of sums, so long batches weigh
- * more.
- *
- * @example summarizeStrategies({ batches, mode: 'stream', strategies: ['greedy', 'eager'], seeds: [1, 2, 3], reference: 'greedy' });
- * @see compareStrategies
+ * the reference and to the mode's lower bound, of its mean turn time and of its tool time after
+ * the stream; and the totals of conflicting overlaps, lost updates and broken rules. Ratios are
+ * of sums, so long batches weigh more.
  */
-export function summarizeStrategies(options: SummarizeStrategiesOptions): StrategySummary[] {
+export function summarizeStrategies(options: {
+  /** The batches of every seed. */
+  readonly batches: readonly BatchFigures[];
+  readonly mode: TurnMode;
+  readonly strategies: readonly string[];
+  /** One value per seed in every spread, in this order. */
+  readonly seeds: readonly number[];
+  readonly reference?: string;
+  /** Seed-model batches: count plans above the minimal wave count. */
+  readonly seedModel?: boolean;
+}): StrategySummary[] {
   const { mode, reference, seeds } = options;
   const bySeed = seeds.map((seed) => options.batches.filter((batch) => batch.seed === seed));
   const resultOf = (batch: BatchFigures, strategy: string): TurnResult => {

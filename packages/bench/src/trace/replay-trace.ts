@@ -1,12 +1,12 @@
 import { conflicts, type PlanNode } from '@toolwaves/planner';
-import { BenchError } from '../bench-error.js';
-import { arrivalTimes, DEFAULT_TOKENS_PER_SECOND } from '../simulate/arrival-times.js';
-import { simulateTurn } from '../simulate/simulate-turn.js';
+import type { TurnResult } from '../report/bench-report.js';
+import { playTurn } from '../simulate/simulate-turn.js';
+import { arrivalTimes, DEFAULT_TOKENS_PER_SECOND, withEstimates } from '../simulate/turn-inputs.js';
 import { defaultStrategies } from '../strategies/default-strategies.js';
 import type { Strategy } from '../strategies/strategy.js';
-import { mulberry32, sampleLogNormal, seedFor } from '../workloads/seeded-random.js';
+import { SeededRandom, seedFor } from '../workloads/seeded-random.js';
 import type { ToolLatency } from '../workloads/tool-latency.js';
-import type { Trace, TraceFormat, TraceTurn } from './trace.js';
+import type { Trace, TraceFormat } from './trace.js';
 import {
   declareCall,
   TOOL_KIND_LATENCY,
@@ -91,13 +91,8 @@ export interface ReplayTraceOptions {
 interface TurnRun {
   readonly model: string | undefined;
   readonly counts: TraceCounts;
-  readonly results: readonly {
-    strategy: string;
-    batchMs: number;
-    streamMs: number;
-    afterMs: number;
-    overlaps: number;
-  }[];
+  readonly batch: readonly TurnResult[];
+  readonly stream: readonly TurnResult[];
 }
 
 /**
@@ -121,24 +116,19 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
   let fromTrace = 0;
   let callIndex = 0;
   const runs = trace.turns.map((turn, position): TurnRun => {
-    const declared = turn.calls.map((call) =>
-      declareCall(call, {
+    const declared = turn.calls.map((call) => {
+      const declaration = declareCall(call, {
         cwd: trace.cwd,
         ...(options.mappings === undefined ? {} : { mappings: options.mappings }),
-      }),
-    );
-    const durationsMs = turn.calls.map((call, slot) => {
-      const item = callIndex++;
-      if (!declared[slot]!.known) unknownTools[call.name] = (unknownTools[call.name] ?? 0) + 1;
-      if (call.durationMs !== undefined) {
-        fromTrace++;
-        return call.durationMs;
-      }
-      const model = latency[declared[slot]!.kind ?? 'other'];
-      return sampleLogNormal({
-        random: mulberry32(seedFor({ seed, stream: 'trace', item })),
-        ...model,
       });
+      if (!declaration.known) unknownTools[call.name] = (unknownTools[call.name] ?? 0) + 1;
+      return { ...declaration, model: latency[declaration.kind ?? 'other'] };
+    });
+    const durationsMs = turn.calls.map((call, slot) => {
+      const random = new SeededRandom(seedFor({ seed, stream: 'trace', item: callIndex++ }));
+      if (call.durationMs === undefined) return random.duration(declared[slot]!.model);
+      fromTrace++;
+      return call.durationMs;
     });
     const nodes: PlanNode[] = declared.map((declaration, index) => ({
       index,
@@ -147,46 +137,21 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
         ? {}
         : { access: declaration.access }),
     }));
-    const estimated = nodes.map((node, call) => ({
-      ...node,
-      estimateMs: latency[declared[call]!.kind ?? 'other'].medianMs,
-    }));
-    const actual = nodes.map((node, call) => ({ ...node, estimateMs: durationsMs[call]! }));
-    const arrivalMs = arrivalTimes({
-      argumentChars: turn.calls.map((call) => JSON.stringify(call.input ?? null).length),
-      tokensPerSecond,
+    const played = playTurn({
+      strategies,
+      estimated: withEstimates(
+        nodes,
+        declared.map((declaration) => declaration.model.medianMs),
+      ),
+      actual: withEstimates(nodes, durationsMs),
+      arrivalMs: arrivalTimes({
+        argumentChars: turn.calls.map((call) => JSON.stringify(call.input ?? null).length),
+        tokensPerSecond,
+      }),
+      maxConcurrency,
+      where: `turn ${position + 1} of the trace (${turn.calls.length} calls)`,
     });
-    const streamEnd = arrivalMs[arrivalMs.length - 1] ?? 0;
-    const results = strategies.map((strategy) => {
-      const view = { nodes: strategy.clairvoyant === true ? actual : estimated, maxConcurrency };
-      const run = (streamed: boolean) => {
-        try {
-          const execution = strategy.execute(streamed ? { ...view, arrivalMs } : view);
-          return simulateTurn({
-            strategy: strategy.name,
-            execution,
-            actual,
-            ...(streamed ? { arrivalMs } : {}),
-          }).result;
-        } catch (error) {
-          throw new BenchError({
-            code: 'strategy_failed',
-            message: `Strategy \`${strategy.name}\` failed on turn ${position + 1} of the trace (${turn.calls.length} calls): ${error instanceof Error ? error.message : String(error)}`,
-            cause: error,
-          });
-        }
-      };
-      const batch = run(false);
-      const stream = run(true);
-      return {
-        strategy: strategy.name,
-        batchMs: batch.turnMs,
-        streamMs: stream.turnMs,
-        afterMs: Math.max(0, stream.turnMs - streamEnd),
-        overlaps: batch.conflictingOverlaps + stream.conflictingOverlaps,
-      };
-    });
-    return { model: turn.model, counts: countsOf(turn, nodes), results };
+    return { model: turn.model, counts: countsOf(nodes), ...played };
   });
   const models = [...new Set(runs.map((run) => run.model).filter((model) => model !== undefined))];
   return {
@@ -218,7 +183,7 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
   };
 }
 
-function countsOf(turn: TraceTurn, nodes: readonly PlanNode[]): TraceCounts {
+function countsOf(nodes: readonly PlanNode[]): TraceCounts {
   let conflictingPairs = 0;
   for (let a = 0; a < nodes.length; a++) {
     for (let b = a + 1; b < nodes.length; b++)
@@ -226,8 +191,8 @@ function countsOf(turn: TraceTurn, nodes: readonly PlanNode[]): TraceCounts {
   }
   return {
     turns: 1,
-    calls: turn.calls.length,
-    multiCallTurns: turn.calls.length >= 2 ? 1 : 0,
+    calls: nodes.length,
+    multiCallTurns: nodes.length >= 2 ? 1 : 0,
     conflictingPairs,
   };
 }
@@ -243,27 +208,23 @@ function sumCounts(runs: readonly TurnRun[]): TraceCounts {
 }
 
 function totals(runs: readonly TurnRun[], strategies: readonly Strategy[]): TraceStrategyFigures[] {
-  const figures = strategies.map((strategy, s) => {
-    const sum = (name: 'batchMs' | 'streamMs' | 'afterMs' | 'overlaps') =>
-      runs.reduce((total, run) => total + run.results[s]![name], 0);
-    return {
-      strategy: strategy.name,
-      makespanMs: sum('batchMs'),
-      afterStreamMs: sum('afterMs'),
-      streamedMs: sum('streamMs'),
-      conflictingOverlaps: sum('overlaps'),
-    };
-  });
+  const sum = (pick: (run: TurnRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const figures = strategies.map((strategy, s) => ({
+    strategy: strategy.name,
+    makespanMs: sum((run) => run.batch[s]!.turnMs),
+    afterStreamMs: sum((run) => run.stream[s]!.afterStreamMs),
+    streamedMs: sum((run) => run.stream[s]!.turnMs),
+    conflictingOverlaps: sum(
+      (run) => run.batch[s]!.conflictingOverlaps + run.stream[s]!.conflictingOverlaps,
+    ),
+  }));
   const greedy = figures.find((figure) => figure.strategy === 'greedy');
   const ratio = (value: number, base: number | undefined) =>
     base === undefined || base === 0 ? null : value / base;
-  return figures.map((figure) => ({
-    strategy: figure.strategy,
-    makespanMs: figure.makespanMs,
-    afterStreamMs: figure.afterStreamMs,
-    streamedMs: figure.streamedMs,
+  return figures.map(({ conflictingOverlaps, ...figure }) => ({
+    ...figure,
     versusGreedy: ratio(figure.makespanMs, greedy?.makespanMs),
     afterStreamVersusGreedy: ratio(figure.afterStreamMs, greedy?.afterStreamMs),
-    conflictingOverlaps: figure.conflictingOverlaps,
+    conflictingOverlaps,
   }));
 }
