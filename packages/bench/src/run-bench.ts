@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
-import { checkOption, optionRules, type ToolRegistry } from '@toolwaves/core';
+import { checkOption, type OptionRule, optionRules, type ToolRegistry } from '@toolwaves/core';
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
@@ -15,7 +15,7 @@ import type { Strategy } from './strategies/strategy.js';
 import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads, generateBatches } from './workloads/generate-batches.js';
 import { mixedTurnWorkload } from './workloads/tool-workloads.js';
-import type { Workload } from './workloads/workload.js';
+import type { BenchWorkload, Workload } from './workloads/workload.js';
 import { workspaceLayout } from './workloads/workspace-layout.js';
 
 /** Options of {@link runBench}. */
@@ -78,35 +78,34 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
     ...options.profile,
   };
-  const error = (message: string) => new BenchError({ code: 'invalid_options', message });
-  const firstSeed = checkOption({
-    name: 'seed',
-    value: options.seed,
-    rule: optionRules.integerFrom(Number.MIN_SAFE_INTEGER),
-    default: 1,
-    error,
-  });
-  const seedCount = checkOption({
-    name: 'profile.seeds',
-    value: profile.seeds,
-    rule: optionRules.integerFrom(1),
-    error,
-  });
+  const check = (name: string, value: number | undefined, rule: OptionRule<number>, or?: number) =>
+    checkOption({
+      name,
+      value,
+      rule,
+      ...(or === undefined ? {} : { default: or }),
+      error: (message) => new BenchError({ code: 'invalid_options', message }),
+    });
+  const firstSeed = check(
+    'seed',
+    options.seed,
+    optionRules.integerFrom(Number.MIN_SAFE_INTEGER),
+    1,
+  );
+  const seedCount = check('profile.seeds', profile.seeds, optionRules.integerFrom(1));
   const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
-  const maxConcurrency = checkOption({
-    name: 'maxConcurrency',
-    value: options.maxConcurrency,
-    rule: optionRules.integerFrom(1),
-    default: 8,
-    error,
-  });
-  const tokensPerSecond = checkOption({
-    name: 'tokensPerSecond',
-    value: options.tokensPerSecond,
-    rule: optionRules.numberAbove(0),
-    default: DEFAULT_TOKENS_PER_SECOND,
-    error,
-  });
+  const maxConcurrency = check(
+    'maxConcurrency',
+    options.maxConcurrency,
+    optionRules.integerFrom(1),
+    8,
+  );
+  const tokensPerSecond = check(
+    'tokensPerSecond',
+    options.tokensPerSecond,
+    optionRules.numberAbove(0),
+    DEFAULT_TOKENS_PER_SECOND,
+  );
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
   const strategies = checkStrategies(options.strategies ?? defaultStrategies());
@@ -114,6 +113,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     strategy.planner === undefined || strategy.clairvoyant === true ? [] : [strategy.planner],
   );
   const reference = strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : null;
+  const tick = (phase: string) => (done: number, total: number, detail?: string) => {
+    options.signal?.throwIfAborted();
+    options.progress?.update({ phase, done, total, ...(detail === undefined ? {} : { detail }) });
+  };
   const layout = workspaceLayout();
   const root = await createWorkspace({ layout });
   try {
@@ -129,11 +132,6 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         warmupTurns: profile.warmupTurns,
       }),
     );
-    const workloads = bySeed[0]!;
-    // The workloads run for real: tool workloads whose tools are not stand-ins.
-    const realWorkloads = workloads.filter(
-      (workload) => workload.kind === 'tools' && workload.simulatedOnly !== true,
-    );
     const comparison = compareStrategies({
       seeds: bySeed,
       strategies,
@@ -141,43 +139,36 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       clock,
       tokensPerSecond,
       ...(reference === null ? {} : { reference }),
-      onBatch: (done, total) => {
-        options.signal?.throwIfAborted();
-        options.progress?.update({ phase: 'simulating', done, total });
-      },
+      onBatch: tick('simulating'),
     });
-    const figures = comparison.workloads;
     const mixed = mixedTurnWorkload();
-    const scaling =
-      profile.scalingSizes.length === 0
-        ? []
-        : measureScaling({
-            planners,
-            sizes: profile.scalingSizes,
-            maxConcurrency,
-            clock,
-            capMs: profile.scalingCapMs,
-            minTimingMs: profile.minTimingMs,
-            nodesFor: (size) => {
-              const batch = generateBatches({
-                workloads: [mixed],
-                registry,
-                layout,
-                seed: firstSeed,
-                sizes: [size],
-              })[0]!.batches[0]!;
-              // `estimateMs` = the sampled durations.
-              return withEstimates(batch.nodes, batch.durationsMs);
-            },
-            onSize: (size, done, total) => {
-              options.signal?.throwIfAborted();
-              options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` });
-            },
-          });
-
+    const scaling = measureScaling({
+      planners,
+      sizes: profile.scalingSizes,
+      maxConcurrency,
+      clock,
+      capMs: profile.scalingCapMs,
+      minTimingMs: profile.minTimingMs,
+      // One `mixed` batch per size, `estimateMs` = the sampled durations.
+      nodesFor: (size) => {
+        const [{ batches }] = generateBatches({
+          workloads: [mixed],
+          registry,
+          layout,
+          seed: firstSeed,
+          sizes: [size],
+        }) as [BenchWorkload];
+        const batch = batches[0]!;
+        return withEstimates(batch.nodes, batch.durationsMs);
+      },
+      onSize: (size, done, total) => tick('scaling')(done, total, `${size} calls`),
+    });
     const real = {
-      workloads: realWorkloads,
-      figures,
+      // Tool workloads of the first seed whose tools are not stand-ins.
+      workloads: bySeed[0]!.filter(
+        (workload) => workload.kind === 'tools' && !workload.simulatedOnly,
+      ),
+      figures: comparison.workloads,
       layout,
       registryFor,
       sizes: profile.realSizes,
@@ -185,15 +176,11 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       maxConcurrency,
       clock,
     };
-    const onRun = (phase: string) => (done: number, total: number, workload: string) => {
-      options.signal?.throwIfAborted();
-      options.progress?.update({ phase, done, total, detail: workload });
-    };
     const realRuns = await runReal({
       ...real,
       planners,
       budgetMs: profile.realBudgetMs,
-      onRun: onRun('real runs'),
+      onRun: tick('real runs'),
     });
     const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
     const realStreams =
@@ -204,9 +191,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             planner: wavePlanner,
             tokensPerSecond,
             budgetMs: profile.streamBudgetMs,
-            onRun: onRun('real streams'),
+            onRun: tick('real streams'),
           });
-
     const cpu = cpus();
     return {
       meta: {
@@ -232,7 +218,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
       },
-      workloads: figures,
+      workloads: comparison.workloads,
       overall: comparison.overall,
       planning: comparison.planning,
       scaling,
@@ -246,28 +232,19 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
 
 /** The strategies, checked: at least one, each with a name and `execute`, names unique. */
 function checkStrategies(strategies: readonly Strategy[]): readonly Strategy[] {
+  const refuse = (message: string) => new BenchError({ code: 'invalid_strategies', message });
   const names = new Set<string>();
   for (const strategy of strategies) {
     const candidate = strategy as Partial<Strategy> | null;
     if (typeof candidate?.name !== 'string' || typeof candidate.execute !== 'function') {
-      throw new BenchError({
-        code: 'invalid_strategies',
-        message: `Expected every strategy to have a \`name\` and an \`execute\` function, got \`${String(candidate?.name ?? candidate)}\``,
-      });
+      throw refuse(
+        `Expected every strategy to have a \`name\` and an \`execute\` function, got \`${String(candidate?.name ?? candidate)}\``,
+      );
     }
-    if (names.has(strategy.name)) {
-      throw new BenchError({
-        code: 'invalid_strategies',
-        message: `Expected strategy names to be unique, got \`${strategy.name}\` twice`,
-      });
-    }
+    if (names.has(strategy.name))
+      throw refuse(`Expected strategy names to be unique, got \`${strategy.name}\` twice`);
     names.add(strategy.name);
   }
-  if (names.size === 0) {
-    throw new BenchError({
-      code: 'invalid_strategies',
-      message: 'Expected at least one strategy, got none',
-    });
-  }
+  if (names.size === 0) throw refuse('Expected at least one strategy, got none');
   return strategies;
 }

@@ -14,11 +14,11 @@ import { loadTraceMappings } from '../trace/load-trace-mappings.js';
 import { readTrace } from '../trace/read-trace.js';
 import { renderTraceHtml, renderTraceMarkdown } from '../trace/render-trace-report.js';
 import { replayTrace } from '../trace/replay-trace.js';
-import { BENCH_USAGE, type BenchArgs, parseBenchArgs } from './parse-bench-args.js';
+import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
-/** `pnpm bench`: runs the benchmark, prints the headline, writes the reports. */
+/** `pnpm bench`: runs the benchmark (or replays `--trace`), prints the headline, writes the reports. */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseBenchArgs(argv);
   if (args.help) {
@@ -26,12 +26,52 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const started = performance.now();
+  const cwd = process.env.INIT_CWD ?? process.cwd();
   const out =
     args.out === undefined
       ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
-      : resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
+      : resolve(cwd, args.out);
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+  const strategies = defaultStrategies({
+    ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
+    ...(args.optimalExpansions === undefined ? {} : { optimalExpansions: args.optimalExpansions }),
+  });
+  const tokenRate = args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate };
+  /** Writes `<name>.md`, `.json` and `.html`, each atomically; returns where. */
+  const write = async (name: string, files: { md: string; json: string; html: string }) => {
+    for (const [extension, content] of Object.entries(files)) {
+      await writeFileAtomically({ path: join(out, `${name}.${extension}`), content });
+    }
+    return join(out, `${name}.{md,json,html}`);
+  };
   if (args.trace !== undefined) {
-    await runTrace({ args, out, started });
+    const content = await readFile(resolve(cwd, args.trace), 'utf8').catch((error: unknown) => {
+      throw new BenchError({
+        code: 'invalid_trace',
+        message: `Could not read the --trace file \`${args.trace}\`: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    });
+    const trace = readTrace(content);
+    const mappings =
+      args.map === undefined ? {} : { mappings: await loadTraceMappings({ path: args.map, cwd }) };
+    const report = replayTrace({
+      trace,
+      strategies,
+      ...mappings,
+      maxConcurrency: args.maxConcurrency,
+      seed: args.seed,
+      ...tokenRate,
+      file: args.trace,
+      command: ['pnpm bench', ...argv.filter((arg) => arg !== '--')].join(' '),
+    });
+    const markdown = renderTraceMarkdown(report);
+    const where = await write('trace-report', {
+      md: markdown,
+      json: renderJson(report),
+      html: renderTraceHtml(report),
+    });
+    process.stdout.write(`${markdown}\nReplayed in ${seconds()} s. Reports: ${where}\n`);
     return;
   }
   const stop = new AbortController();
@@ -40,90 +80,41 @@ async function main(argv: readonly string[]): Promise<void> {
     stop.abort(new BenchError({ code: 'interrupted', message: 'interrupted: no report written' }));
   });
   const progress = createProgress({ stream: process.stderr });
-  const command = [
-    'pnpm bench',
-    ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
-  ].join(' ');
   const report = await runBench({
-    strategies: defaultStrategies({
-      ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
-      ...(args.optimalExpansions === undefined
-        ? {}
-        : { optimalExpansions: args.optimalExpansions }),
-    }),
+    strategies,
     quick: args.quick,
     seed: args.seed,
     maxConcurrency: args.maxConcurrency,
-    ...(args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate }),
+    ...tokenRate,
     profile: {
       ...(args.real ? {} : { realBudgetMs: 0, streamBudgetMs: 0 }),
       ...(args.scaling ? {} : { scalingSizes: [] }),
       ...(args.seeds === undefined ? {} : { seeds: args.seeds }),
     },
     progress,
-    command,
+    command: [
+      'pnpm bench',
+      ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
+    ].join(' '),
     signal: stop.signal,
   });
-  await writeFileAtomically({ path: join(out, 'report.md'), content: renderMarkdown(report) });
-  await writeFileAtomically({ path: join(out, 'report.json'), content: renderJson(report) });
-  await writeFileAtomically({ path: join(out, 'report.html'), content: renderHtml(report) });
-  progress.finish(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const where = await write('report', {
+    md: renderMarkdown(report),
+    json: renderJson(report),
+    html: renderHtml(report),
+  });
+  progress.finish(`done in ${seconds()} s`);
   const headline = headlineMarkdown(report);
-  process.stdout.write(`${headline}\n\nReports: ${join(out, 'report.{md,json,html}')}\n`);
+  process.stdout.write(`${headline}\n\nReports: ${where}\n`);
   if (args.updateReadme) {
-    const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-    const readme = await readFile(resolve(packageDir, 'README.md'), 'utf8');
+    const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
+    const text = await readFile(readme, 'utf8');
     await writeFileAtomically({
-      path: resolve(packageDir, 'README.md'),
-      content: replaceHeadline({ readme, headline }),
+      path: readme,
+      content: replaceHeadline({ readme: text, headline }),
     });
     process.stdout.write('README.md headline updated\n');
   }
-}
-
-/** `pnpm bench --trace FILE [--map MODULE]`: replays the transcript, writes trace-report.*. */
-async function runTrace(options: { args: BenchArgs; out: string; started: number }): Promise<void> {
-  const { args, out } = options;
-  const cwd = process.env.INIT_CWD ?? process.cwd();
-  const file = resolve(cwd, args.trace!);
-  const content = await readFile(file, 'utf8').catch((error: unknown) => {
-    throw new BenchError({
-      code: 'invalid_trace',
-      message: `Could not read the --trace file \`${args.trace}\`: ${error instanceof Error ? error.message : String(error)}`,
-      cause: error,
-    });
-  });
-  const trace = readTrace(content);
-  const mappings =
-    args.map === undefined ? undefined : await loadTraceMappings({ path: args.map, cwd });
-  const report = replayTrace({
-    trace,
-    strategies: defaultStrategies({
-      ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
-      ...(args.optimalExpansions === undefined
-        ? {}
-        : { optimalExpansions: args.optimalExpansions }),
-    }),
-    ...(mappings === undefined ? {} : { mappings }),
-    maxConcurrency: args.maxConcurrency,
-    seed: args.seed,
-    ...(args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate }),
-    file: args.trace!,
-    command: ['pnpm bench', ...process.argv.slice(2).filter((arg) => arg !== '--')].join(' '),
-  });
-  await writeFileAtomically({
-    path: join(out, 'trace-report.md'),
-    content: renderTraceMarkdown(report),
-  });
-  await writeFileAtomically({ path: join(out, 'trace-report.json'), content: renderJson(report) });
-  await writeFileAtomically({
-    path: join(out, 'trace-report.html'),
-    content: renderTraceHtml(report),
-  });
-  const seconds = ((performance.now() - options.started) / 1000).toFixed(1);
-  process.stdout.write(
-    `${renderTraceMarkdown(report)}\nReplayed in ${seconds} s. Reports: ${join(out, 'trace-report.{md,json,html}')}\n`,
-  );
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -2,37 +2,8 @@ import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core';
 import { BenchError } from '../bench-error.js';
 
-/** The command line of `pnpm bench`, parsed. */
-export interface BenchArgs {
-  /** `--quick`: the quick profile (about a minute). */
-  readonly quick: boolean;
-  /** `--out DIR`: where the reports go (default: `bench-results/` at the repo root). */
-  readonly out: string | undefined;
-  /** `--seed N`: the first seed (default 1). */
-  readonly seed: number;
-  /** `--seeds N`: how many seeds, from `--seed` up (default: the profile's). */
-  readonly seeds: number | undefined;
-  /** `--max-concurrency N` (default 8). */
-  readonly maxConcurrency: number;
-  /** `--optimal-budget MS`: time cap of one `optimal` plan, a safety net only (default: the bench's). */
-  readonly optimalBudgetMs: number | undefined;
-  /** `--optimal-expansions N`: work budget of one `optimal` plan (default: the bench's). */
-  readonly optimalExpansions: number | undefined;
-  /** `--token-rate N`: tokens per second the model writes in streamed turns (default 80). */
-  readonly tokenRate: number | undefined;
-  /** `--no-real`: skip the real runs, batch and streamed. */
-  readonly real: boolean;
-  /** `--no-scaling`: skip the planning-time scaling. */
-  readonly scaling: boolean;
-  /** `--trace FILE`: replay a transcript through every strategy instead of the workloads. */
-  readonly trace: string | undefined;
-  /** `--map MODULE`: the user's declarations for `--trace` (a module whose default export maps tool names). */
-  readonly map: string | undefined;
-  /** `--update-readme`: put the headline in the package README. */
-  readonly updateReadme: boolean;
-  /** `--help`. */
-  readonly help: boolean;
-}
+/** The command line of `pnpm bench`, parsed (each flag is described in {@link BENCH_USAGE}). */
+export type BenchArgs = ReturnType<typeof parseBenchArgs>;
 
 /** The usage text of `pnpm bench`. */
 export const BENCH_USAGE = `Usage: pnpm bench [options]
@@ -73,14 +44,12 @@ const OPTIONS = {
 } as const;
 
 /**
- * Parses the arguments of `pnpm bench` with `node:util`'s `parseArgs` (pure). A lone `--`
- * (what `pnpm bench -- --quick` passes on) is ignored.
+ * Parses the arguments of `pnpm bench` with `node:util`'s `parseArgs`; a lone `--` (what
+ * `pnpm bench -- --quick` passes on) is ignored.
  *
- * @throws {BenchError} `invalid_options` naming the flag and the value, e.g.
- * "Expected `--seed` to be an integer, got `"x"` (string)".
- * @example parseBenchArgs(['--quick', '--out', 'tmp/results']).out; // 'tmp/results'
+ * @throws {BenchError} `invalid_options` naming the flag and the value.
  */
-export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+export function parseBenchArgs(argv: readonly string[]) {
   let values: ReturnType<typeof parse>;
   try {
     values = parse(argv.filter((arg) => arg !== '--'));

@@ -1,8 +1,4 @@
-/**
- * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`.
- *
- * @example formatDuration(0.0123); // '12 µs'
- */
+/** A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`. */
 export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
   if (ms === 0) return '0 ms';
@@ -13,20 +9,12 @@ export function formatDuration(ms: number | null): string {
   return `${us.toFixed(us >= 9.95 ? 0 : 1)} µs`;
 }
 
-/**
- * A ratio with two decimals (`1.07`), `–` for `null` or a non-finite value.
- *
- * @example formatRatio(1.0666); // '1.07'
- */
+/** A ratio with two decimals (`1.07`), `–` for `null` or a non-finite value. */
 export function formatRatio(ratio: number | null): string {
   return ratio === null || !Number.isFinite(ratio) ? '–' : ratio.toFixed(2);
 }
 
-/**
- * A share as a percentage with one decimal (`12.5 %`), `–` for `null`.
- *
- * @example formatPercent(0.125); // '12.5 %'
- */
+/** A share as a percentage with one decimal (`12.5 %`), `–` for `null`. */
 export function formatPercent(share: number | null): string {
   return share === null || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(1)} %`;
 }
@@ -34,8 +22,6 @@ export function formatPercent(share: number | null): string {
 /**
  * A figure across seeds: its median, and its range in brackets when the seeds disagree at the
  * shown precision (`0.97 [0.95–0.99]`); `–` for `null`.
- *
- * @example formatSpread({ median: 0.97, min: 0.951, max: 0.99, perSeed: [] }, formatRatio); // '0.97 [0.95–0.99]'
  */
 export function formatSpread(
   spread: { readonly median: number; readonly min: number; readonly max: number } | null,
