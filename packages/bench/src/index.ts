@@ -2,23 +2,7 @@
 // render its report, and replay their own transcripts.
 export { BenchError, type BenchErrorCode } from './bench-error.js';
 export type { BenchProfile } from './bench-profile.js';
-export type {
-  BatchFigures,
-  BenchMeta,
-  BenchReport,
-  EstimateAccuracy,
-  MeanPlanningTime,
-  OverallFigures,
-  RealRunFigures,
-  RealStreamFigures,
-  ScalingPoint,
-  Spread,
-  StrategyInfo,
-  StrategySummary,
-  TurnMode,
-  TurnResult,
-  WorkloadFigures,
-} from './report/bench-report.js';
+export type * from './report/bench-report.js';
 export { headlineMarkdown } from './report/headline-markdown.js';
 export { renderHtml } from './report/render-html.js';
 export { renderJson } from './report/render-json.js';
@@ -29,13 +13,7 @@ export {
   defaultStrategies,
 } from './strategies/default-strategies.js';
 export { type PlannerStrategyOptions, plannerStrategy } from './strategies/planner-strategy.js';
-export type {
-  EagerExecution,
-  Execution,
-  Strategy,
-  TurnView,
-  WavesExecution,
-} from './strategies/strategy.js';
+export type * from './strategies/strategy.js';
 export { loadTraceMappings } from './trace/load-trace-mappings.js';
 export { readTrace } from './trace/read-trace.js';
 export { renderTraceHtml, renderTraceMarkdown } from './trace/render-trace-report.js';
@@ -56,12 +34,5 @@ export {
   type TraceMappings,
 } from './trace/trace-declarations.js';
 export type { ToolLatency } from './workloads/tool-latency.js';
-export type {
-  BatchRequest,
-  SeedModelBatch,
-  SeedModelWorkload,
-  ToolWorkload,
-  Workload,
-  WorkloadBatch,
-} from './workloads/workload.js';
+export type * from './workloads/workload.js';
 export type { WorkspaceLayout } from './workloads/workspace-layout.js';

@@ -60,75 +60,69 @@ export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: num
 }
 
 /**
- * Whole batches for real: each batch is dispatched `repeats` times with each planner (order
- * rotating) by a parallel `Dispatcher` over the real tools on a fresh workspace, each call
- * delayed by its sampled duration × the scale. The plan is made before the clock starts, so
- * the wall-clock is the plan's execution. An untimed dispatch of each workload's first batch
- * warms the code up first.
+ * A planner's way of running a batch for real over the delayed tools: `batch` dispatches the
+ * whole batch; streamed, a source yields each call at its arrival time (token model × the
+ * scale) and `waves` reads the whole stream then dispatches the plan, while `eager` feeds it to
+ * `dispatchStream`. The plan (on the estimates) is made before the clock starts; the clock
+ * runs from the first tool-call token to the last result.
  */
-export async function runReal(
-  options: RealOptions & { readonly planners: readonly Planner[] },
-): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
-  const contenders = options.planners.map(
-    (planner): Contender => ({
-      name: planner.name,
-      run: (entry, registry) => {
-        const plan = planner.plan(entry.nodes, { maxConcurrency: options.maxConcurrency });
-        const dispatcher = new Dispatcher({
-          registry,
-          mode: 'parallel',
-          planner: { name: planner.name, plan: () => plan },
-          maxConcurrency: options.maxConcurrency,
-        });
-        const start = options.clock();
-        return dispatcher
-          .dispatch(entry.calls)
-          .then((results) => ({ wallMs: options.clock() - start, results }));
-      },
-    }),
-  );
-  return measure(options, 'batch', contenders, true);
-}
-
-/**
- * Streamed turns for real: a source yields each call at its arrival time (token model × the
- * scale) in real time. `eager` feeds it to `dispatchStream`; wait-then-waves reads the whole
- * stream, then dispatches the planner's plan. Wall-clock from the first token to the last
- * result.
- */
-export async function runRealStream(
-  options: RealOptions & { readonly planner: Planner; readonly tokensPerSecond: number },
-): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
-  const contender = (eager: boolean): Contender => ({
-    name: eager ? 'eager' : options.planner.name,
+function contender(
+  options: RealOptions & { readonly tokensPerSecond?: number },
+  planner: Planner,
+  how: 'batch' | 'waves' | 'eager',
+): Contender {
+  const { clock, maxConcurrency } = options;
+  return {
+    name: how === 'eager' ? 'eager' : planner.name,
     run: async (entry, registry, scale) => {
+      const plan = planner.plan(entry.nodes, { maxConcurrency });
       const arrivalMs = arrivalTimes({
         argumentChars: entry.batch.argumentChars,
-        tokensPerSecond: options.tokensPerSecond,
+        ...(options.tokensPerSecond === undefined
+          ? {}
+          : { tokensPerSecond: options.tokensPerSecond }),
       }).map((ms) => ms * scale);
-      const plan = options.planner.plan(entry.nodes, { maxConcurrency: options.maxConcurrency });
       const dispatcher = new Dispatcher({
         registry,
-        mode: eager ? 'eager' : 'parallel',
-        planner: { name: options.planner.name, plan: () => plan },
-        maxConcurrency: options.maxConcurrency,
+        mode: how === 'eager' ? 'eager' : 'parallel',
+        planner: { name: planner.name, plan: () => plan },
+        maxConcurrency,
       });
-      const start = options.clock();
-      const source = timedSource({ calls: entry.calls, arrivalMs, clock: options.clock, start });
+      const start = clock();
+      const source = timedSource({ calls: entry.calls, arrivalMs, clock, start });
       let results: ToolResult[];
-      if (eager) results = await dispatcher.dispatchStream(source);
+      if (how === 'batch') results = await dispatcher.dispatch(entry.calls);
+      else if (how === 'eager') results = await dispatcher.dispatchStream(source);
       else {
         const written: ToolCall[] = [];
         for await (const call of source) written.push(call);
         results = await dispatcher.dispatch(written);
       }
-      return { wallMs: options.clock() - start, results };
+      return { wallMs: clock() - start, results };
     },
-  });
-  const measured = await measure(options, 'stream', [contender(false), contender(true)], false);
+  };
+}
+
+/** Whole batches for real, each planner's plan dispatched by a parallel `Dispatcher`. */
+export function runReal(
+  options: RealOptions & { readonly planners: readonly Planner[] },
+): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
+  const contenders = options.planners.map((planner) => contender(options, planner, 'batch'));
+  return measure(options, 'batch', contenders, true);
+}
+
+/** Streamed turns for real: wait-then-waves with `planner` against `eager` (`dispatchStream`). */
+export async function runRealStream(
+  options: RealOptions & { readonly planner: Planner; readonly tokensPerSecond: number },
+): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
+  const contenders = [
+    contender(options, options.planner, 'waves'),
+    contender(options, options.planner, 'eager'),
+  ];
+  const { latencyScale, runs } = await measure(options, 'stream', contenders, false);
   return {
-    latencyScale: measured.latencyScale,
-    runs: measured.runs.map((run) => ({
+    latencyScale,
+    runs: runs.map((run) => ({
       workload: run.workload,
       strategy: run.planner,
       batches: run.batches,
@@ -142,10 +136,12 @@ export async function runRealStream(
 }
 
 /**
- * Runs every batch `repeats` times per contender, the order rotating from batch to batch and
- * round to round; sums per workload and contender the median wall-clock, the simulated turn ×
- * the scale and the spread ((slowest − fastest) ÷ median, averaged over batches). Error
- * results are counted in the first round.
+ * Runs every batch `repeats` times per contender (order rotating from batch to batch and round
+ * to round) on a fresh workspace, each call delayed by its sampled duration × the latency scale
+ * that fits the budget; an untimed run of each workload's first batch warms the code up when
+ * asked. Sums per workload and contender the median wall-clock, the simulated turn × the scale
+ * and the spread ((slowest − fastest) ÷ median, averaged over batches); error results are
+ * counted in the first round.
  */
 async function measure(
   options: RealOptions,

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { Access } from '@toolwaves/planner';
 import { classifyCommand } from '@toolwaves/tools-fs';
 import type { ToolLatency } from '../workloads/tool-latency.js';
+import { field } from './trace.js';
 
 /** What kind of work a tool does: picks its latency model when the transcript has no duration. */
 export type ToolKind =
@@ -53,12 +54,7 @@ export type TraceMapping =
 /** Declarations by tool name, as a `--map` module's default export gives them. */
 export type TraceMappings = Readonly<Record<string, TraceMapping>>;
 
-const arg = (input: unknown, name: string): unknown =>
-  typeof input === 'object' && input !== null
-    ? (input as Record<string, unknown>)[name]
-    : undefined;
-
-/** Touches these paths in this mode; unsafe when one is not a path. */
+/** Touches the paths in these input fields in this mode (`path?`: the working directory when missing); unsafe when one is not a path. */
 function paths(
   mode: Access['mode'],
   kind: ToolKind,
@@ -66,7 +62,7 @@ function paths(
 ): (input: unknown, context: MappingContext) => TraceDeclaration {
   return (input, context) => {
     const keys = names.flatMap((name) => {
-      const value = arg(input, name.replace('?', ''));
+      const value = field(input, name.replace('?', ''));
       if (name.endsWith('?') && value === undefined) return [context.keyOf('.')];
       return Array.isArray(value)
         ? value.map((path) => context.keyOf(path))
@@ -79,7 +75,7 @@ function paths(
 
 /** A shell command, declared by `classifyCommand` (tools-fs): read-only pipelines read what they name. */
 const shell: TraceMapping = (input, context) => {
-  const command = arg(input, 'command');
+  const command = field(input, 'command');
   const found = classifyCommand(typeof command === 'string' ? command : '');
   if (!found.concurrencySafe) return { concurrencySafe: false, kind: 'shell' };
   return {
@@ -89,8 +85,9 @@ const shell: TraceMapping = (input, context) => {
   };
 };
 
-const keyless = (kind: ToolKind): TraceDeclaration => ({ concurrencySafe: true, kind });
-const alone = (kind: ToolKind): TraceDeclaration => ({ concurrencySafe: false, kind });
+/** One mapping for each of the space-separated tool names. */
+const each = (names: string, mapping: TraceMapping): Record<string, TraceMapping> =>
+  Object.fromEntries(names.split(' ').map((name) => [name, mapping]));
 
 /**
  * The built-in declarations: Claude Code's tools, toolwaves' fs tools (and `run_command`),
@@ -102,54 +99,36 @@ export const BUILT_IN_MAPPINGS: TraceMappings = {
   // Claude Code
   Read: paths('read', 'read', 'file_path'),
   NotebookRead: paths('read', 'read', 'notebook_path'),
-  Write: paths('write', 'write', 'file_path'),
-  Edit: paths('write', 'write', 'file_path'),
-  MultiEdit: paths('write', 'write', 'file_path'),
+  ...each('Write Edit MultiEdit', paths('write', 'write', 'file_path')),
   NotebookEdit: paths('write', 'write', 'notebook_path'),
-  Glob: paths('read', 'search', 'path?'),
-  Grep: paths('read', 'search', 'path?'),
-  LS: paths('read', 'read', 'path'),
-  Bash: shell,
-  BashOutput: keyless('local'),
-  KillShell: alone('local'),
-  KillBash: alone('local'),
+  ...each('Glob Grep glob grep', paths('read', 'search', 'path?')),
+  ...each('BashOutput list_allowed_directories', { concurrencySafe: true, kind: 'local' }),
+  ...each('KillShell KillBash ExitPlanMode', { concurrencySafe: false, kind: 'local' }),
+  ...each('SlashCommand AskUserQuestion', { concurrencySafe: false, kind: 'other' }),
   TodoWrite: {
     concurrencySafe: true,
     access: [{ key: 'claude:todos', mode: 'write' }],
     kind: 'local',
   },
-  Task: keyless('agent'),
-  WebFetch: keyless('web'),
-  WebSearch: keyless('web'),
+  Task: { concurrencySafe: true, kind: 'agent' },
+  ...each('WebFetch WebSearch', { concurrencySafe: true, kind: 'web' }),
   Skill: { concurrencySafe: true, access: [{ key: 'claude:skills', mode: 'read' }], kind: 'local' },
-  SlashCommand: alone('other'),
-  ExitPlanMode: alone('local'),
-  AskUserQuestion: alone('other'),
+  ...each('Bash run_command', shell),
   // toolwaves fs tools and the MCP filesystem server
-  read_file: paths('read', 'read', 'path'),
-  read_text_file: paths('read', 'read', 'path'),
-  read_media_file: paths('read', 'read', 'path'),
+  ...each(
+    'LS read_file read_text_file read_media_file list_directory list_directory_with_sizes directory_tree stat get_file_info',
+    paths('read', 'read', 'path'),
+  ),
   read_multiple_files: paths('read', 'read', 'paths'),
-  write_file: paths('write', 'write', 'path'),
-  edit_file: (input, context) =>
-    paths(arg(input, 'dryRun') === true ? 'read' : 'write', 'write', 'path')(input, context),
-  create_directory: paths('write', 'write', 'path'),
   list_dir: paths('read', 'read', 'path?'),
-  list_directory: paths('read', 'read', 'path'),
-  list_directory_with_sizes: paths('read', 'read', 'path'),
-  directory_tree: paths('read', 'read', 'path'),
-  glob: paths('read', 'search', 'path?'),
-  grep: paths('read', 'search', 'path?'),
   search_files: paths('read', 'search', 'path'),
-  stat: paths('read', 'read', 'path'),
-  get_file_info: paths('read', 'read', 'path'),
-  list_allowed_directories: keyless('local'),
+  ...each('write_file create_directory delete_file', paths('write', 'write', 'path')),
+  edit_file: (input, context) =>
+    paths(field(input, 'dryRun') === true ? 'read' : 'write', 'write', 'path')(input, context),
   move_file: (input, context) =>
-    (arg(input, 'source') === undefined
+    (field(input, 'source') === undefined
       ? paths('write', 'write', 'from', 'to')
       : paths('write', 'write', 'source', 'destination'))(input, context),
-  delete_file: paths('write', 'write', 'path'),
-  run_command: shell,
 };
 
 /**

@@ -43,12 +43,16 @@ class BatchBuilder {
 }
 
 function toolWorkload(
-  workload: Omit<ToolWorkload, 'kind' | 'batch'>,
+  name: string,
+  description: string,
   fill: (builder: BatchBuilder, request: BatchRequest) => void,
+  simulatedOnly?: true,
 ): ToolWorkload {
   return {
     kind: 'tools',
-    ...workload,
+    name,
+    description,
+    ...(simulatedOnly === undefined ? {} : { simulatedOnly }),
     batch(request): WorkloadBatch {
       const builder = new BatchBuilder(request.random);
       fill(builder, request);
@@ -67,10 +71,8 @@ const NEW_FILE = 'export const added = true;\n';
  */
 export const exploreWorkload = (): ToolWorkload =>
   toolWorkload(
-    {
-      name: 'explore',
-      description: 'Exploring agent: reads, greps, globs, list_dir and stat, no writes.',
-    },
+    'explore',
+    'Exploring agent: reads, greps, globs, list_dir and stat, no writes.',
     (builder, { random, size, layout }) => {
       const focus = [random.pick(layout.modules), random.pick(layout.modules)];
       const read: string[] = [];
@@ -113,10 +115,8 @@ export const exploreWorkload = (): ToolWorkload =>
  */
 export const refactorWorkload = (): ToolWorkload =>
   toolWorkload(
-    {
-      name: 'refactor',
-      description: 'Refactoring agent: reads, then edits across those files (several per file).',
-    },
+    'refactor',
+    'Refactoring agent: reads, then edits across those files (several per file).',
     (builder, { random, size, layout }) => {
       const modules = [random.pick(layout.modules), random.pick(layout.modules)];
       const candidates = layout.sourceFiles.filter((path) =>
@@ -153,10 +153,8 @@ export const refactorWorkload = (): ToolWorkload =>
  */
 export const mixedTurnWorkload = (): ToolWorkload =>
   toolWorkload(
-    {
-      name: 'mixed',
-      description: 'Mixed turn: reads, edits, greps, writes, a few checks, moves and deletes.',
-    },
+    'mixed',
+    'Mixed turn: reads, edits, greps, writes, a few checks, moves and deletes.',
     (builder, { random, size, layout }) => {
       const modules = [random.pick(layout.modules), random.pick(layout.modules)];
       const pool = layout.sourceFiles.filter((path) =>
@@ -207,10 +205,8 @@ export const mixedTurnWorkload = (): ToolWorkload =>
  */
 export const hotFileWorkload = (): ToolWorkload =>
   toolWorkload(
-    {
-      name: 'hot-file',
-      description: 'Hot file: reads, edits, greps and stats of one file, interleaved.',
-    },
+    'hot-file',
+    'Hot file: reads, edits, greps and stats of one file, interleaved.',
     (builder, { random, size, layout }) => {
       const path = random.pick(layout.sourceFiles);
       const folder = path.slice(0, path.lastIndexOf('/'));
@@ -231,10 +227,8 @@ export const hotFileWorkload = (): ToolWorkload =>
  */
 export const barrierHeavyWorkload = (): ToolWorkload =>
   toolWorkload(
-    {
-      name: 'barriers',
-      description: 'Barrier-heavy: a third of the calls are run_check, which runs alone.',
-    },
+    'barriers',
+    'Barrier-heavy: a third of the calls are run_check, which runs alone.',
     (builder, { random, size, layout }) => {
       const module = random.pick(layout.modules);
       const pool = layout.sourceFiles.filter((path) => path.startsWith(`${module}/`));
@@ -259,12 +253,8 @@ const SERVERS = ['github', 'linear', 'docs'];
  */
 export const remoteToolsWorkload = (): ToolWorkload =>
   toolWorkload(
-    {
-      name: 'remote',
-      simulatedOnly: true,
-      description:
-        'Remote tools: MCP servers over the network, sub-agents and test runs, a few local edits.',
-    },
+    'remote',
+    'Remote tools: MCP servers over the network, sub-agents and test runs, a few local edits.',
     (builder, { random, size, layout }) => {
       while (builder.size < size) {
         const kind = random.weighted({
@@ -288,4 +278,5 @@ export const remoteToolsWorkload = (): ToolWorkload =>
         else builder.add('read_file', { path });
       }
     },
+    true,
   );
