@@ -16,28 +16,15 @@ import type { Strategy } from './strategy.js';
 /** Options of {@link defaultStrategies}. */
 export interface DefaultStrategiesOptions {
   /**
-   * Work budget of one `optimal` plan, in search nodes (default
-   * {@link DEFAULT_OPTIMAL_EXPANSIONS}): a work budget, not a clock, so the same seed gives the
-   * same plans on any machine.
+   * Work budget of one `optimal` plan, in search nodes (default 20 000): a work budget, not a
+   * clock, so the same seed gives the same plans on any machine.
    */
   readonly optimalExpansions?: number;
-  /** Time cap of one `optimal` plan, ms: a safety net far above the work budget's needs. */
+  /** Time cap of one `optimal` plan, ms (default 10 000): a safety net far above the work budget's needs. */
   readonly optimalBudgetMs?: number;
 }
 
-/** The bench's work budget of one `optimal` plan, in search nodes. */
-export const DEFAULT_OPTIMAL_EXPANSIONS = 20_000;
-
-/** The bench's time cap of one `optimal` plan, ms (a safety net; the work budget decides). */
-export const DEFAULT_OPTIMAL_BUDGET_MS = 10_000;
-
-/**
- * The executor's eager mode: each call starts as soon as it has arrived, the earlier calls it
- * depends on (rules 4 and 5) have ended and a slot is free under `maxConcurrency`, the earlier
- * call first. Needs no estimates.
- *
- * @example eagerStrategy().execute({ nodes, maxConcurrency: 8, arrivalMs }); // { kind: 'eager', ... }
- */
+/** The executor's eager mode: the eager ready queue on the calls' own declarations. */
 export function eagerStrategy(): Strategy {
   return {
     name: 'eager',
@@ -63,8 +50,8 @@ export function eagerStrategy(): Strategy {
  */
 export function defaultStrategies(options: DefaultStrategiesOptions = {}): Strategy[] {
   const optimal = optimalPlanner({
-    budgetMs: options.optimalBudgetMs ?? DEFAULT_OPTIMAL_BUDGET_MS,
-    maxExpansions: options.optimalExpansions ?? DEFAULT_OPTIMAL_EXPANSIONS,
+    budgetMs: options.optimalBudgetMs ?? 10_000,
+    maxExpansions: options.optimalExpansions ?? 20_000,
   });
   return [
     plannerStrategy(greedyPlanner()),

@@ -5,12 +5,8 @@ import { type Strategy, streamEnd, type TurnView } from './strategy.js';
 export const CLAUDE_CODE_MAX_CONCURRENCY = 10;
 
 /**
- * Whether a call counts as read-only for the peers' strategies (Claude Code's
- * concurrency-safe tools, Codex's parallel tools): it is concurrency-safe and every access it
- * declares is a read (a keyless safe call counts too). Edits and writes do not, even though
- * toolwaves runs them in parallel on distinct keys.
- *
- * @example isReadOnly({ index: 0, parallelizable: true, access: [{ key: 'fs:/a', mode: 'read' }] }); // true
+ * A call the peers run in parallel (Claude Code's concurrency-safe tools, Codex's parallel
+ * tools): concurrency-safe and only reads (keyless counts); edits and writes do not.
  */
 export function isReadOnly(node: PlanNode): boolean {
   return node.parallelizable && accessesOf(node).every((access) => access.mode === 'read');
@@ -19,13 +15,7 @@ export function isReadOnly(node: PlanNode): boolean {
 const arrivals = (turn: TurnView) => turn.nodes.map((_, call) => turn.arrivalMs?.[call] ?? 0);
 const free = (node: PlanNode): PlanNode => ({ index: node.index, parallelizable: true });
 
-/**
- * AI SDK ≤ 6 `streamText`, OpenAI Agents without a cap: every call starts the moment it has
- * arrived, no cap, no conflict control. Fast and unsafe: the bench counts the conflicting
- * pairs that overlapped.
- *
- * @example allAtOnceStrategy().execute({ nodes, maxConcurrency: 8 }); // everything at 0
- */
+/** AI SDK ≤ 6 `streamText`, OpenAI Agents without a cap: every call on arrival, no control. */
 export function allAtOnceStrategy(): Strategy {
   return {
     name: 'all-at-once',
@@ -40,12 +30,7 @@ export function allAtOnceStrategy(): Strategy {
   };
 }
 
-/**
- * AI SDK 7, LangGraph `ToolNode`: waits for the whole step (the end of the stream), then
- * starts every call at once, no cap, no conflict control.
- *
- * @example waitThenAllAtOnceStrategy().execute({ nodes, maxConcurrency: 8, arrivalMs }); // everything at the stream's end
- */
+/** AI SDK 7, LangGraph `ToolNode`: waits for the whole step, then starts every call at once. */
 export function waitThenAllAtOnceStrategy(): Strategy {
   return {
     name: 'wait-then-all-at-once',
@@ -61,11 +46,8 @@ export function waitThenAllAtOnceStrategy(): Strategy {
 }
 
 /**
- * Claude Code's partition: runs of consecutive read-only calls ({@link isReadOnly}) run
- * together under a cap of 10, every other call alone, in order. Streamed, a read-only call
- * starts on arrival (once the calls before its run ended), the others after the stream.
- *
- * @example consecutiveReadOnlyStrategy().execute({ nodes, maxConcurrency: 8 });
+ * Claude Code's partition: consecutive read-only calls together (cap 10), every other call
+ * alone, in order; streamed, read-only calls start on arrival, the others after the stream.
  */
 export function consecutiveReadOnlyStrategy(): Strategy {
   return {
@@ -83,11 +65,8 @@ export function consecutiveReadOnlyStrategy(): Strategy {
 }
 
 /**
- * Codex's pattern: one fair read/write lock for the whole turn, a read-only call
- * ({@link isReadOnly}) takes it shared, any other call exclusive; calls ask for it on arrival.
- * As declarations: a read or a write of one key. Uncapped, or capped at `maxConcurrency`.
- *
- * @example globalRwLockStrategy({ capped: true }).execute({ nodes, maxConcurrency: 8 });
+ * Codex's pattern: one fair read/write lock for the turn (as declarations: a read or a write
+ * of one key), read-only calls shared, others exclusive, asked for on arrival; capped or not.
  */
 export function globalRwLockStrategy(options: { readonly capped?: boolean } = {}): Strategy {
   const capped = options.capped === true;

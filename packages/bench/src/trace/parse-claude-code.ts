@@ -16,17 +16,13 @@ interface OpenTurn {
 }
 
 /**
- * Reads Claude Code's `--output-format stream-json` events (and the session `.jsonl` files,
- * which add a `timestamp` to each): one model turn is the `tool_use` blocks sharing one
- * `message.id` (Claude Code writes one `assistant` event per content block); a sub-agent's
- * events carry `parent_tool_use_id` and form turns of their own. `tool_result` blocks mark
- * errors (`is_error`) and give durations: `tool_use_result.durationMs` (`toolUseResult` in session
- * files), `totalDurationMs`
- * (Task) or `durationSeconds` (WebSearch), else the time between the turn's last event and
- * the result's when both carry a `timestamp`. Events of other types are ignored.
+ * Claude Code's `stream-json` events (and session `.jsonl` files, which add `timestamp`s): a
+ * turn is the `tool_use` blocks sharing one `message.id`; a sub-agent's events carry
+ * `parent_tool_use_id` and form turns of their own. `tool_result` blocks mark errors and give
+ * durations (`tool_use_result` / `toolUseResult`: `durationMs`, `totalDurationMs`,
+ * `durationSeconds`; else the time between the turn's last event and the result's).
  *
  * @throws {BenchError} `invalid_trace` naming the line of an `assistant` event without content.
- * @example parseClaudeCode(records).turns.length;
  */
 export function parseClaudeCode(
   records: readonly TraceRecord[],

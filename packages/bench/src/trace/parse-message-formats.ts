@@ -44,12 +44,8 @@ function parseArguments(raw: unknown): unknown {
 }
 
 /**
- * Reads OpenAI Chat Completions messages (a request's `messages`, a list, JSON lines, or
- * `chat.completion` responses): each assistant message with `tool_calls` is a turn, its calls
- * `{ id, function: { name, arguments } }`; the model is the response's or the request's
- * `model`. Chat Completions carry no error flag and no durations.
- *
- * @example parseOpenAiChat(records, []).turns[0].calls[0].name;
+ * OpenAI Chat Completions messages (or `chat.completion` responses): each assistant message
+ * with `tool_calls` is a turn. No error flag, no durations.
  */
 export function parseOpenAiChat(
   records: readonly TraceRecord[],
@@ -78,11 +74,8 @@ export function parseOpenAiChat(
 }
 
 /**
- * Reads Anthropic Messages (a request's `messages`, a list, JSON lines, or `message`
- * responses): each assistant message with `tool_use` blocks is a turn; `tool_result` blocks
- * with `is_error: true` mark errors. No durations.
- *
- * @example parseAnthropicMessages(records, []).turns.length;
+ * Anthropic Messages: each assistant message with `tool_use` blocks is a turn; `tool_result`
+ * blocks with `is_error: true` mark errors. No durations.
  */
 export function parseAnthropicMessages(
   records: readonly TraceRecord[],
@@ -115,11 +108,8 @@ export function parseAnthropicMessages(
 }
 
 /**
- * Reads AI SDK steps (`result.steps`, a list, or JSON lines): each step with `toolCalls` is a
- * turn, its calls `{ toolCallId, toolName, input }` (`args` before AI SDK 5); a `tool-error`
- * part of the step's `content` marks an error; the model is `response.modelId`.
- *
- * @example parseAiSdkSteps(records, []).turns.length;
+ * AI SDK steps: each step with `toolCalls` is a turn (`input`, or `args` before AI SDK 5); a
+ * `tool-error` part of its `content` marks an error; the model is `response.modelId`.
  */
 export function parseAiSdkSteps(
   records: readonly TraceRecord[],

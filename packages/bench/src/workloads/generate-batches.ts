@@ -31,36 +31,25 @@ export function defaultWorkloads(): Workload[] {
   ];
 }
 
-/** Options of {@link generateBatches}. */
-export interface GenerateBatchesOptions {
-  readonly workloads: readonly Workload[];
-  /** The registry whose declarations turn tool calls into plan nodes (`toPlanNodes`). */
-  readonly registry: ToolRegistry;
-  /** The workspace the calls refer to. */
-  readonly layout: WorkspaceLayout;
-  /** The seed: the same seed gives the same batches. */
-  readonly seed: number;
-  /** Batch sizes, each from 1 up (workloads with fixed sizes use theirs). */
-  readonly sizes: readonly number[];
-  /** Batches per size (default 1). */
-  readonly repeats?: number;
-  /** Turns of 16 calls (or the workload's fixed size) before the measured ones (default 0). */
-  readonly warmupTurns?: number;
-}
-
 /**
- * Generates every workload's batches for one seed. Tool workloads get their plan nodes from
- * the registry's `toPlanNodes`, so the declarations are the tools' real ones; nodes carry no
- * `estimateMs` (the sampled durations are kept apart, in `durationsMs`). Each batch has its
- * own seeded stream ({@link seedFor}), so the batches do not depend on which other workloads
- * or sizes run; warm-up turns come from a stream of their own.
+ * Generates every workload's batches for one seed, each batch from its own seeded stream (so
+ * batches do not depend on which other workloads or sizes run), `repeats` (default 1) per size,
+ * after `warmupTurns` (default 0) turns of 16 calls from a stream of their own. Tool calls get
+ * their plan nodes from the registry's `toPlanNodes` (the tools' real declarations); nodes
+ * carry no `estimateMs`, the sampled durations are kept apart.
  *
  * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1
  * up, or `warmupTurns` that is not one from 0 up.
- * @example
- * generateBatches({ workloads: defaultWorkloads(), registry, layout, seed: 1, sizes: [4, 16] });
  */
-export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[] {
+export function generateBatches(options: {
+  readonly workloads: readonly Workload[];
+  readonly registry: ToolRegistry;
+  readonly layout: WorkspaceLayout;
+  readonly seed: number;
+  readonly sizes: readonly number[];
+  readonly repeats?: number;
+  readonly warmupTurns?: number;
+}): BenchWorkload[] {
   const repeats = options.repeats ?? 1;
   const warmupTurns = checkOption({
     name: 'warmupTurns',
@@ -94,14 +83,9 @@ export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[
         calls,
       };
     };
-    const warmup = Array.from({ length: warmupTurns }, (_, item) => {
-      const { tools, durationsMs } = make(
-        `${workload.name}:warm-up`,
-        item,
-        workload.sizes?.[0] ?? 16,
-      );
-      return { tools, durationsMs };
-    });
+    const warmup = Array.from({ length: warmupTurns }, (_, item) =>
+      make(`${workload.name}:warm-up`, item, workload.sizes?.[0] ?? 16),
+    );
     return {
       name: workload.name,
       description: workload.description,
