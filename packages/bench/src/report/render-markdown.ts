@@ -1,13 +1,12 @@
 import { TOOL_LATENCY } from '../workloads/tool-latency.js';
 import type { BenchReport, StrategySummary, WorkloadFigures } from './bench-report.js';
-import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
-import { headlineBlocks } from './headline-markdown.js';
+import { formatDuration, formatPercent, formatRatio } from './format-figures.js';
+import { headlineBlocks, summaryCells } from './headline-markdown.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
  * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, the
- * planning time against batch size, the real runs, and how the
- * figures were made.
+ * planning time against batch size, the real runs, and how the figures were made.
  *
  * @example await writeFile('report.md', renderMarkdown(report));
  * @see renderHtml
@@ -16,12 +15,7 @@ export function renderMarkdown(report: BenchReport): string {
   return `${blocksToMarkdown(reportBlocks(report))}\n`;
 }
 
-/**
- * Everything in the report as blocks (pure): what {@link renderMarkdown} writes and
- * `renderHtml` renders below its charts.
- *
- * @example blocksToHtml(reportBlocks(report));
- */
+/** Everything in the report as blocks: what {@link renderMarkdown} writes and `renderHtml` renders below its charts. */
 export function reportBlocks(report: BenchReport): ReportBlock[] {
   const { meta } = report;
   const sections: ReportBlock[] = [
@@ -57,12 +51,7 @@ function workloadSection(workload: WorkloadFigures): ReportBlock[] {
     const stream = workload.stream.find((entry) => entry.strategy === batch.strategy)!;
     return [
       batch.strategy,
-      formatSpread(batch.versusGreedy, formatRatio),
-      formatSpread(batch.versusBound, formatRatio),
-      formatSpread(stream.versusGreedy, formatRatio),
-      formatSpread(stream.versusBound, formatRatio),
-      formatSpread(stream.turnMs, formatDuration),
-      formatSpread(stream.afterStreamMs, formatDuration),
+      ...summaryCells(batch, stream),
       `${batch.conflictingOverlaps} (${batch.lostUpdates}) / ${stream.conflictingOverlaps} (${stream.lostUpdates})`,
       String(batch.invalidPlans),
       formatPercent(batch.proven),
