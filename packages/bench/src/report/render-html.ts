@@ -1,4 +1,4 @@
-import { groupedBarChart } from './bar-chart.js';
+import { type GroupedBarChartOptions, groupedBarChart } from './bar-chart.js';
 import type { BenchReport } from './bench-report.js';
 import { formatRatio } from './format-figures.js';
 import { reportBlocks } from './render-markdown.js';
@@ -35,8 +35,8 @@ export function renderHtml(report: BenchReport): string {
   for (const mode of ['batch', 'stream'] as const) {
     if (meta.reference === null) break;
     figures.push(
-      figure(
-        groupedBarChart({
+      ratioFigure(
+        {
           id: mode === 'batch' ? 'ratio' : 'stream-ratio',
           title: `${mode === 'batch' ? 'Whole batches' : 'Streamed turns'}: turn time ÷ ${meta.reference}, per workload (median across seeds)`,
           groups: workloads,
@@ -49,9 +49,7 @@ export function renderHtml(report: BenchReport): string {
             ),
           })),
           yLabel: `turn time ÷ ${meta.reference}`,
-          referenceLine: 1,
-          format: formatRatio,
-        }),
+        },
         `Summed over the workload's batches; below 1 a strategy is faster than ${meta.reference}. The tables below give each figure's range across seeds.`,
       ),
     );
@@ -61,8 +59,8 @@ export function renderHtml(report: BenchReport): string {
     const wall = (workload: string, planner: string): number | undefined =>
       report.realRuns.find((run) => run.workload === workload && run.planner === planner)?.wallMs;
     figures.push(
-      figure(
-        groupedBarChart({
+      ratioFigure(
+        {
           id: 'real',
           title: `Real runs: wall-clock ÷ ${meta.reference}'s`,
           groups: realWorkloads,
@@ -75,9 +73,7 @@ export function renderHtml(report: BenchReport): string {
             }),
           })),
           yLabel: `wall-clock ÷ ${meta.reference}`,
-          referenceLine: 1,
-          format: formatRatio,
-        }),
+        },
         `Measured side by side in one process, real filesystem tools, latency × ${meta.latencyScale}.`,
       ),
     );
@@ -124,8 +120,12 @@ export function htmlPage(options: {
   ].join('\n');
 }
 
-/** A chart with its caption (backquoted names as code). */
-export function figure(svg: string, caption: string): string {
+/** A bar chart of ratios (a dashed line at 1) with its caption (backquoted names as code). */
+export function ratioFigure(
+  chart: Omit<GroupedBarChartOptions, 'referenceLine' | 'format'>,
+  caption: string,
+): string {
+  const svg = groupedBarChart({ ...chart, referenceLine: 1, format: formatRatio });
   const captionHtml = escapeXml(caption).replace(/`([^`]+)`/g, '<code>$1</code>');
   return `<figure>\n${svg}\n<figcaption>${captionHtml}</figcaption>\n</figure>`;
 }

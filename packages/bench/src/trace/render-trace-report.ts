@@ -1,6 +1,5 @@
-import { groupedBarChart } from '../report/bar-chart.js';
 import { formatDuration, formatRatio } from '../report/format-figures.js';
-import { figure, htmlPage } from '../report/render-html.js';
+import { htmlPage, ratioFigure } from '../report/render-html.js';
 import { blocksToMarkdown, type ReportBlock } from '../report/report-blocks.js';
 import type { TraceReport, TraceStrategyFigures } from './replay-trace.js';
 import { TOOL_KIND_LATENCY } from './trace-declarations.js';
@@ -83,7 +82,7 @@ export function renderTraceHtml(report: TraceReport): string {
     { name: 'all turns', strategies: report.strategies },
     ...report.models.map((model) => ({ name: model.model, strategies: model.strategies })),
   ];
-  const chart = groupedBarChart({
+  const chart = {
     id: 'trace-after-stream',
     title: 'Tool time after the stream ÷ greedy',
     groups: groups.map((group) => group.name),
@@ -96,14 +95,12 @@ export function renderTraceHtml(report: TraceReport): string {
       ),
     })),
     yLabel: 'after stream ÷ greedy',
-    referenceLine: 1,
-    format: formatRatio,
-  });
+  };
   return htmlPage({
     title: 'toolwaves trace replay',
     intro: `${report.meta.file}: ${report.trace.turns} turns, ${report.trace.calls} calls (${report.trace.format}).`,
     figures: [
-      figure(
+      ratioFigure(
         chart,
         'Below 1 a strategy leaves the user less tool time to wait for once the model stopped writing.',
       ),
