@@ -32,22 +32,13 @@ export interface RealOptions {
 }
 
 /** One batch run for real, planned on the health record's estimates. */
-interface RealBatch {
-  readonly batch: BenchBatch;
-  readonly calls: readonly ToolCall[];
-  readonly position: number;
-  readonly nodes: readonly PlanNode[];
-}
-
-/** A way of running a batch for real, timed by itself. */
-interface Contender {
-  readonly name: string;
-  run(
-    entry: RealBatch,
-    registry: ToolRegistry,
-    scale: number,
-  ): Promise<{ wallMs: number; results: ToolResult[] }>;
-}
+type RealBatch = {
+  batch: BenchBatch;
+  calls: readonly ToolCall[];
+  position: number;
+  nodes: PlanNode[];
+};
+type Contender = ReturnType<typeof contender>;
 
 const SCALES = [1, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.02, 0.01];
 
@@ -70,11 +61,11 @@ function contender(
   options: RealOptions & { readonly tokensPerSecond?: number },
   planner: Planner,
   how: 'batch' | 'waves' | 'eager',
-): Contender {
+) {
   const { clock, maxConcurrency } = options;
   return {
     name: how === 'eager' ? 'eager' : planner.name,
-    run: async (entry, registry, scale) => {
+    run: async (entry: RealBatch, registry: ToolRegistry, scale: number) => {
       const plan = planner.plan(entry.nodes, { maxConcurrency });
       const arrivalMs = arrivalTimes({
         argumentChars: entry.batch.argumentChars,

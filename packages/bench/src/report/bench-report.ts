@@ -134,42 +134,34 @@ export interface ScalingPoint {
   readonly skipped?: string;
 }
 
-/** Real executions of one workload's batches with one planner. */
-export interface RealRunFigures {
+/** Real executions of one workload's batches one way, summed over its batches. */
+export interface RealFigures {
   readonly workload: string;
-  readonly planner: string;
   readonly batches: number;
   readonly calls: number;
-  /** Measured wall-clock of the dispatches, summed, ms. */
+  /** Measured wall-clock (a streamed turn's: from the first tool-call token to the last result), ms. */
   readonly wallMs: number;
-  /** Simulated makespan × latency scale, summed, ms: what the wall-clock would be with no overhead. */
+  /** The simulated turn × latency scale, ms: what the wall-clock would be with no overhead. */
   readonly simulatedMs: number;
   /**
-   * How much the repeats of a dispatch disagree: the mean over batches of (slowest − fastest) ÷
-   * median. Ratios between planners smaller than this are noise (0 with a single repeat).
+   * How much the repeats of a run disagree: the mean over batches of (slowest − fastest) ÷
+   * median. Ratios smaller than this are noise (0 with a single repeat).
    */
   readonly spread: number;
   /** Results with `isError: true` (expected 0: the batches are valid on a fresh workspace). */
   readonly errors: number;
+}
+
+/** Real dispatches of one workload's batches with one planner's plans. */
+export interface RealRunFigures extends RealFigures {
+  readonly planner: string;
   /** The first few error results, `tool: content`, to tell what went wrong. */
   readonly errorSamples: readonly string[];
 }
 
-/** Real streamed turns of one workload run one way (`eager`, or wait-then-waves with a planner). */
-export interface RealStreamFigures {
-  readonly workload: string;
-  /** `eager` (`dispatchStream`), or the planner of the wait-then-waves run. */
+/** Real streamed turns of one workload run one way: `eager` (`dispatchStream`), or wait-then-waves with a planner. */
+export interface RealStreamFigures extends RealFigures {
   readonly strategy: string;
-  readonly batches: number;
-  readonly calls: number;
-  /** Measured from the first tool-call token to the last result, summed over batches, ms. */
-  readonly wallMs: number;
-  /** The simulated streamed turn × latency scale, summed, ms. */
-  readonly simulatedMs: number;
-  /** Mean over batches of (slowest − fastest) ÷ median of the repeats. */
-  readonly spread: number;
-  /** Results with `isError: true` (expected 0). */
-  readonly errors: number;
 }
 
 /** How the run was made. */

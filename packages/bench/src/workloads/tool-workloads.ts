@@ -4,10 +4,7 @@ import { TOOL_LATENCY } from './tool-latency.js';
 import type { BatchRequest, ToolWorkload, WorkloadBatch } from './workload.js';
 import { EDIT_MARKERS, editMarker } from './workspace-layout.js';
 
-/**
- * Collects the calls of one batch: ids `call_0`, `call_1`, …, each with a duration drawn from
- * its tool's {@link TOOL_LATENCY}.
- */
+/** Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's latency model. */
 class BatchBuilder {
   readonly calls: ToolCall[] = [];
   readonly durationsMs: number[] = [];
@@ -29,11 +26,7 @@ class BatchBuilder {
     this.durationsMs.push(this.#random.duration(latency));
   }
 
-  /**
-   * An `edit_file` of `path` replacing its next unused marker, so every edit applies to a
-   * fresh workspace and two edits of a file never replace the same text; a `read_file` once
-   * the file's markers are used up.
-   */
+  /** An `edit_file` of `path` replacing its next unused marker (edits of a file never collide), else a `read_file`. */
   editOrRead(path: string): void {
     const used = this.#edits.get(path) ?? 0;
     this.#edits.set(path, used + 1);
@@ -64,11 +57,7 @@ function toolWorkload(
 const PATTERNS = ['TODO', 'export function', 'import ', 'shared\\(', 'value1\\b'];
 const NEW_FILE = 'export const added = true;\n';
 
-/**
- * An agent finding its way around: mostly `read_file`, with `grep`, `glob`, `list_dir` and
- * `stat`; 70 % of the files it touches are in one or two folders it focuses on, one read in
- * seven reads a file it already read. Only reads: the cap and the durations decide.
- */
+/** Reads, greps, globs, list_dir, stat, 70 % in one or two folders, some files read twice: the cap decides. */
 export const exploreWorkload = (): ToolWorkload =>
   toolWorkload(
     'explore',
@@ -107,12 +96,7 @@ export const exploreWorkload = (): ToolWorkload =>
     },
   );
 
-/**
- * An agent carrying out a change: a `grep` for the symbol (from 6 calls), reads of the files
- * it will touch (about a third of the turn), then edits across them, skewed so the first files
- * get several; a new file now and then, and in one turn in three (from 8 calls) a closing
- * `run_check`.
- */
+/** A grep, reads of a third of the turn, edits skewed to the first files read, new files, sometimes a `run_check`. */
 export const refactorWorkload = (): ToolWorkload =>
   toolWorkload(
     'refactor',
@@ -146,11 +130,7 @@ export const refactorWorkload = (): ToolWorkload =>
     },
   );
 
-/**
- * A turn that does a bit of everything, in random order: reads, edits, `grep`, writes of new
- * files, `glob`, `list_dir`, `stat`, `run_check` (5 %, not concurrency-safe), moves and
- * deletes of scratch files. Reads and edits often hit the same files.
- */
+/** A bit of everything in random order, reads and edits often on the same files, 5 % `run_check`. */
 export const mixedTurnWorkload = (): ToolWorkload =>
   toolWorkload(
     'mixed',
@@ -199,10 +179,7 @@ export const mixedTurnWorkload = (): ToolWorkload =>
     },
   );
 
-/**
- * Many calls on one file: 60 % reads, 25 % edits, 10 % `grep` of its folder, 5 % `stat`.
- * Every edit conflicts with every other call, so plans are long chains.
- */
+/** Many calls on one file (60 % reads, 25 % edits, greps of its folder, stats): long chains. */
 export const hotFileWorkload = (): ToolWorkload =>
   toolWorkload(
     'hot-file',
@@ -220,11 +197,7 @@ export const hotFileWorkload = (): ToolWorkload =>
     },
   );
 
-/**
- * A turn full of calls that are not concurrency-safe: 35 % `run_check` (runs alone) between
- * reads, edits, `grep` and `stat` of one folder. Greedy lets safe calls cross the barriers;
- * `ordered` keeps them between.
- */
+/** 35 % `run_check` (runs alone) between reads, edits, greps and stats of one folder. */
 export const barrierHeavyWorkload = (): ToolWorkload =>
   toolWorkload(
     'barriers',
@@ -246,11 +219,7 @@ export const barrierHeavyWorkload = (): ToolWorkload =>
 
 const SERVERS = ['github', 'linear', 'docs'];
 
-/**
- * Remote tools: network MCP servers (100 ms – 3 s), sub-agents (10 – 60 s) and test runs
- * (5 – 60 s) beside a few local reads and edits, where a wave held for its slowest call and
- * calls waiting for the end of the stream cost the most. Simulated only.
- */
+/** Network MCP calls (100 ms – 3 s), sub-agents (10 – 60 s), test runs (5 – 60 s), a few reads and edits; simulated only. */
 export const remoteToolsWorkload = (): ToolWorkload =>
   toolWorkload(
     'remote',
