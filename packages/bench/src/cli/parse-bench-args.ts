@@ -2,9 +2,6 @@ import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core';
 import { BenchError } from '../bench-error.js';
 
-/** The command line of `pnpm bench`, parsed (each flag is described in {@link BENCH_USAGE}). */
-export type BenchArgs = ReturnType<typeof parseBenchArgs>;
-
 /** The usage text of `pnpm bench`. */
 export const BENCH_USAGE = `Usage: pnpm bench [options]
 

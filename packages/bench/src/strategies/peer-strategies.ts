@@ -2,7 +2,7 @@ import { accessesOf, type PlanNode } from '@toolwaves/planner';
 import { type Strategy, streamEnd, type TurnView } from './strategy.js';
 
 /** Claude Code's cap on tool calls running at once. */
-export const CLAUDE_CODE_MAX_CONCURRENCY = 10;
+const CLAUDE_CODE_MAX_CONCURRENCY = 10;
 
 /**
  * A call the peers run in parallel (Claude Code's concurrency-safe tools, Codex's parallel

@@ -22,7 +22,7 @@ export interface PlannerStrategyOptions {
  * @see Strategy
  */
 export function plannerStrategy(planner: Planner, options: PlannerStrategyOptions = {}): Strategy {
-  const plans = new WeakMap<readonly PlanNode[], Map<number, Plan>>();
+  const plans = new WeakMap<readonly PlanNode[], { cap: number; plan: Plan }>();
   const name = options.name ?? planner.name;
   return {
     name,
@@ -32,19 +32,17 @@ export function plannerStrategy(planner: Planner, options: PlannerStrategyOption
     ...(options.clairvoyant === true ? { clairvoyant: true } : {}),
     planner,
     execute(turn) {
-      let byCap = plans.get(turn.nodes);
-      if (byCap === undefined) {
-        byCap = new Map();
-        plans.set(turn.nodes, byCap);
-      }
-      let plan = byCap.get(turn.maxConcurrency);
-      if (plan === undefined) {
-        plan = planner.plan(turn.nodes, { maxConcurrency: turn.maxConcurrency });
-        byCap.set(turn.maxConcurrency, plan);
+      let cached = plans.get(turn.nodes);
+      if (cached?.cap !== turn.maxConcurrency) {
+        cached = {
+          cap: turn.maxConcurrency,
+          plan: planner.plan(turn.nodes, { maxConcurrency: turn.maxConcurrency }),
+        };
+        plans.set(turn.nodes, cached);
       }
       return {
         kind: 'waves',
-        plan,
+        plan: cached.plan,
         maxConcurrency: turn.maxConcurrency,
         startMs: streamEnd(turn),
       };
