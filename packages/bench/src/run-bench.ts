@@ -5,7 +5,6 @@ import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
 import { runReal, runRealStream } from './real/run-real.js';
-import { createWorkspace } from './real/workspace.js';
 import type { BenchReport } from './report/bench-report.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
 import { measureScaling } from './simulate/measure-scaling.js';
@@ -16,7 +15,7 @@ import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads, generateBatches } from './workloads/generate-batches.js';
 import { mixedTurnWorkload } from './workloads/tool-workloads.js';
 import type { BenchWorkload, Workload } from './workloads/workload.js';
-import { workspaceLayout } from './workloads/workspace-layout.js';
+import { createWorkspace, workspaceLayout } from './workloads/workspace-layout.js';
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {

@@ -3,12 +3,15 @@ import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry } from '@toolwaves/core';
 import { greedyPlanner } from '@toolwaves/planner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace } from '../src/real/workspace.js';
 import { benchRegistry } from '../src/workloads/bench-registry.js';
 import { defaultWorkloads, generateBatches } from '../src/workloads/generate-batches.js';
 import { seedExampleWorkload } from '../src/workloads/seed-model-workloads.js';
 import type { BenchWorkload } from '../src/workloads/workload.js';
-import { fileContent, workspaceLayout } from '../src/workloads/workspace-layout.js';
+import {
+  createWorkspace,
+  fileContent,
+  workspaceLayout,
+} from '../src/workloads/workspace-layout.js';
 
 const layout = workspaceLayout();
 const sizes = [2, 3, 5, 8, 13, 21, 34, 64];

@@ -1,4 +1,6 @@
+import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
+import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import type { PlanNode, Planner } from '@toolwaves/planner';
 import type {
@@ -10,22 +12,21 @@ import type {
 import { spreadOf } from '../simulate/summarize-strategies.js';
 import { arrivalTimes, healthEstimates, withEstimates } from '../simulate/turn-inputs.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/workload.js';
-import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
-import { onDelayedWorkspace } from './workspace.js';
+import { createWorkspace, type WorkspaceLayout } from '../workloads/workspace-layout.js';
 
-/** What the real runs of whole batches and of streamed turns share. */
-export interface RealOptions {
-  /** Tool workloads of the first seed; batches of `sizes` are run. */
+/**
+ * What the real runs share: the tool workloads of the first seed (batches of `sizes` run),
+ * their simulated figures, `repeats` per batch (the median counts), and the time they should
+ * take about (`budgetMs`, which sets the latency scale).
+ */
+interface RealOptions {
   readonly workloads: readonly BenchWorkload[];
-  /** Their simulated figures, for the simulated turn times and the latency scale. */
   readonly figures: readonly WorkloadFigures[];
   readonly layout: WorkspaceLayout;
   readonly registryFor: (root: string) => ToolRegistry;
   readonly sizes: readonly number[];
-  /** Runs per batch and contender; the median counts. */
   readonly repeats: number;
   readonly maxConcurrency: number;
-  /** About how long the runs should take, ms: sets the latency scale. */
   readonly budgetMs: number;
   readonly clock: () => number;
   readonly onRun?: (done: number, total: number, workload: string) => void;
@@ -252,5 +253,36 @@ export async function* timedSource(options: {
       await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
     }
     yield options.calls[call]!;
+  }
+}
+
+/**
+ * Runs `run` with the real tools over a fresh workspace, every call of the batch delayed by
+ * its sampled duration × `latencyScale` (`withLatency`, matched by call id); the workspace is
+ * removed afterwards, whether `run` succeeded or not.
+ */
+export async function onDelayedWorkspace<T>(options: {
+  readonly batch: BenchBatch;
+  readonly layout: WorkspaceLayout;
+  readonly registryFor: (root: string) => ToolRegistry;
+  readonly latencyScale: number;
+  readonly run: (registry: ToolRegistry) => Promise<T>;
+}): Promise<T> {
+  const { batch, latencyScale } = options;
+  const latency = new Map(
+    (batch.calls ?? []).map((call, index) => [
+      call.id,
+      (batch.durationsMs[index] ?? 0) * latencyScale,
+    ]),
+  );
+  const root = await createWorkspace({ layout: options.layout });
+  try {
+    const registry = withLatency({
+      registry: options.registryFor(root),
+      latencyMs: (_tool, _input, context) => latency.get(context.toolCallId) ?? 0,
+    });
+    return await options.run(registry);
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 }

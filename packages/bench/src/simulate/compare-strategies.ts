@@ -14,31 +14,6 @@ import { playTurn } from './simulate-turn.js';
 import { estimateAccuracy, summarizeStrategies } from './summarize-strategies.js';
 import { arrivalTimes, healthEstimates, withEstimates } from './turn-inputs.js';
 
-/** Options of {@link compareStrategies}. */
-export interface CompareStrategiesOptions {
-  /** The workloads of each seed (`generateBatches` once per seed), seeds in order. */
-  readonly seeds: readonly (readonly BenchWorkload[])[];
-  readonly strategies: readonly Strategy[];
-  /** The cap of capped strategies (default 8). */
-  readonly maxConcurrency?: number;
-  /** Streamed turns: tokens per second of the token model (default 80). */
-  readonly tokensPerSecond?: number;
-  /** The strategy the others are compared with (default `greedy`, when present). */
-  readonly reference?: string;
-  /** A monotonic clock in ms for planning times (default: none are taken). */
-  readonly clock?: () => number;
-  /** Told after each batch: batches done, batches in all. */
-  readonly onBatch?: (done: number, total: number) => void;
-}
-
-/** What {@link compareStrategies} found. */
-export interface StrategyComparison {
-  readonly workloads: WorkloadFigures[];
-  readonly overall: OverallFigures;
-  /** Mean planning time per batch (first seed, batch mode); empty without a clock. */
-  readonly planning: MeanPlanningTime[];
-}
-
 /**
  * Runs every strategy on every batch of every workload and seed, as a whole batch and as a
  * streamed turn ({@link playTurn}): strategies see the health record's estimates
@@ -47,7 +22,18 @@ export interface StrategyComparison {
  *
  * @throws {BenchError} `strategy_failed` naming the strategy and the batch when one throws.
  */
-export function compareStrategies(options: CompareStrategiesOptions): StrategyComparison {
+export function compareStrategies(options: {
+  /** The workloads of each seed, seeds in order. */
+  readonly seeds: readonly (readonly BenchWorkload[])[];
+  readonly strategies: readonly Strategy[];
+  readonly maxConcurrency?: number;
+  readonly tokensPerSecond?: number;
+  /** Default `greedy`, when present. */
+  readonly reference?: string;
+  /** For the decision times of the first seed (none taken without). */
+  readonly clock?: () => number;
+  readonly onBatch?: (done: number, total: number) => void;
+}): { workloads: WorkloadFigures[]; overall: OverallFigures; planning: MeanPlanningTime[] } {
   const { strategies, clock } = options;
   const maxConcurrency = options.maxConcurrency ?? 8;
   const reference =

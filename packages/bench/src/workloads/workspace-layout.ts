@@ -1,3 +1,8 @@
+import { accessSync, constants } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
 /** The files of a generated workspace, as paths relative to its root (`/`-separated). */
 export interface WorkspaceLayout {
   /** Source folders, e.g. `src/core`. */
@@ -17,7 +22,7 @@ const MODULE_NAMES = ['core', 'api', 'ui', 'db', 'auth', 'cli', 'jobs', 'util'];
 
 /**
  * The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files.
- * Pure: {@link createWorkspace} writes it to disk.
+ * {@link createWorkspace} writes it to disk.
  *
  * @example workspaceLayout().sourceFiles[0]; // 'src/core/file0.ts'
  */
@@ -56,4 +61,31 @@ function sourceFileContent(path: string): string {
   lines.push('// TODO: split this module', '');
   for (let k = 0; k < EDIT_MARKERS; k++) lines.push(editMarker(k).old_string);
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Writes a fresh workspace of the layout into a new temporary folder and returns its path (the
+ * caller removes it). The folder is in `/dev/shm` when it is writable (memory-backed: the
+ * tools' `fsync` costs nothing, so disk noise stays out of the wall-clock), else the OS temp
+ * folder.
+ */
+export async function createWorkspace(options: { layout: WorkspaceLayout }): Promise<string> {
+  const root = await mkdtemp(
+    join(writable('/dev/shm') ? '/dev/shm' : tmpdir(), 'toolwaves-bench-'),
+  );
+  const { layout } = options;
+  const files = [...layout.sourceFiles, ...layout.docs, ...layout.scratchFiles];
+  const folders = new Set(files.map((file) => dirname(join(root, file))));
+  await Promise.all([...folders].map((folder) => mkdir(folder, { recursive: true })));
+  await Promise.all(files.map((file) => writeFile(join(root, file), fileContent(file))));
+  return root;
+}
+
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
