@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { headlineMarkdown, renderHtml, renderJson, renderMarkdown } from '../src/index.js';
-import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/replace-headline.js';
+import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/headline-markdown.js';
 import { reportFixture } from './report-fixture.js';
 
 const report = reportFixture();
