@@ -2,7 +2,7 @@ import type { ToolCall } from '@toolwaves/core';
 import type { SeededRandom } from './seeded-random.js';
 import { TOOL_LATENCY } from './tool-latency.js';
 import type { BatchRequest, ToolWorkload, WorkloadBatch } from './workload.js';
-import { EDIT_MARKERS, editMarker } from './workspace-layout.js';
+import { EDIT_MARKERS, editMarker, sourcesIn } from './workspace-layout.js';
 
 /** Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's latency model. */
 class BatchBuilder {
@@ -67,10 +67,7 @@ export const exploreWorkload = (): ToolWorkload =>
       const read: string[] = [];
       const file = (): string => {
         if (read.length > 0 && random.chance(1 / 7)) return random.pick(read);
-        if (random.chance(0.7)) {
-          const module = random.pick(focus);
-          return random.pick(layout.sourceFiles.filter((path) => path.startsWith(`${module}/`)));
-        }
+        if (random.chance(0.7)) return random.pick(sourcesIn(layout, random.pick(focus)));
         return random.pick([...layout.sourceFiles, ...layout.docs]);
       };
       while (builder.size < size) {
@@ -103,9 +100,7 @@ export const refactorWorkload = (): ToolWorkload =>
     'Refactoring agent: reads, then edits across those files (several per file).',
     (builder, { random, size, layout }) => {
       const modules = [random.pick(layout.modules), random.pick(layout.modules)];
-      const candidates = layout.sourceFiles.filter((path) =>
-        modules.some((module) => path.startsWith(`${module}/`)),
-      );
+      const candidates = sourcesIn(layout, ...modules);
       const check = size >= 8 && random.chance(1 / 3);
       const budget = size - (check ? 1 : 0);
       if (budget >= 6) builder.add('grep', { pattern: 'shared\\(', path: 'src' });
@@ -137,9 +132,7 @@ export const mixedTurnWorkload = (): ToolWorkload =>
     'Mixed turn: reads, edits, greps, writes, a few checks, moves and deletes.',
     (builder, { random, size, layout }) => {
       const modules = [random.pick(layout.modules), random.pick(layout.modules)];
-      const pool = layout.sourceFiles.filter((path) =>
-        modules.some((module) => path.startsWith(`${module}/`)),
-      );
+      const pool = sourcesIn(layout, ...modules);
       const scratch = [...layout.scratchFiles];
       let created = 0;
       while (builder.size < size) {
@@ -204,7 +197,7 @@ export const barrierHeavyWorkload = (): ToolWorkload =>
     'Barrier-heavy: a third of the calls are run_check, which runs alone.',
     (builder, { random, size, layout }) => {
       const module = random.pick(layout.modules);
-      const pool = layout.sourceFiles.filter((path) => path.startsWith(`${module}/`));
+      const pool = sourcesIn(layout, module);
       while (builder.size < size) {
         const kind = random.weighted({ check: 35, read: 35, edit: 15, grep: 10, stat: 5 });
         const path = random.pick(pool);
@@ -235,9 +228,7 @@ export const remoteToolsWorkload = (): ToolWorkload =>
           edit: 15,
         });
         const module = random.pick(layout.modules);
-        const path = random.pick(
-          layout.sourceFiles.filter((file) => file.startsWith(`${module}/`)),
-        );
+        const path = random.pick(sourcesIn(layout, module));
         const item = `${random.pick(['issue', 'pr', 'page'])}-${Math.floor(random.next() * 6)}`;
         if (kind === 'fetch' || kind === 'update')
           builder.add(`remote_${kind}`, { server: random.pick(SERVERS), item });

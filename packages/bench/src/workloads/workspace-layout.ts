@@ -36,6 +36,13 @@ export function workspaceLayout(): WorkspaceLayout {
   return { modules, sourceFiles, docs, scratchFiles };
 }
 
+/** The layout's source files under any of these folders, in layout order. */
+export function sourcesIn(layout: WorkspaceLayout, ...modules: readonly string[]): string[] {
+  return layout.sourceFiles.filter((path) =>
+    modules.some((module) => path.startsWith(`${module}/`)),
+  );
+}
+
 /**
  * The `k`-th edit a source file supports: `old_string` occurs exactly once in a fresh file
  * ({@link sourceFileContent}), and no other marker contains it.
