@@ -21,14 +21,16 @@ export interface WorkloadBatch {
   readonly durationsMs: readonly number[];
 }
 
-/** A workload of real tool calls: its plan nodes come from the registry's declarations. */
-export interface ToolWorkload {
-  readonly kind: 'tools';
+/** What every workload has: a name, one sentence for the report, and fixed sizes when it does not scale (e.g. a worked example). */
+export interface WorkloadInfo {
   readonly name: string;
-  /** One sentence for the report. */
   readonly description: string;
-  /** Fixed batch sizes, when the workload does not scale (e.g. a worked example). */
   readonly sizes?: readonly number[];
+}
+
+/** A workload of real tool calls: its plan nodes come from the registry's declarations. */
+export interface ToolWorkload extends WorkloadInfo {
+  readonly kind: 'tools';
   /** Its tools are stand-ins that answer at once: simulated only, never run for real. */
   readonly simulatedOnly?: boolean;
   batch(request: BatchRequest): WorkloadBatch;
@@ -48,11 +50,8 @@ export interface SeedModelBatch {
  * A workload in the seed model: plain nodes (`parallelizable`, one exclusive flat
  * `resourceKey`), where greedy's wave count is known to be minimal.
  */
-export interface SeedModelWorkload {
+export interface SeedModelWorkload extends WorkloadInfo {
   readonly kind: 'seed-model';
-  readonly name: string;
-  readonly description: string;
-  readonly sizes?: readonly number[];
   batch(request: BatchRequest): SeedModelBatch;
 }
 
@@ -80,9 +79,7 @@ export interface BenchBatch {
 }
 
 /** A workload's batches for one seed, shared by every strategy; `warmup` turns feed the health record first. */
-export interface BenchWorkload {
-  readonly name: string;
-  readonly description: string;
+export interface BenchWorkload extends Omit<WorkloadInfo, 'sizes'> {
   readonly kind: Workload['kind'];
   readonly simulatedOnly?: boolean;
   readonly seed: number;
