@@ -1,4 +1,3 @@
-import { BenchError } from '../bench-error.js';
 import {
   field,
   list,
@@ -7,6 +6,7 @@ import {
   type TraceRecord,
   type TraceTurn,
   text,
+  traceError,
 } from './trace.js';
 
 interface OpenTurn {
@@ -41,10 +41,11 @@ export function parseClaudeCode(
     } else if (type === 'assistant') {
       const message = field(value, 'message');
       if (!Array.isArray(field(message, 'content'))) {
-        throw new BenchError({
-          code: 'invalid_trace',
-          message: `${where}: expected an assistant event's \`message.content\` to be a list of blocks, got ${JSON.stringify(field(message, 'content')) ?? 'nothing'}`,
-        });
+        throw traceError(
+          where,
+          "an assistant event's `message.content` to be a list of blocks",
+          JSON.stringify(field(message, 'content')) ?? 'nothing',
+        );
       }
       const id = text(message, 'id') ?? where;
       for (const block of list(message, 'content')) {

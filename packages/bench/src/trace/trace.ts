@@ -1,3 +1,5 @@
+import { BenchError } from '../bench-error.js';
+
 /** The transcript formats `--trace` reads. */
 export type TraceFormat = 'claude-code' | 'openai-chat' | 'anthropic-messages' | 'ai-sdk-steps';
 
@@ -55,4 +57,12 @@ export function text(value: unknown, name: string): string | undefined {
 export function list(value: unknown, name: string): readonly unknown[] {
   const found = field(value, name);
   return Array.isArray(found) ? found : [];
+}
+
+/** The one error of an unreadable transcript: where, what was expected, what was there. */
+export function traceError(where: string, expected: string, got: string): BenchError {
+  return new BenchError({
+    code: 'invalid_trace',
+    message: `${where}: expected ${expected}, got ${got}`,
+  });
 }
