@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)(
       await rm(dir, { recursive: true, force: true });
     });
 
-    it('renders every chart with one series per strategy (per planner for real runs), and fetches nothing', async () => {
+    it('renders every chart with one series per strategy, and fetches nothing', async () => {
       const file = join(dir, 'report.html');
       await writeFile(file, renderHtml(report));
       const browser = await chromium.launch({
@@ -181,8 +181,8 @@ describe.skipIf(!hasChromium)(
         await page.goto(url);
         expect(requests).toEqual([url]);
         expect(errors).toEqual([]);
-        for (const chart of ['ratio', 'stream-ratio', 'real']) {
-          const expected = chart === 'real' ? planners : strategies;
+        for (const chart of ['ratio', 'stream-ratio']) {
+          const expected = strategies;
           const series = page.locator(`svg[data-chart="${chart}"] [data-series]`);
           expect(await series.count(), chart).toBe(expected.length);
           const names = await series.evaluateAll((elements) =>

@@ -1,20 +1,13 @@
 import { BenchError } from '../bench-error.js';
-import type {
-  BenchReport,
-  RealRunFigures,
-  RealStreamFigures,
-  StrategySummary,
-  TurnMode,
-} from './bench-report.js';
+import type { BenchReport, RealFigures, StrategySummary, TurnMode } from './bench-report.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
  * The headline of a run, in markdown (pure): every strategy over all workloads, batch and
- * streamed, as a ratio to greedy and to the lower bound with the spread across seeds; per
- * workload, the ratios to greedy; real-run wall-clock ratios; and the command that reproduces it. The same text goes at the top of
- * `report.md`, is printed by `pnpm bench`, and is what `--update-readme` puts in the package
- * README.
+ * streamed, as ratios to greedy and to the lower bound with the spread across seeds; per
+ * workload, the ratios to greedy; the real runs; and the command that reproduces it. It opens
+ * `report.md`, is printed by `pnpm bench`, and `--update-readme` puts it in the README.
  *
  * @example console.log(headlineMarkdown(report));
  * @see renderMarkdown
@@ -23,13 +16,11 @@ export function headlineMarkdown(report: BenchReport): string {
   return blocksToMarkdown(headlineBlocks(report));
 }
 
-/** The headline as report blocks: what {@link headlineMarkdown} prints and `report.md` and `report.html` open with. */
+/** The headline as report blocks: what {@link headlineMarkdown} prints and the reports open with. */
 export function headlineBlocks(report: BenchReport): ReportBlock[] {
   const { meta, overall } = report;
   const reference = meta.reference ?? 'the reference';
-  const seeds = meta.seeds;
-  const seedText =
-    seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds[0]}–${seeds[seeds.length - 1]}`;
+  const [first, last] = [meta.seeds[0], meta.seeds[meta.seeds.length - 1]];
   const clairvoyant = meta.strategies.filter((strategy) => strategy.clairvoyant);
   const rows = meta.strategies.map(({ name, clairvoyant }) => {
     const [batch, stream] = [find(overall.batch, name), find(overall.stream, name)];
@@ -57,7 +48,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
   return [
     {
       kind: 'paragraph',
-      text: `Simulated turn time of every strategy, summed over ${overall.batches} batches (${overall.calls} calls) per seed, ${seedText}; \`maxConcurrency\` ${meta.maxConcurrency}; streamed turns written at ${meta.tokensPerSecond} tokens/s. Each cell is the median across seeds, with the range [min–max] when the seeds disagree. Planners plan on the health record's estimates, never on the sampled durations the simulation uses.${clairvoyant.length === 0 ? '' : ` † ${clairvoyant.map((strategy) => `\`${strategy.name}\``).join(', ')}: optimal, knowing durations — headroom, not achievable.`}`,
+      text: `Simulated turn time of every strategy, summed over ${overall.batches} batches (${overall.calls} calls) per seed, ${first === last ? `seed ${first}` : `seeds ${first}–${last}`}; \`maxConcurrency\` ${meta.maxConcurrency}; streamed turns written at ${meta.tokensPerSecond} tokens/s. Median across seeds [min–max when they disagree]. Planners see the health record's estimates, never the sampled durations.${clairvoyant.length === 0 ? '' : ` † ${clairvoyant.map((strategy) => `\`${strategy.name}\``).join(', ')}: optimal, knowing durations — headroom, not achievable.`}`,
     },
     {
       kind: 'table',
@@ -75,7 +66,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     },
     {
       kind: 'paragraph',
-      text: `LB: the lower bound no strategy keeping the rules can beat (batch: the planner package's \`lowerBound\`; streamed: with arrivals). Streamed turn: mean time from the first tool-call token to the last result; after stream: mean tool time once the model stopped writing. Per workload, ÷ ${reference}:`,
+      text: `LB: the lower bound no strategy keeping the rules can beat. Streamed turn: mean time from the first tool-call token to the last result; after stream: the tool time once the model stopped writing. Per workload, ÷ ${reference}:`,
     },
     perWorkload('batch'),
     perWorkload('stream'),
@@ -105,79 +96,67 @@ function find(summaries: readonly StrategySummary[], strategy: string) {
 
 /** The real runs, batch and streamed, per workload: wall-clock ratios with their noise. */
 function realBlocks(report: BenchReport): ReportBlock[] {
-  const { realRuns, realStreams, meta } = report;
-  const blocks: ReportBlock[] = [];
-  const perWorkload = <T extends { workload: string; spread: number; errors: number }>(
+  const { meta } = report;
+  const ratio = (a: number | undefined, b: number | undefined): string =>
+    a === undefined || b === undefined || b === 0 ? '–' : formatRatio(a / b);
+  /** One row per workload: its cells, the worst spread and the error results. */
+  const table = <T extends RealFigures>(
     runs: readonly T[],
-    cells: (own: readonly T[]) => string[],
-  ) =>
-    [...new Set(runs.map((run) => run.workload))].map((workload) => {
+    name: (run: T) => string,
+    headers: string[],
+    cells: (of: (name: string) => T | undefined) => string[],
+  ): ReportBlock => ({
+    kind: 'table',
+    headers: ['workload', ...headers, 'spread (noise)', 'error results'],
+    rows: [...new Set(runs.map((run) => run.workload))].map((workload) => {
       const own = runs.filter((run) => run.workload === workload);
       return [
         workload,
-        ...cells(own),
+        ...cells((wanted) => own.find((run) => name(run) === wanted)),
         formatPercent(Math.max(...own.map((run) => run.spread))),
         String(own.reduce((sum, run) => sum + run.errors, 0)),
       ];
-    });
-  const ratio = (a: number | undefined, b: number | undefined): string =>
-    a === undefined || b === undefined || b === 0 ? '–' : formatRatio(a / b);
-  if (realRuns.length > 0) {
-    const reference = meta.reference ?? meta.planners[0]!;
-    const others = meta.planners.filter((planner) => planner !== reference);
-    const wall = (own: readonly RealRunFigures[], planner: string) =>
-      own.find((run) => run.planner === planner)?.wallMs;
+    }),
+  });
+  const sizes = `the batches of ${meta.realSizes.join(', ')} calls`;
+  const blocks: ReportBlock[] = [];
+  if (report.realRuns.length > 0) {
+    const base = meta.reference ?? meta.planners[0]!;
+    const others = meta.planners.filter((planner) => planner !== base);
     blocks.push(
       {
         kind: 'paragraph',
-        text: `Real runs (seed ${meta.seeds[0]}): the batches of ${meta.realSizes.join(', ')} calls dispatched with the real filesystem tools on a generated workspace, planned on the estimates, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
+        text: `Real runs (seed ${meta.seeds[0]}): ${sizes} dispatched with the real filesystem tools on a generated workspace, planned on the estimates, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
       },
-      {
-        kind: 'table',
-        headers: [
-          'workload',
-          `${reference} wall-clock`,
-          ...others.map((planner) => `${planner} ÷ ${reference}`),
-          'spread (noise)',
-          'error results',
+      table(
+        report.realRuns,
+        (run) => run.planner,
+        [`${base} wall-clock`, ...others.map((planner) => `${planner} ÷ ${base}`)],
+        (of) => [
+          formatDuration(of(base)?.wallMs ?? null),
+          ...others.map((planner) => ratio(of(planner)?.wallMs, of(base)?.wallMs)),
         ],
-        rows: perWorkload(realRuns, (own) => [
-          formatDuration(wall(own, reference) ?? null),
-          ...others.map((planner) => ratio(wall(own, planner), wall(own, reference))),
-        ]),
-      },
+      ),
     );
   }
-  if (realStreams.length > 0) {
-    const waves = realStreams.find((run) => run.strategy !== 'eager')?.strategy ?? 'greedy';
-    const of = (own: readonly RealStreamFigures[], strategy: string) =>
-      own.find((run) => run.strategy === strategy);
+  if (report.realStreams.length > 0) {
+    const waves = report.realStreams.find((run) => run.strategy !== 'eager')?.strategy ?? 'greedy';
     blocks.push(
       {
         kind: 'paragraph',
-        text: `Real streamed turns (seed ${meta.seeds[0]}): the batches of ${meta.realSizes.join(', ')} calls written by a timed source in real time (the token model's arrival times × ${meta.streamLatencyScale}) and run with the real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Wall-clock from the first tool-call token to the last result, median of ${meta.realRepeats} run(s), summed per workload.`,
+        text: `Real streamed turns (seed ${meta.seeds[0]}): ${sizes} written by a timed source in real time (the token model's arrivals × ${meta.streamLatencyScale}), real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Median of ${meta.realRepeats} run(s), summed per workload.`,
       },
-      {
-        kind: 'table',
-        headers: [
-          'workload',
-          `${waves} (wait-then-waves)`,
-          'eager (dispatchStream)',
-          `eager ÷ ${waves}`,
-          'simulated',
-          'spread (noise)',
-          'error results',
+      table(
+        report.realStreams,
+        (run) => run.strategy,
+        [`${waves} (wait-then-waves)`, 'eager (dispatchStream)', `eager ÷ ${waves}`, 'simulated'],
+        (of) => [
+          formatDuration(of(waves)?.wallMs ?? null),
+          formatDuration(of('eager')?.wallMs ?? null),
+          ratio(of('eager')?.wallMs, of(waves)?.wallMs),
+          ratio(of('eager')?.simulatedMs, of(waves)?.simulatedMs),
         ],
-        rows: perWorkload(realStreams, (own) => {
-          const [base, eager] = [of(own, waves), of(own, 'eager')];
-          return [
-            formatDuration(base?.wallMs ?? null),
-            formatDuration(eager?.wallMs ?? null),
-            ratio(eager?.wallMs, base?.wallMs),
-            ratio(eager?.simulatedMs, base?.simulatedMs),
-          ];
-        }),
-      },
+      ),
     );
   }
   return blocks;
@@ -197,8 +176,7 @@ export const HEADLINE_END = '<!-- bench:headline:end -->';
  */
 export function replaceHeadline(options: { readme: string; headline: string }): string {
   const { readme, headline } = options;
-  const start = readme.indexOf(HEADLINE_START);
-  const end = readme.indexOf(HEADLINE_END);
+  const [start, end] = [readme.indexOf(HEADLINE_START), readme.indexOf(HEADLINE_END)];
   if (start === -1 || end === -1 || end < start) {
     throw new BenchError({
       code: 'invalid_options',

@@ -19,65 +19,37 @@ svg .grid { stroke: #e6e9ec; } svg .reference { stroke: #1b1f24; stroke-dasharra
 `;
 
 /**
- * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
- * no font or network request — with the charts (turn time ÷ greedy per workload and strategy,
- * batch and streamed,
- * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`, rendered from the same blocks ({@link reportBlocks}).
- * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
+ * `report.html` (pure): one self-contained page (inline CSS and SVG, no script, font or network
+ * request): turn time ÷ greedy per workload and strategy, batch and streamed, as two charts,
+ * then everything in `report.md`, rendered from the same blocks ({@link reportBlocks}). Every
+ * chart is an `<svg data-chart>` whose series are `[data-series]` elements.
  *
  * @example await writeFile('report.html', renderHtml(report));
  * @see renderMarkdown
  */
 export function renderHtml(report: BenchReport): string {
   const { meta } = report;
-  const workloads = report.workloads.map((workload) => workload.name);
-  const figures: string[] = [];
-  for (const mode of ['batch', 'stream'] as const) {
-    if (meta.reference === null) break;
-    figures.push(
-      ratioFigure(
-        {
-          id: mode === 'batch' ? 'ratio' : 'stream-ratio',
-          title: `${mode === 'batch' ? 'Whole batches' : 'Streamed turns'}: turn time ÷ ${meta.reference}, per workload (median across seeds)`,
-          groups: workloads,
-          series: meta.strategies.map(({ name }) => ({
-            name,
-            values: report.workloads.map(
-              (workload) =>
-                workload[mode].find((summary) => summary.strategy === name)?.versusGreedy?.median ??
-                null,
-            ),
-          })),
-          yLabel: `turn time ÷ ${meta.reference}`,
-        },
-        `Summed over the workload's batches; below 1 a strategy is faster than ${meta.reference}. The tables below give each figure's range across seeds.`,
-      ),
-    );
-  }
-  if (report.realRuns.length > 0 && meta.reference !== null) {
-    const realWorkloads = [...new Set(report.realRuns.map((run) => run.workload))];
-    const wall = (workload: string, planner: string): number | undefined =>
-      report.realRuns.find((run) => run.workload === workload && run.planner === planner)?.wallMs;
-    figures.push(
-      ratioFigure(
-        {
-          id: 'real',
-          title: `Real runs: wall-clock ÷ ${meta.reference}'s`,
-          groups: realWorkloads,
-          series: meta.planners.map((planner) => ({
-            name: planner,
-            values: realWorkloads.map((workload) => {
-              const own = wall(workload, planner);
-              const base = wall(workload, meta.reference!);
-              return own === undefined || base === undefined || base === 0 ? null : own / base;
-            }),
-          })),
-          yLabel: `wall-clock ÷ ${meta.reference}`,
-        },
-        `Measured side by side in one process, real filesystem tools, latency × ${meta.latencyScale}.`,
-      ),
-    );
-  }
+  const reference = meta.reference;
+  const figures = (['batch', 'stream'] as const).map((mode) =>
+    reference === null
+      ? ''
+      : ratioFigure(
+          {
+            id: mode === 'batch' ? 'ratio' : 'stream-ratio',
+            title: `${mode === 'batch' ? 'Whole batches' : 'Streamed turns'}: turn time ÷ ${reference}, per workload (median across seeds)`,
+            groups: report.workloads.map((workload) => workload.name),
+            series: meta.strategies.map(({ name }) => ({
+              name,
+              values: report.workloads.map(
+                (workload) =>
+                  workload[mode].find((row) => row.strategy === name)?.versusGreedy?.median ?? null,
+              ),
+            })),
+            yLabel: `turn time ÷ ${reference}`,
+          },
+          `Summed over the workload's batches; below 1 a strategy is faster than ${reference}. The tables below give each figure's range across seeds.`,
+        ),
+  );
   return htmlPage({
     title: 'toolwaves strategy benchmark',
     intro: `Seeds ${meta.seeds.join(', ')}, maxConcurrency ${meta.maxConcurrency}, strategies: ${meta.strategies.map((strategy) => strategy.name).join(', ')}.`,

@@ -2,7 +2,6 @@ import { formatDuration, formatRatio } from '../report/format-figures.js';
 import { htmlPage, ratioFigure } from '../report/render-html.js';
 import { blocksToMarkdown, type ReportBlock } from '../report/report-blocks.js';
 import type { TraceReport, TraceStrategyFigures } from './replay-trace.js';
-import { TOOL_KIND_LATENCY } from './trace-declarations.js';
 
 const HEADERS = [
   'strategy',
@@ -28,7 +27,7 @@ function strategyRows(strategies: readonly TraceStrategyFigures[]): string[][] {
 
 /**
  * The trace replay as report blocks (pure): what was read, the strategies' totals, the same
- * per model, and how the figures were made.
+ * per model, and where the method is.
  *
  * @example blocksToMarkdown(traceReportBlocks(report));
  */
@@ -53,20 +52,9 @@ export function traceReportBlocks(report: TraceReport): ReportBlock[] {
       },
       { kind: 'table', headers: HEADERS, rows: strategyRows(model.strategies) },
     ]),
-    { kind: 'heading', level: 2, text: 'Method' },
     {
-      kind: 'list',
-      items: [
-        'Batch: Σ over turns of the turn time with every call known at once. Streamed: the calls arrive as the model writes them (12 + argument characters ÷ 4 tokens each, at ' +
-          `${meta.tokensPerSecond} tokens/s); "after stream" is the tool time once the model stopped writing, what a user waits for.`,
-        "Declarations: the built-in mappings (Claude Code tools, toolwaves fs tools, the MCP filesystem server) and the `--map` module; shell commands by `classifyCommand`; an unknown tool is not concurrency-safe. Paths are keys normalized against the transcript's working directory.",
-        `Durations the transcript lacks are drawn (seed ${meta.seed}) from the latency model of the tool's kind; planners see the kind's median as the estimate, never the duration. Kinds: ${Object.entries(
-          TOOL_KIND_LATENCY,
-        )
-          .map(([kind, model]) => `${kind} ${formatDuration(model.medianMs)}`)
-          .join(', ')}.`,
-        `\`maxConcurrency\` ${meta.maxConcurrency}. Reproduce: \`${meta.command}\`.`,
-      ],
+      kind: 'paragraph',
+      text: `Batch: every call of a turn known at once; streamed: the calls arrive as the model writes them (${meta.tokensPerSecond} tokens/s), and "after stream" is the tool time once it stopped writing. Declarations, latency models by kind and the token model: the bench README, "Replaying a transcript". Durations the transcript lacks are drawn with seed ${meta.seed}; \`maxConcurrency\` ${meta.maxConcurrency}. Reproduce: \`${meta.command}\`.`,
     },
   ];
 }
