@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import type { PlanNode, Planner } from '@toolwaves/planner';
+import type { Planner } from '@toolwaves/planner';
 import type {
   RealRunFigures,
   RealStreamFigures,
@@ -29,17 +29,16 @@ interface RealOptions {
   readonly maxConcurrency: number;
   readonly budgetMs: number;
   readonly clock: () => number;
+  readonly tokensPerSecond?: number;
   readonly onRun?: (done: number, total: number, workload: string) => void;
 }
 
-/** One batch run for real, planned on the health record's estimates. */
-type RealBatch = {
-  batch: BenchBatch;
-  calls: readonly ToolCall[];
-  position: number;
-  nodes: PlanNode[];
-};
-type Contender = ReturnType<typeof contender>;
+/** A way to run a batch for real: a planner's plan dispatched whole, wait-then-waves, or eager on the stream. */
+interface Contender {
+  readonly name: string;
+  readonly planner: Planner;
+  readonly how: 'batch' | 'waves' | 'eager';
+}
 
 const SCALES = [1, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.02, 0.01];
 
@@ -51,35 +50,86 @@ export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: num
   return SCALES.find((scale) => options.simulatedMs * scale <= options.budgetMs) ?? 0.01;
 }
 
-/**
- * A planner's way of running a batch for real over the delayed tools: `batch` dispatches the
- * whole batch; streamed, a source yields each call at its arrival time (token model × the
- * scale) and `waves` reads the whole stream then dispatches the plan, while `eager` feeds it to
- * `dispatchStream`. The plan (on the estimates) is made before the clock starts; the clock
- * runs from the first tool-call token to the last result.
- */
-function contender(
-  options: RealOptions & { readonly tokensPerSecond?: number },
-  planner: Planner,
-  how: 'batch' | 'waves' | 'eager',
-) {
-  const { clock, maxConcurrency } = options;
+/** Whole batches for real, each planner's plan dispatched by a parallel `Dispatcher`. */
+export async function runReal(
+  options: RealOptions & { readonly planners: readonly Planner[] },
+): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
+  const contenders = options.planners.map((planner): Contender => {
+    return { name: planner.name, planner, how: 'batch' };
+  });
+  const { latencyScale, rows } = await measure(options, 'batch', contenders);
+  return { latencyScale, runs: rows.map(({ name, ...row }) => ({ planner: name, ...row })) };
+}
+
+/** Streamed turns for real: wait-then-waves with `planner` against `eager` (`dispatchStream`). */
+export async function runRealStream(
+  options: RealOptions & { readonly planner: Planner },
+): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
+  const { planner } = options;
+  const { latencyScale, rows } = await measure(options, 'stream', [
+    { name: planner.name, planner, how: 'waves' },
+    { name: 'eager', planner, how: 'eager' },
+  ]);
   return {
-    name: how === 'eager' ? 'eager' : planner.name,
-    run: async (entry: RealBatch, registry: ToolRegistry, scale: number) => {
-      const plan = planner.plan(entry.nodes, { maxConcurrency });
-      const arrivalMs = arrivalTimes({
-        argumentChars: entry.batch.argumentChars,
-        ...(options.tokensPerSecond === undefined
-          ? {}
-          : { tokensPerSecond: options.tokensPerSecond }),
-      }).map((ms) => ms * scale);
+    latencyScale,
+    runs: rows.map(({ name, errorSamples: _, ...row }) => ({ strategy: name, ...row })),
+  };
+}
+
+/**
+ * Runs every batch `repeats` times per contender, the order rotating from batch to batch and
+ * round to round, each on a fresh workspace with every call delayed by its sampled duration ×
+ * the latency scale that fits the budget (batch mode warms the code up first with one untimed
+ * run per workload). The plan (on the estimates) is made before the clock starts; streamed,
+ * a timed source yields each call at its arrival (token model × the scale) and `waves` reads
+ * the whole stream before dispatching. Sums per workload and contender the median wall-clock,
+ * the simulated turn × the scale and the spread; error results are counted in the first round.
+ */
+async function measure(options: RealOptions, mode: TurnMode, contenders: readonly Contender[]) {
+  const { clock, maxConcurrency, repeats } = options;
+  const runnable = options.workloads.map((workload) => {
+    const estimates = healthEstimates({ workload });
+    const figures = options.figures.find((entry) => entry.name === workload.name);
+    const batches = workload.batches.flatMap((batch, position) =>
+      batch.calls === undefined || !options.sizes.includes(batch.size)
+        ? []
+        : [{ batch, calls: batch.calls, position, estimates: estimates[position]! }],
+    );
+    const simulatedMs = (position: number, name: string): number =>
+      figures?.perBatch[position]?.[mode].find((result) => result.strategy === name)?.turnMs ?? 0;
+    return { workload, batches, simulatedMs };
+  });
+  const total = runnable.reduce(
+    (sum, { batches, simulatedMs }) =>
+      sum +
+      batches.reduce(
+        (inner, { position }) =>
+          inner + contenders.reduce((all, { name }) => all + simulatedMs(position, name), 0),
+        0,
+      ),
+    0,
+  );
+  const runs = runnable.reduce((sum, { batches }) => sum + batches.length, 0);
+  if (options.budgetMs <= 0 || runs === 0) return { latencyScale: 0, rows: [] };
+  const scale = chooseLatencyScale({ simulatedMs: total * repeats, budgetMs: options.budgetMs });
+  type Entry = (typeof runnable)[number]['batches'][number];
+  const once = (entry: Entry, { planner, how }: Contender) =>
+    onDelayedWorkspace(options, entry.batch, scale, async (registry) => {
+      const plan = planner.plan(withEstimates(entry.batch.nodes, entry.estimates), {
+        maxConcurrency,
+      });
       const dispatcher = new Dispatcher({
         registry,
         mode: how === 'eager' ? 'eager' : 'parallel',
         planner: { name: planner.name, plan: () => plan },
         maxConcurrency,
       });
+      const arrivalMs = arrivalTimes({
+        argumentChars: entry.batch.argumentChars,
+        ...(options.tokensPerSecond === undefined
+          ? {}
+          : { tokensPerSecond: options.tokensPerSecond }),
+      }).map((ms) => ms * scale);
       const start = clock();
       const source = timedSource({ calls: entry.calls, arrivalMs, clock, start });
       let results: ToolResult[];
@@ -91,149 +141,53 @@ function contender(
         results = await dispatcher.dispatch(written);
       }
       return { wallMs: clock() - start, results };
-    },
-  };
-}
-
-/** Whole batches for real, each planner's plan dispatched by a parallel `Dispatcher`. */
-export function runReal(
-  options: RealOptions & { readonly planners: readonly Planner[] },
-): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
-  const contenders = options.planners.map((planner) => contender(options, planner, 'batch'));
-  return measure(options, 'batch', contenders, true);
-}
-
-/** Streamed turns for real: wait-then-waves with `planner` against `eager` (`dispatchStream`). */
-export async function runRealStream(
-  options: RealOptions & { readonly planner: Planner; readonly tokensPerSecond: number },
-): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
-  const contenders = [
-    contender(options, options.planner, 'waves'),
-    contender(options, options.planner, 'eager'),
-  ];
-  const { latencyScale, runs } = await measure(options, 'stream', contenders, false);
-  return {
-    latencyScale,
-    runs: runs.map((run) => ({
-      workload: run.workload,
-      strategy: run.planner,
-      batches: run.batches,
-      wallMs: run.wallMs,
-      simulatedMs: run.simulatedMs,
-      calls: run.calls,
-      errors: run.errors,
-      spread: run.spread,
-    })),
-  };
-}
-
-/**
- * Runs every batch `repeats` times per contender (order rotating from batch to batch and round
- * to round) on a fresh workspace, each call delayed by its sampled duration × the latency scale
- * that fits the budget; an untimed run of each workload's first batch warms the code up when
- * asked. Sums per workload and contender the median wall-clock, the simulated turn × the scale
- * and the spread ((slowest − fastest) ÷ median, averaged over batches); error results are
- * counted in the first round.
- */
-async function measure(
-  options: RealOptions,
-  mode: TurnMode,
-  contenders: readonly Contender[],
-  warmUp: boolean,
-): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
-  const runnable = options.workloads.flatMap((workload) => {
-    const estimates = healthEstimates({ workload });
-    const batches = workload.batches.flatMap((batch, position): RealBatch[] =>
-      batch.calls === undefined || !options.sizes.includes(batch.size)
-        ? []
-        : [
-            {
-              batch,
-              calls: batch.calls,
-              position,
-              nodes: withEstimates(batch.nodes, estimates[position]!),
-            },
-          ],
-    );
-    const simulated = options.figures.find((figures) => figures.name === workload.name);
-    const simulatedMs = (entry: RealBatch, name: string): number =>
-      simulated?.perBatch[entry.position]?.[mode].find((result) => result.strategy === name)
-        ?.turnMs ?? 0;
-    return batches.length === 0 ? [] : [{ workload, batches, simulatedMs }];
-  });
-  let total = 0;
-  for (const { batches, simulatedMs } of runnable) {
-    for (const entry of batches) {
-      for (const { name } of contenders) total += simulatedMs(entry, name) * options.repeats;
-    }
-  }
-  if (options.budgetMs <= 0) return { latencyScale: 0, runs: [] };
-  const scale = chooseLatencyScale({ simulatedMs: total, budgetMs: options.budgetMs });
-  const once = (entry: RealBatch, contender: Contender) =>
-    onDelayedWorkspace({
-      batch: entry.batch,
-      layout: options.layout,
-      registryFor: options.registryFor,
-      latencyScale: scale,
-      run: (registry) => contender.run(entry, registry, scale),
     });
   // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
-  if (warmUp && contenders[0] !== undefined) {
-    for (const { batches } of runnable) await once(batches[0]!, contenders[0]);
+  if (mode === 'batch') {
+    for (const { batches } of runnable) if (batches[0]) await once(batches[0], contenders[0]!);
   }
-  const runs =
-    runnable.reduce((sum, entry) => sum + entry.batches.length, 0) *
-    contenders.length *
-    options.repeats;
   let done = 0;
-  const rows: RealRunFigures[] = [];
+  const rows = [];
   for (const { workload, batches, simulatedMs } of runnable) {
-    const totals = contenders.map(() => ({
+    if (batches.length === 0) continue;
+    const sums = contenders.map(({ name }) => ({
+      workload: workload.name,
+      name,
+      batches: batches.length,
+      calls: 0,
       wallMs: 0,
       simulatedMs: 0,
-      calls: 0,
-      spreadSum: 0,
+      spread: 0,
       errors: 0,
       errorSamples: [] as string[],
     }));
     for (const entry of batches) {
       const walls = contenders.map(() => [] as number[]);
-      for (let round = 0; round < options.repeats; round++) {
+      for (let round = 0; round < repeats; round++) {
         for (let turn = 0; turn < contenders.length; turn++) {
           const c = (turn + entry.position + round) % contenders.length;
           const { wallMs, results } = await once(entry, contenders[c]!);
           walls[c]!.push(wallMs);
           for (const result of round === 0 ? results : []) {
             if (!result.isError) continue;
-            totals[c]!.errors++;
-            if (totals[c]!.errorSamples.length < 3) {
-              totals[c]!.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
-            }
+            sums[c]!.errors++;
+            if (sums[c]!.errorSamples.length < 3)
+              sums[c]!.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
           }
-          options.onRun?.(++done, runs, workload.name);
+          options.onRun?.(++done, runs * contenders.length * repeats, workload.name);
         }
       }
-      contenders.forEach((contender, c) => {
+      sums.forEach((sum, c) => {
         const { median, min, max } = spreadOf(walls[c]!);
-        const sum = totals[c]!;
         sum.wallMs += median;
-        sum.spreadSum += median === 0 ? 0 : (max - min) / median;
+        sum.spread += (median === 0 ? 0 : (max - min) / median) / batches.length;
         sum.calls += entry.calls.length;
-        sum.simulatedMs += simulatedMs(entry, contender.name) * scale;
+        sum.simulatedMs += simulatedMs(entry.position, sum.name) * scale;
       });
     }
-    contenders.forEach((contender, c) => {
-      const { spreadSum, ...sum } = totals[c]!;
-      rows.push({
-        workload: workload.name,
-        planner: contender.name,
-        batches: batches.length,
-        ...sum,
-        spread: spreadSum / batches.length,
-      });
-    });
+    rows.push(...sums);
   }
-  return { latencyScale: rows.length === 0 ? 0 : scale, runs: rows };
+  return { latencyScale: scale, rows };
 }
 
 /**
@@ -256,24 +210,15 @@ export async function* timedSource(options: {
   }
 }
 
-/**
- * Runs `run` with the real tools over a fresh workspace, every call of the batch delayed by
- * its sampled duration × `latencyScale` (`withLatency`, matched by call id); the workspace is
- * removed afterwards, whether `run` succeeded or not.
- */
-export async function onDelayedWorkspace<T>(options: {
-  readonly batch: BenchBatch;
-  readonly layout: WorkspaceLayout;
-  readonly registryFor: (root: string) => ToolRegistry;
-  readonly latencyScale: number;
-  readonly run: (registry: ToolRegistry) => Promise<T>;
-}): Promise<T> {
-  const { batch, latencyScale } = options;
+/** Runs `run` with the real tools on a fresh workspace, each call delayed by its duration × `scale`; removes it after. */
+async function onDelayedWorkspace<T>(
+  options: Pick<RealOptions, 'layout' | 'registryFor'>,
+  batch: BenchBatch,
+  scale: number,
+  run: (registry: ToolRegistry) => Promise<T>,
+): Promise<T> {
   const latency = new Map(
-    (batch.calls ?? []).map((call, index) => [
-      call.id,
-      (batch.durationsMs[index] ?? 0) * latencyScale,
-    ]),
+    (batch.calls ?? []).map((call, index) => [call.id, (batch.durationsMs[index] ?? 0) * scale]),
   );
   const root = await createWorkspace({ layout: options.layout });
   try {
@@ -281,7 +226,7 @@ export async function onDelayedWorkspace<T>(options: {
       registry: options.registryFor(root),
       latencyMs: (_tool, _input, context) => latency.get(context.toolCallId) ?? 0,
     });
-    return await options.run(registry);
+    return await run(registry);
   } finally {
     await rm(root, { recursive: true, force: true });
   }
