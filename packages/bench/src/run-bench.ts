@@ -19,10 +19,7 @@ import { createWorkspace, workspaceLayout } from './workloads/workspace-layout.j
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
-  /**
-   * The strategies compared, in report order (default {@link defaultStrategies}); names must be
-   * unique. Planners among them (`plannerStrategy`) are also timed for scaling and run for real.
-   */
+  /** The strategies, in report order (default {@link defaultStrategies}); planners among them are also timed and run for real. */
   readonly strategies?: readonly Strategy[];
   /** The quick profile (default: the full one). */
   readonly quick?: boolean;
@@ -43,28 +40,18 @@ export interface RunBenchOptions {
   /** The time stamp of the report (default: now). */
   readonly now?: () => Date;
   readonly progress?: Progress;
-  /**
-   * Stops the run at the next batch, size or real run: `runBench` rejects with the signal's
-   * reason after removing its temporary workspace.
-   */
+  /** Stops the run at the next batch, size or real run (rejects with its reason, workspace removed). */
   readonly signal?: AbortSignal;
   /** The command line shown in the report as the way to reproduce it. */
   readonly command?: string;
 }
 
 /**
- * Runs the whole benchmark and returns its figures (files are the caller's business: render
- * them with `renderMarkdown`, `renderJson`, `renderHtml`):
- * 1. the strategies ({@link defaultStrategies} unless given);
- * 2. every workload's batches for each seed, nodes from the real registry on a generated
- *    workspace, with warm-up turns for the health record;
- * 3. every strategy on every batch, as a whole batch and streamed, simulated
- *    ({@link compareStrategies});
- * 4. planning time from 10 to 100 000 calls ({@link measureScaling});
- * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
- *    the profile's time budget;
- * 6. real streamed turns of the same batches: `dispatchStream` fed by a timed source against
- *    wait-then-waves ({@link runRealStream}).
+ * Runs the whole benchmark and returns its figures (render them with `renderMarkdown`,
+ * `renderJson`, `renderHtml`): every workload's batches for each seed on a generated workspace,
+ * every strategy on each, batch and streamed, simulated ({@link compareStrategies}); planning
+ * time against batch size ({@link measureScaling}); and the tool batches run for real by the
+ * `Dispatcher`, whole ({@link runReal}) and streamed ({@link runRealStream}).
  *
  * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
  * `maxConcurrency` of 0), `invalid_strategies`, `strategy_failed`, or the signal's reason.
@@ -85,12 +72,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       ...(or === undefined ? {} : { default: or }),
       error: (message) => new BenchError({ code: 'invalid_options', message }),
     });
-  const firstSeed = check(
-    'seed',
-    options.seed,
-    optionRules.integerFrom(Number.MIN_SAFE_INTEGER),
-    1,
-  );
+  const firstSeed = check('seed', options.seed, optionRules.integerFrom(-(2 ** 53) + 1), 1);
   const seedCount = check('profile.seeds', profile.seeds, optionRules.integerFrom(1));
   const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
   const maxConcurrency = check(

@@ -4,10 +4,7 @@ import { type Strategy, streamEnd, type TurnView } from './strategy.js';
 /** Claude Code's cap on tool calls running at once. */
 const CLAUDE_CODE_MAX_CONCURRENCY = 10;
 
-/**
- * A call the peers run in parallel (Claude Code's concurrency-safe tools, Codex's parallel
- * tools): concurrency-safe and only reads (keyless counts); edits and writes do not.
- */
+/** A call the peers run in parallel: concurrency-safe and only reads (keyless counts). */
 export function isReadOnly(node: PlanNode): boolean {
   return node.parallelizable && accessesOf(node).every((access) => access.mode === 'read');
 }
@@ -45,10 +42,7 @@ export function waitThenAllAtOnceStrategy(): Strategy {
   };
 }
 
-/**
- * Claude Code's partition: consecutive read-only calls together (cap 10), every other call
- * alone, in order; streamed, read-only calls start on arrival, the others after the stream.
- */
+/** Claude Code's partition: consecutive read-only calls together (cap 10), every other call alone. */
 export function consecutiveReadOnlyStrategy(): Strategy {
   return {
     name: 'consecutive-read-only',
@@ -64,10 +58,7 @@ export function consecutiveReadOnlyStrategy(): Strategy {
   };
 }
 
-/**
- * Codex's pattern: one fair read/write lock for the turn (as declarations: a read or a write
- * of one key), read-only calls shared, others exclusive, asked for on arrival; capped or not.
- */
+/** Codex's pattern: one fair read/write lock for the turn (a read or a write of one key), capped or not. */
 export function globalRwLockStrategy(options: { readonly capped?: boolean } = {}): Strategy {
   const capped = options.capped === true;
   return {

@@ -12,10 +12,9 @@ export interface PlannerStrategyOptions {
 }
 
 /**
- * A planner as a strategy, the way the executor's parallel mode runs it: plan the whole batch
- * on the estimates, then run the waves one after another under `maxConcurrency`. In a streamed
- * turn that means waiting for the last call before the first wave (wait-then-waves). Plans are
- * remembered per node list, so the batch and the streamed run of one turn plan once.
+ * A planner as a strategy, the way the executor's parallel mode runs it: plan the batch on the
+ * estimates, run the waves one after another (streamed: after the last call arrived). The
+ * batch and streamed runs of one turn plan once (plans are kept per node list).
  *
  * @example
  * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan, ... }

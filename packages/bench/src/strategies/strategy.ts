@@ -1,21 +1,12 @@
 import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
 
-/**
- * What a strategy is told about one turn — what a dispatcher would know when it runs it, and
- * never the durations the simulation will use (except for a strategy marked `clairvoyant`).
- */
+/** What a strategy is told about one turn: what a dispatcher would know, never the sampled durations. */
 export interface TurnView {
-  /**
-   * The calls' declarations, `estimateMs` set to the health record's estimate of each call's
-   * tool (missing for a tool never seen yet); for a clairvoyant strategy, the sampled duration.
-   */
+  /** The declarations, `estimateMs` the health record's estimate (clairvoyant: the sampled duration). */
   readonly nodes: readonly PlanNode[];
-  /** The cap of capped strategies (the bench's `maxConcurrency`). */
+  /** The cap of capped strategies. */
   readonly maxConcurrency: number;
-  /**
-   * Streamed turns only: when each call has been written out, in ms from the model's first
-   * tool-call token (non-decreasing; the last one is when the model stopped writing).
-   */
+  /** Streamed turns only: when each call was written, ms from the first tool-call token. */
   readonly arrivalMs?: readonly number[];
 }
 
@@ -23,32 +14,26 @@ export interface TurnView {
 export interface WavesExecution {
   readonly kind: 'waves';
   readonly plan: Plan;
-  /** Slots inside a wave. */
   readonly maxConcurrency: number;
-  /** When the first wave may start (a streamed turn that waits for the whole batch: the stream's end). */
+  /** When the first wave may start (wait-then-waves: the stream's end). */
   readonly startMs: number;
 }
 
 /**
  * The planner package's eager ready queue (`simulateEager`) on the declarations the strategy
- * acts on: each call starts once it has arrived, the earlier calls it depends on (rules 4 and
- * 5 on `nodes`) have ended and a slot is free, the earlier call first. A peer describes its
- * own rule as declarations: Codex's global lock is a read or a write of one key, Claude Code's
- * partition is "read-only calls safe, the others not", all-at-once is "everything safe".
+ * acts on: a peer states its rule as declarations (Codex's global lock: a read or a write of one
+ * key; all-at-once: everything safe).
  */
 export interface EagerExecution {
   readonly kind: 'eager';
-  /** The declarations the strategy acts on (their `estimateMs` are replaced by the durations). */
+  /** The declarations acted on (their `estimateMs` are replaced by the durations). */
   readonly nodes: readonly PlanNode[];
-  /** When each call may start at the earliest; all at 0 when missing. */
+  /** Earliest start of each call (default 0). */
   readonly arrivalMs?: readonly number[];
   readonly maxConcurrency: number;
 }
 
-/**
- * How a strategy runs a turn, as rules the simulator applies to the sampled durations: the
- * strategy decides the rules, the simulator (which alone holds the durations) the times.
- */
+/** How a strategy runs a turn: rules the simulator, which alone holds the durations, applies. */
 export type Execution = WavesExecution | EagerExecution;
 
 /**
@@ -76,14 +61,11 @@ export interface Strategy {
   readonly name: string;
   /** One sentence for the report. */
   readonly description: string;
-  /**
-   * Sees the sampled durations as `estimateMs`: shown only as labelled headroom, never as a
-   * strategy anyone can run.
-   */
+  /** Sees the sampled durations: shown only as labelled headroom. */
   readonly clairvoyant?: boolean;
   /** The planner behind a wave strategy (timed for scaling, run for real). */
   readonly planner?: Planner;
-  /** Decides how the turn runs (pure: the same view gives the same execution). */
+  /** Decides how the turn runs (pure). */
   execute(turn: TurnView): Execution;
 }
 
@@ -93,7 +75,5 @@ export interface Strategy {
  * @example streamEnd({ nodes, maxConcurrency: 8, arrivalMs: [150, 300] }); // 300
  */
 export function streamEnd(turn: TurnView): number {
-  let end = 0;
-  for (const arrival of turn.arrivalMs ?? []) if (arrival > end) end = arrival;
-  return end;
+  return Math.max(0, ...(turn.arrivalMs ?? []));
 }

@@ -3,53 +3,41 @@ import type { PlanNode } from '@toolwaves/planner';
 import type { SeededRandom } from './seeded-random.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
 
-/** What a workload is asked for: one batch of `size` calls. */
+/** What a workload is asked for: one batch of `size` calls, from its own seeded stream, on a workspace. */
 export interface BatchRequest {
-  /** The batch's own seeded stream: the same request always gives the same batch. */
   readonly random: SeededRandom;
-  /** How many calls (a workload with fixed `sizes` may ignore it). */
   readonly size: number;
-  /** The workspace the calls refer to. */
   readonly layout: WorkspaceLayout;
 }
 
-/** One turn of an agent: the calls the model asked for, and how long each will take. */
+/** One agent turn of real tool calls (paths relative to the workspace) and each call's sampled duration, ms. */
 export interface WorkloadBatch {
-  /** Calls of the real filesystem tools (plus `run_check`), paths relative to the workspace. */
   readonly calls: readonly ToolCall[];
-  /** Sampled duration of each call, in ms (`durationsMs[i]` is call `i`'s). */
   readonly durationsMs: readonly number[];
 }
 
-/** What every workload has: a name, one sentence for the report, and fixed sizes when it does not scale (e.g. a worked example). */
+/** What every workload has: a name, one sentence for the report, and fixed sizes when it does not scale. */
 export interface WorkloadInfo {
   readonly name: string;
   readonly description: string;
   readonly sizes?: readonly number[];
 }
 
-/** A workload of real tool calls: its plan nodes come from the registry's declarations. */
+/** A workload of real tool calls (plan nodes from the registry); `simulatedOnly`: stand-in tools, never run for real. */
 export interface ToolWorkload extends WorkloadInfo {
   readonly kind: 'tools';
-  /** Its tools are stand-ins that answer at once: simulated only, never run for real. */
   readonly simulatedOnly?: boolean;
   batch(request: BatchRequest): WorkloadBatch;
 }
 
-/** One seed-model batch: plain nodes, each call's abstract tool and sampled duration. */
+/** One seed-model batch: plain nodes, each call's abstract tool (`Read`, `Shell`, …) and sampled duration. */
 export interface SeedModelBatch {
-  /** Declarations only (`parallelizable`, one exclusive flat `resourceKey`), no `estimateMs`. */
   readonly nodes: readonly PlanNode[];
-  /** The abstract tool of each call (`Read`, `Edit`, `Grep`, `Stat`, `Shell`). */
   readonly tools: readonly string[];
-  /** Sampled duration of each call, in ms. */
   readonly durationsMs: readonly number[];
 }
 
-/**
- * A workload in the seed model: plain nodes (`parallelizable`, one exclusive flat
- * `resourceKey`), where greedy's wave count is known to be minimal.
- */
+/** A workload in the seed model (`parallelizable`, one flat exclusive `resourceKey`): greedy's wave count is minimal there. */
 export interface SeedModelWorkload extends WorkloadInfo {
   readonly kind: 'seed-model';
   batch(request: BatchRequest): SeedModelBatch;
