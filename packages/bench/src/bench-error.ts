@@ -26,7 +26,8 @@ export type BenchErrorCode =
  * try {
  *   parseBenchArgs(['--sizes']);
  * } catch (error) {
- *   if (error instanceof BenchError && error.code === 'invalid_options') console.error(error.message);
+ *   if (error instanceof BenchError && error.code === 'invalid_options')
+ * console.error(error.message);
  * }
  * ```
  */

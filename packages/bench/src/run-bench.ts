@@ -19,7 +19,10 @@ import { createWorkspace, workspaceLayout } from './workloads/workspace-layout.j
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
-  /** The strategies, in report order (default {@link defaultStrategies}); planners among them are also timed and run for real. */
+  /**
+   * The strategies, in report order (default {@link defaultStrategies}); planners among them are
+   * also timed and run for real.
+   */
   readonly strategies?: readonly Strategy[];
   /** The quick profile (default: the full one). */
   readonly quick?: boolean;
@@ -40,7 +43,9 @@ export interface RunBenchOptions {
   /** The time stamp of the report (default: now). */
   readonly now?: () => Date;
   readonly progress?: Progress;
-  /** Stops the run at the next batch, size or real run (rejects with its reason, workspace removed). */
+  /**
+   * Stops the run at the next batch, size or real run (rejects with its reason, workspace removed).
+   */
   readonly signal?: AbortSignal;
   /** The command line shown in the report as the way to reproduce it. */
   readonly command?: string;

@@ -17,7 +17,9 @@ import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
-/** `pnpm bench`: runs the benchmark (or replays `--trace`), prints the headline, writes the reports. */
+/**
+ * `pnpm bench`: runs the benchmark (or replays `--trace`), prints the headline, writes the reports.
+ */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseBenchArgs(argv);
   if (args.help) {

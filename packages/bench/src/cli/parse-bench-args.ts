@@ -40,12 +40,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/**
- * Parses the arguments of `pnpm bench` with `node:util`'s `parseArgs`; a lone `--` (what
- * `pnpm bench -- --quick` passes on) is ignored.
- *
- * @throws {BenchError} `invalid_options` naming the flag and the value.
- */
+/** Parses `pnpm bench`'s arguments; `invalid_options` names the flag and the value. */
 export function parseBenchArgs(argv: readonly string[]) {
   let values: ReturnType<typeof parse>;
   try {

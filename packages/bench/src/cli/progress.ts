@@ -20,11 +20,7 @@ export function formatProgress(state: ProgressState, elapsedMs: number): string 
   return `${state.phase} ${state.done}/${state.total} (${percent} %)${detail} · ${(elapsedMs / 1000).toFixed(1)} s`;
 }
 
-/**
- * A progress display: on a terminal, one line redrawn in place (at most every `redrawMs`,
- * default 100); otherwise plain lines when a phase starts, at most one every `intervalMs`
- * (default 2000) and when it completes, so CI logs stay short.
- */
+/** A progress display: a line redrawn on a terminal, else a few plain lines (CI logs). */
 export function createProgress(options: {
   readonly stream: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly clock?: () => number;

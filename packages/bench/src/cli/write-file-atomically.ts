@@ -3,14 +3,7 @@ import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { BenchError } from '../bench-error.js';
 
-/**
- * Writes one file so that it is never half-written: the content goes to a temporary file in
- * the same folder (created if missing), renamed over the target; on failure the temporary file
- * is removed and the old file stays as it was.
- *
- * @throws {BenchError} `write_failed` naming the file, with the cause (also when something
- * other than a regular file is in the way).
- */
+/** Writes a file via a temporary file renamed over it: never half-written. */
 export async function writeFileAtomically(options: {
   path: string;
   content: string;

@@ -33,7 +33,7 @@ interface RealOptions {
   readonly onRun?: (done: number, total: number, workload: string) => void;
 }
 
-/** A way to run a batch for real: a planner's plan dispatched whole, wait-then-waves, or eager on the stream. */
+/** A way to run a batch for real: a plan dispatched whole, wait-then-waves, or eager. */
 interface Contender {
   readonly name: string;
   readonly planner: Planner;
@@ -42,10 +42,7 @@ interface Contender {
 
 const SCALES = [1, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.02, 0.01];
 
-/**
- * The largest round latency scale (1 down to 0.01) at which runs whose simulated durations
- * add up to `simulatedMs` fit in `budgetMs`: the bench injects `duration × scale`.
- */
+/** The largest round latency scale (1 to 0.01) at which `simulatedMs` fits `budgetMs`. */
 export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: number }): number {
   return SCALES.find((scale) => options.simulatedMs * scale <= options.budgetMs) ?? 0.01;
 }
@@ -190,10 +187,7 @@ async function measure(options: RealOptions, mode: TurnMode, contenders: readonl
   return { latencyScale: scale, rows };
 }
 
-/**
- * A stream of calls in real time, the way a model writes them: yields each call once its
- * arrival time (ms after `start` on `clock`) has passed, waiting with `setTimeout`.
- */
+/** Calls in real time, the way a model writes them: each once its arrival has passed. */
 export async function* timedSource(options: {
   readonly calls: readonly ToolCall[];
   readonly arrivalMs: readonly number[];
@@ -210,7 +204,7 @@ export async function* timedSource(options: {
   }
 }
 
-/** Runs `run` with the real tools on a fresh workspace, each call delayed by its duration × `scale`; removes it after. */
+/** Runs `run` on a fresh workspace, each call delayed by its duration × `scale`. */
 async function onDelayedWorkspace<T>(
   options: Pick<RealOptions, 'layout' | 'registryFor'>,
   batch: BenchBatch,

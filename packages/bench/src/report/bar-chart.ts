@@ -32,12 +32,7 @@ export interface GroupedBarChartOptions {
   readonly format?: (value: number) => string;
 }
 
-/**
- * An inline SVG grouped bar chart, 760 × 340: one group per x value, one bar per series in
- * each. Every series is a `<g data-series="name">` whose bars are `<rect data-group
- * data-value>` with a `<title>` tooltip; legend items are marked `data-legend`, so counting
- * `[data-series]` counts series.
- */
+/** An inline SVG grouped bar chart: `[data-series]` groups of `[data-group]` bars. */
 export function groupedBarChart(options: GroupedBarChartOptions): string {
   const [width, height] = [760, 340];
   const margin = { top: 36, right: 16, bottom: 64, left: 56 };

@@ -1,4 +1,6 @@
-/** A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes. */
+/**
+ * A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes.
+ */
 export type TurnMode = 'batch' | 'stream';
 
 /** One strategy on one batch, in one mode (times in ms, simulated on the sampled durations). */
@@ -66,7 +68,7 @@ export interface StrategySummary {
   readonly proven: number | null;
 }
 
-/** How far the health record's estimates were from the sampled durations (|estimate − duration| ÷ duration). */
+/** How far the health record's estimates were from the sampled durations. */
 export interface EstimateAccuracy {
   readonly calls: number;
   readonly medianError: number;
@@ -141,7 +143,7 @@ export interface RealRunFigures extends RealFigures {
   readonly errorSamples: readonly string[];
 }
 
-/** Real streamed turns of one workload: `eager` (`dispatchStream`), or wait-then-waves with a planner. */
+/** Real streamed turns of one workload: `eager`, or wait-then-waves with a planner. */
 export interface RealStreamFigures extends RealFigures {
   readonly strategy: string;
 }

@@ -1,4 +1,6 @@
-/** A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`. */
+/**
+ * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`.
+ */
 export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
   if (ms === 0) return '0 ms';
@@ -19,10 +21,7 @@ export function formatPercent(share: number | null): string {
   return share === null || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(1)} %`;
 }
 
-/**
- * A figure across seeds: its median, and its range in brackets when the seeds disagree at the
- * shown precision (`0.97 [0.95–0.99]`); `–` for `null`.
- */
+/** A figure across seeds: its median, and `[min–max]` when the seeds disagree. */
 export function formatSpread(
   spread: { readonly median: number; readonly min: number; readonly max: number } | null,
   format: (value: number) => string,

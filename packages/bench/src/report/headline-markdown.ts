@@ -16,7 +16,9 @@ export function headlineMarkdown(report: BenchReport): string {
   return blocksToMarkdown(headlineBlocks(report));
 }
 
-/** The headline as report blocks: what {@link headlineMarkdown} prints and the reports open with. */
+/**
+ * The headline as report blocks: what {@link headlineMarkdown} prints and the reports open with.
+ */
 export function headlineBlocks(report: BenchReport): ReportBlock[] {
   const { meta, overall } = report;
   const reference = meta.reference ?? 'the reference';
@@ -75,7 +77,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
   ];
 }
 
-/** A strategy's ratios to the reference and to the lower bound, batch and streamed, and its streamed times. */
+/** A strategy's ratios (÷ reference, ÷ LB; batch, streamed) and its streamed times. */
 export function summaryCells(
   batch: StrategySummary | undefined,
   stream: StrategySummary | undefined,

@@ -58,12 +58,7 @@ export function renderHtml(report: BenchReport): string {
   });
 }
 
-/**
- * One self-contained HTML page (pure): inline CSS, the figures (inline SVG), then the blocks;
- * no script, no font, no external resource.
- *
- * @example htmlPage({ title: 'Trace replay', intro: '…', figures: [], blocks });
- */
+/** One self-contained HTML page (pure): inline CSS, the figures (inline SVG), then the blocks. */
 export function htmlPage(options: {
   readonly title: string;
   readonly intro: string;

@@ -5,7 +5,8 @@ import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
  * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, and the
- * planning time against batch size (the real runs are in the headline), and a pointer to how the figures are made.
+ * planning time against batch size (the real runs are in the headline), and a pointer to how the
+ * figures are made.
  *
  * @example await writeFile('report.md', renderMarkdown(report));
  * @see renderHtml
@@ -14,7 +15,10 @@ export function renderMarkdown(report: BenchReport): string {
   return `${blocksToMarkdown(reportBlocks(report))}\n`;
 }
 
-/** Everything in the report as blocks: what {@link renderMarkdown} writes and `renderHtml` renders below its charts. */
+/**
+ * Everything in the report as blocks: what {@link renderMarkdown} writes and `renderHtml` renders
+ * below its charts.
+ */
 export function reportBlocks(report: BenchReport): ReportBlock[] {
   const { meta } = report;
   return [

@@ -1,7 +1,4 @@
-/**
- * One block of a report, the model both the markdown and the HTML reports render from: a
- * heading, a paragraph, a bullet list or a table. Text may hold `code` and **bold** spans.
- */
+/** One block of a report (markdown and HTML); text may hold `code` and **bold** spans. */
 export type ReportBlock =
   | { readonly kind: 'heading'; readonly level: 1 | 2 | 3; readonly text: string }
   | { readonly kind: 'paragraph'; readonly text: string }
@@ -14,7 +11,9 @@ export type ReportBlock =
       readonly numericFrom?: number;
     };
 
-/** Report blocks as GitHub-flavoured markdown, one blank line between blocks; `|` in cells escaped. */
+/**
+ * Report blocks as GitHub-flavoured markdown, one blank line between blocks; `|` in cells escaped.
+ */
 export function blocksToMarkdown(blocks: readonly ReportBlock[]): string {
   return blocks.map(markdownOf).join('\n\n');
 }
@@ -37,10 +36,7 @@ function markdownOf(block: ReportBlock): string {
   }
 }
 
-/**
- * Report blocks as HTML, built from the blocks (no markdown is parsed): text is escaped,
- * `code` and **bold** spans become `<code>` and `<strong>`.
- */
+/** Report blocks as HTML (text escaped, `code` and **bold** spans as elements). */
 export function blocksToHtml(blocks: readonly ReportBlock[]): string {
   return blocks.map(htmlOf).join('\n');
 }

@@ -15,12 +15,8 @@ import { estimateAccuracy, summarizeStrategies } from './summarize-strategies.js
 import { arrivalTimes, healthEstimates, withEstimates } from './turn-inputs.js';
 
 /**
- * Runs every strategy on every batch of every workload and seed, as a whole batch and as a
- * streamed turn ({@link playTurn}): strategies see the health record's estimates
- * ({@link healthEstimates}) and, streamed, the token model's arrivals; the simulator alone
- * holds the sampled durations. Then summarizes per workload and overall, across seeds.
- *
- * @throws {BenchError} `strategy_failed` naming the strategy and the batch when one throws.
+ * Every strategy on every batch of every workload and seed, batch and streamed ({@link playTurn}),
+ * summarized across seeds.
  */
 export function compareStrategies(options: {
   /** The workloads of each seed, seeds in order. */

@@ -1,11 +1,7 @@
 import type { Plan, PlanNode, Planner, PlanOptions } from '@toolwaves/planner';
 import type { ScalingPoint } from '../report/bench-report.js';
 
-/**
- * Plans a batch and measures how long planning takes: one untimed warm-up run (its plan is
- * returned), then `samples` timed samples (default 1), each the mean of repetitions run until
- * `minMs` has passed (at most 1000); the answer is the median sample.
- */
+/** A plan and its planning time: an untimed run, then the median of timed samples. */
 export function timePlanning(options: {
   readonly planner: Planner;
   readonly nodes: readonly PlanNode[];
@@ -32,10 +28,7 @@ export function timePlanning(options: {
   return { plan, ms: samples[Math.floor(samples.length / 2)]! };
 }
 
-/**
- * Planning time of every planner at each size (ascending), the median of 3 samples; a planner
- * over `capMs` (default 2000) at one size is skipped at the larger ones, with the reason.
- */
+/** Planning time per planner and size; one over `capMs` is skipped at larger sizes. */
 export function measureScaling(options: {
   readonly planners: readonly Planner[];
   readonly sizes: readonly number[];

@@ -1,11 +1,6 @@
 import type { PlanNode } from '@toolwaves/planner';
 
-/**
- * The fewest waves any valid plan of a seed-model batch (flat exclusive keys, no `access`) can
- * have: `unsafe + max(most calls on one key, 1)`, or just `unsafe` when no call is safe. Greedy
- * first-fit reaches it on every seed-model batch, so any gap between greedy and a
- * duration-aware planner is in makespan, not in wave count.
- */
+/** The fewest waves of a valid seed-model plan: unsafe + max(most calls on a key, 1). */
 export function minimalWaveCount(nodes: readonly PlanNode[]): number {
   let unsafe = 0;
   let safe = 0;

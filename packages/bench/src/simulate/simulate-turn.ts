@@ -13,10 +13,7 @@ import { BenchError } from '../bench-error.js';
 import type { TurnResult } from '../report/bench-report.js';
 import type { Execution, Strategy, TurnView } from '../strategies/strategy.js';
 
-/**
- * Counts the conflicting pairs a schedule ran at the same time (their run times intersect),
- * and among them the lost updates (both write an overlapping key).
- */
+/** Conflicting pairs that ran at once, and the lost updates (both write a key). */
 export function countConflictingOverlaps(options: {
   readonly nodes: readonly PlanNode[];
   readonly schedule: Schedule;
@@ -38,13 +35,7 @@ export function countConflictingOverlaps(options: {
   return { pairs, lostUpdates };
 }
 
-/**
- * Simulates one strategy's execution of one turn on the sampled durations (`actual`), with the
- * planner package's two simulators: a wave plan by `makespan` (from its `startMs`), anything
- * else by `simulateEager` on the declarations the strategy acts on. Counts conflicting overlaps
- * (in one wave, for a plan) and rules broken (`verifyPlan`; `verifySchedule` on the real
- * declarations, the cap and the arrivals).
- */
+/** A strategy's execution on the durations: `makespan` (waves) or `simulateEager`. */
 export function simulateTurn(options: {
   readonly strategy: string;
   readonly execution: Execution;
@@ -104,13 +95,7 @@ export function simulateTurn(options: {
   };
 }
 
-/**
- * Every strategy on one turn, as a whole batch and streamed: each decides on what it may see
- * (`estimated`, or `actual` when clairvoyant; the arrivals when streamed), the simulator runs
- * its decision on the sampled durations. `onDecided` gets each batch-mode decision time.
- *
- * @throws {BenchError} `strategy_failed` naming the strategy and `where` the turn is.
- */
+/** Every strategy on one turn, batch and streamed, each deciding on what it may see. */
 export function playTurn(options: {
   readonly strategies: readonly Strategy[];
   readonly estimated: readonly PlanNode[];

@@ -26,8 +26,7 @@ export function spreadOf(perSeed: readonly number[]): Spread {
 }
 
 /**
- * How far estimates were from the sampled durations: the median and p90 of |estimate −
- * duration| ÷ duration (a missing estimate counts as `defaultMs`), and how many were missing.
+ * Median and p90 of |estimate − duration| ÷ duration (a missing estimate counts as `defaultMs`).
  */
 export function estimateAccuracy(options: {
   readonly pairs: readonly { estimateMs: number | undefined; durationMs: number }[];
@@ -50,12 +49,7 @@ export function estimateAccuracy(options: {
   };
 }
 
-/**
- * Sums each strategy's turn times per seed and takes, across seeds, the spread of its ratio to
- * the reference and to the mode's lower bound, of its mean turn time and of its tool time after
- * the stream; and the totals of conflicting overlaps, lost updates and broken rules. Ratios are
- * of sums, so long batches weigh more.
- */
+/** Each strategy's spreads across seeds (ratios of sums, mean times) and totals. */
 export function summarizeStrategies(options: {
   /** The batches of every seed. */
   readonly batches: readonly BatchFigures[];

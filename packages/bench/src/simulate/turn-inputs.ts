@@ -5,11 +5,7 @@ import type { BenchWorkload } from '../workloads/workload.js';
 /** The bench's default writing speed of a model, tokens per second. */
 export const DEFAULT_TOKENS_PER_SECOND = 80;
 
-/**
- * The token model of a streamed turn: the model writes the calls one after another, each
- * costing `12 + argumentChars / 4` tokens; a call arrives when its last token is written. Times
- * in ms from the first tool-call token.
- */
+/** The token model: a call costs `12 + argumentChars / 4` tokens; arrivals in ms. */
 export function arrivalTimes(options: {
   readonly argumentChars: readonly number[];
   readonly tokensPerSecond?: number;
@@ -22,10 +18,7 @@ export function arrivalTimes(options: {
   });
 }
 
-/**
- * A batch's nodes with `estimateMs` set from `values` (left out where a value is missing):
- * what a strategy is shown (estimates) or what the simulator runs (sampled durations).
- */
+/** A batch's nodes with `estimateMs` set from `values` (left out where one is missing). */
 export function withEstimates(
   nodes: readonly PlanNode[],
   values: readonly (number | undefined)[],
@@ -36,12 +29,7 @@ export function withEstimates(
   });
 }
 
-/**
- * What a dispatcher's health record would estimate for each call of each batch: the
- * executor's own `ToolHealth` (alpha 0.2), warmed up on the workload's warm-up turns, then fed
- * each batch's durations after that batch ran, so a batch never sees its own durations. A tool
- * never seen has no estimate (the planner's default applies).
- */
+/** `ToolHealth`'s estimates per batch: warmed up, then fed each batch after it ran. */
 export function healthEstimates(options: {
   readonly workload: BenchWorkload;
 }): (number | undefined)[][] {

@@ -15,7 +15,7 @@ import type { Strategy } from './strategy.js';
 
 /** Options of {@link defaultStrategies}. */
 export interface DefaultStrategiesOptions {
-  /** Work budget of one `optimal` plan in search nodes (default 20 000): the same plans on any machine. */
+  /** Work budget of one `optimal` plan, search nodes (default 20 000). */
   readonly optimalExpansions?: number;
   /** Time cap of one `optimal` plan, ms (default 10 000): a safety net. */
   readonly optimalBudgetMs?: number;

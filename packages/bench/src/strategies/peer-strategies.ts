@@ -42,7 +42,9 @@ export function waitThenAllAtOnceStrategy(): Strategy {
   };
 }
 
-/** Claude Code's partition: consecutive read-only calls together (cap 10), every other call alone. */
+/**
+ * Claude Code's partition: consecutive read-only calls together (cap 10), every other call alone.
+ */
 export function consecutiveReadOnlyStrategy(): Strategy {
   return {
     name: 'consecutive-read-only',
@@ -58,7 +60,7 @@ export function consecutiveReadOnlyStrategy(): Strategy {
   };
 }
 
-/** Codex's pattern: one fair read/write lock for the turn (a read or a write of one key), capped or not. */
+/** Codex's pattern: one read/write lock for the turn, capped or not. */
 export function globalRwLockStrategy(options: { readonly capped?: boolean } = {}): Strategy {
   const capped = options.capped === true;
   return {

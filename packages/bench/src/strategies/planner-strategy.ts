@@ -17,7 +17,8 @@ export interface PlannerStrategyOptions {
  * batch and streamed runs of one turn plan once (plans are kept per node list).
  *
  * @example
- * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan, ... }
+ * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan,
+ * ... }
  * @see Strategy
  */
 export function plannerStrategy(planner: Planner, options: PlannerStrategyOptions = {}): Strategy {

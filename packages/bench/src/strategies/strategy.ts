@@ -1,8 +1,8 @@
 import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
 
-/** What a strategy is told about one turn: what a dispatcher would know, never the sampled durations. */
+/** What a strategy is told about a turn: never the sampled durations. */
 export interface TurnView {
-  /** The declarations, `estimateMs` the health record's estimate (clairvoyant: the sampled duration). */
+  /** Declarations; `estimateMs` the estimate (clairvoyant: the duration). */
   readonly nodes: readonly PlanNode[];
   /** The cap of capped strategies. */
   readonly maxConcurrency: number;

@@ -16,13 +16,9 @@ interface OpenTurn {
 }
 
 /**
- * Claude Code's `stream-json` events (and session `.jsonl` files, which add `timestamp`s): a
- * turn is the `tool_use` blocks sharing one `message.id`; a sub-agent's events carry
- * `parent_tool_use_id` and form turns of their own. `tool_result` blocks mark errors and give
- * durations (`tool_use_result` / `toolUseResult`: `durationMs`, `totalDurationMs`,
- * `durationSeconds`; else the time between the turn's last event and the result's).
- *
- * @throws {BenchError} `invalid_trace` naming the line of an `assistant` event without content.
+ * Claude Code `stream-json` events (or session `.jsonl`): a turn is the `tool_use` blocks of one
+ * `message.id` (sub-agents' apart); durations from `tool_use_result` / `toolUseResult`, else
+ * stamps.
  */
 export function parseClaudeCode(
   records: readonly TraceRecord[],

@@ -39,12 +39,7 @@ function parseArguments(raw: unknown): unknown {
   }
 }
 
-/**
- * OpenAI Chat Completions messages (or responses): an assistant message's `tool_calls`, no
- * error flag. Anthropic Messages: an assistant message's `tool_use` blocks, `tool_result`
- * blocks with `is_error`. AI SDK steps: a step's `toolCalls` (`input`, or `args` before AI SDK
- * 5), its `tool-error` parts. None gives durations.
- */
+/** The message formats: OpenAI chat, Anthropic Messages, AI SDK steps. */
 const MESSAGE_FORMATS: Record<Exclude<TraceFormat, 'claude-code'>, MessageFormat> = {
   'openai-chat': {
     turns: (value) =>

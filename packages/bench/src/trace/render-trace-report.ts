@@ -64,7 +64,10 @@ export function renderTraceMarkdown(report: TraceReport): string {
   return `${blocksToMarkdown(traceReportBlocks(report))}\n`;
 }
 
-/** `trace-report.html` (pure): one self-contained page with a chart of the ratios to greedy. @example renderTraceHtml(report); */
+/**
+ * `trace-report.html` (pure): one self-contained page with a chart of the ratios to greedy.
+ * @example renderTraceHtml(report);
+ */
 export function renderTraceHtml(report: TraceReport): string {
   const groups = [
     { name: 'all turns', strategies: report.strategies },

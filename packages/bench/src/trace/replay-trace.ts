@@ -14,18 +14,16 @@ import {
   type TraceMappings,
 } from './trace-declarations.js';
 
-/** One strategy's totals over a transcript's turns. */
+/** One strategy's totals over a transcript's turns (ms; ratios `null` without greedy). */
 export interface TraceStrategyFigures {
   readonly strategy: string;
-  /** Σ turn time with every call known at once (a whole batch), ms. */
+  /** Σ turn time with every call known at once. */
   readonly makespanMs: number;
-  /** Σ tool time after the model stopped writing, the calls streamed by the token model, ms. */
+  /** Σ tool time after the model stopped writing, the calls streamed by the token model. */
   readonly afterStreamMs: number;
-  /** Σ streamed turn time, from the first tool-call token to the last result, ms. */
+  /** Σ streamed turn time, from the first tool-call token to the last result. */
   readonly streamedMs: number;
-  /** `makespanMs` ÷ greedy's (null without greedy or when greedy's is 0). */
   readonly versusGreedy: number | null;
-  /** `afterStreamMs` ÷ greedy's. */
   readonly afterStreamVersusGreedy: number | null;
   /** Conflicting pairs of calls that ran at the same time (batch and streamed). */
   readonly conflictingOverlaps: number;
@@ -38,7 +36,9 @@ export interface TraceCounts {
   readonly calls: number;
   /** Turns with 2 calls or more. */
   readonly multiCallTurns: number;
-  /** Pairs of calls of one turn that conflict under the declarations (a call that is not concurrency-safe conflicts with every other). */
+  /**
+   * Pairs of calls of one turn that conflict (one not concurrency-safe conflicts with every other).
+   */
   readonly conflictingPairs: number;
 }
 
@@ -55,7 +55,9 @@ export interface TraceReport {
   readonly trace: TraceCounts & {
     readonly format: TraceFormat;
     readonly errors: number;
-    /** Calls whose duration came from the transcript; the rest from the latency model of their kind. */
+    /**
+     * Calls whose duration came from the transcript; the rest from the latency model of their kind.
+     */
     readonly durationsFromTrace: number;
     readonly durationsFromModel: number;
     /** Tool names no mapping knows (not concurrency-safe), with their call counts. */
@@ -79,7 +81,10 @@ export interface ReplayTraceOptions {
   readonly mappings?: TraceMappings;
   readonly maxConcurrency?: number;
   readonly tokensPerSecond?: number;
-  /** The latency model per kind, over {@link TOOL_KIND_LATENCY} (sigma 0: every duration at the median). */
+  /**
+   * The latency model per kind, over {@link TOOL_KIND_LATENCY} (sigma 0: every duration at the
+   * median).
+   */
   readonly latency?: Partial<Record<ToolKind, ToolLatency>>;
   /** Seeds the durations drawn from the latency model (default 1). */
   readonly seed?: number;
@@ -183,6 +188,8 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
   };
 }
 
+const COUNTS = ['turns', 'calls', 'multiCallTurns', 'conflictingPairs'] as const;
+
 function countsOf(nodes: readonly PlanNode[]): TraceCounts {
   let conflictingPairs = 0;
   for (let a = 0; a < nodes.length; a++) {
@@ -199,12 +206,13 @@ function countsOf(nodes: readonly PlanNode[]): TraceCounts {
 
 function sumCounts(runs: readonly TurnRun[]): TraceCounts {
   const sum = (name: keyof TraceCounts) => runs.reduce((total, run) => total + run.counts[name], 0);
-  return {
-    turns: sum('turns'),
-    calls: sum('calls'),
-    multiCallTurns: sum('multiCallTurns'),
-    conflictingPairs: sum('conflictingPairs'),
-  };
+  const [turns, calls, multiCallTurns, conflictingPairs] = COUNTS.map(sum) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  return { turns, calls, multiCallTurns, conflictingPairs };
 }
 
 function totals(runs: readonly TurnRun[], strategies: readonly Strategy[]): TraceStrategyFigures[] {

@@ -42,7 +42,7 @@ export interface TraceDeclaration {
 export interface MappingContext {
   /** The transcript's working directory. */
   readonly cwd: string;
-  /** The key of a path (relative to `cwd`, or absolute): `fs:` and the normalized absolute path; undefined for a non-string. */
+  /** The key of a path: `fs:` and the absolute path; undefined for a non-string. */
   keyOf(path: unknown): string | undefined;
 }
 
@@ -54,7 +54,7 @@ export type TraceMapping =
 /** Declarations by tool name, as a `--map` module's default export gives them. */
 export type TraceMappings = Readonly<Record<string, TraceMapping>>;
 
-/** Touches the paths in these input fields in this mode (`path?`: the working directory when missing); unsafe when one is not a path. */
+/** Touches the paths in these fields (`x?`: cwd when missing); unsafe if one is no path. */
 function paths(
   mode: Access['mode'],
   kind: ToolKind,
@@ -73,7 +73,7 @@ function paths(
   };
 }
 
-/** A shell command, declared by `classifyCommand` (tools-fs): read-only pipelines read what they name. */
+/** A shell command, declared by `classifyCommand` (tools-fs). */
 const shell: TraceMapping = (input, context) => {
   const command = field(input, 'command');
   const found = classifyCommand(typeof command === 'string' ? command : '');
@@ -131,13 +131,7 @@ export const BUILT_IN_MAPPINGS: TraceMappings = {
       : paths('write', 'write', 'source', 'destination'))(input, context),
 };
 
-/**
- * The declaration of one call: the user's mapping, else the built-in one (an MCP tool
- * `mcp__<server>__<tool>` falls back to the built-in `<tool>`), else unknown (not
- * concurrency-safe). A mapping that throws or answers no declaration counts as unknown.
- *
- * @example declareCall({ name: 'Read', input: { file_path: 'a.ts' } }, { cwd: '/repo' }); // reads fs:/repo/a.ts
- */
+/** A call's declaration: the user's mapping, else the built-in one, else unknown. */
 export function declareCall(
   call: { readonly name: string; readonly input: unknown },
   options: { readonly cwd: string; readonly mappings?: TraceMappings },

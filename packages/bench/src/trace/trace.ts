@@ -27,7 +27,7 @@ export interface TraceTurn {
 /** A transcript, read. */
 export interface Trace {
   readonly format: TraceFormat;
-  /** The working directory relative paths resolve against (Claude Code's `init` event), or `/workspace`. */
+  /** Where relative paths resolve (Claude Code's `init` event), or `/workspace`. */
   readonly cwd: string;
   readonly turns: readonly TraceTurn[];
   /** Lines that were not JSON (a truncated last line, a log line), skipped: where and why. */

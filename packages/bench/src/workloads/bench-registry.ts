@@ -13,15 +13,7 @@ const scopeInput = z.object({
   path: z.string().describe('Folder, relative to the workspace root'),
 });
 
-/**
- * The tools the workloads call, on a workspace: the real filesystem tools of
- * `@toolwaves/tools-fs` (through their inversify module, so their declarations are the real
- * ones); `run_check`, the stand-in for a shell command (it counts the files under a folder and,
- * like any shell command, declares nothing: not concurrency-safe, it runs alone); and the
- * `remote` workload's stand-ins, declared as such tools would declare themselves (they answer
- * at once; their latency is the bench's to inject): `remote_fetch` reads `mcp:<server>/<item>`,
- * `remote_update` writes it, `sub_agent` and `run_tests` read the folder they work on.
- */
+/** The workloads' tools: the real fs tools, `run_check` and the `remote` stand-ins. */
 export function benchRegistry(options: { root: string }): ToolRegistry {
   const root = resolve(options.root);
   const container = new Container();

@@ -31,16 +31,7 @@ export function defaultWorkloads(): Workload[] {
   ];
 }
 
-/**
- * Generates every workload's batches for one seed, each batch from its own seeded stream (so
- * batches do not depend on which other workloads or sizes run), `repeats` (default 1) per size,
- * after `warmupTurns` (default 0) turns of 16 calls from a stream of their own. Tool calls get
- * their plan nodes from the registry's `toPlanNodes` (the tools' real declarations); nodes
- * carry no `estimateMs`, the sampled durations are kept apart.
- *
- * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1
- * up, or `warmupTurns` that is not one from 0 up.
- */
+/** Every workload's batches for one seed, each from its own seeded stream. */
 export function generateBatches(options: {
   readonly workloads: readonly Workload[];
   readonly registry: ToolRegistry;

@@ -2,10 +2,7 @@ import type { PlanNode } from '@toolwaves/planner';
 import { TOOL_LATENCY } from './tool-latency.js';
 import type { SeedModelWorkload } from './workload.js';
 
-/**
- * The arguments a real call of each abstract seed-model tool would carry, for the token model
- * of streamed turns: seed-model nodes have no `ToolCall`, but the model still writes one.
- */
+/** The arguments a real call of each seed-model tool would carry, for the token model. */
 export const SEED_MODEL_ARGUMENTS: Readonly<Record<string, unknown>> = {
   Read: { path: 'src/core/file0.ts' },
   Edit: {
@@ -28,9 +25,7 @@ const WORKED_EXAMPLE: readonly { tool: string; parallelizable: boolean; key?: st
 ];
 
 /**
- * The seed's worked example (`waves-spec.txt`): `Read(a)`, `Read(b)`, `Edit(c)` (not
- * concurrency-safe), `Grep(*)`, `Read(a)`, `Stat(*)`; greedy plans it as
- * `[[0, 1, 3, 5], [2], [4]]`. Each batch samples new durations for the same six calls.
+ * The seed's worked example (`waves-spec.txt`), which greedy plans as `[[0, 1, 3, 5], [2], [4]]`.
  */
 export const seedExampleWorkload = (): SeedModelWorkload => ({
   kind: 'seed-model',
@@ -50,11 +45,7 @@ export const seedExampleWorkload = (): SeedModelWorkload => ({
   }),
 });
 
-/**
- * Random batches in the seed model: 15 % `Shell` (not concurrency-safe), 45 % `Read` or
- * `Edit` with one exclusive flat key out of `max(2, size / 4)` (keys repeat), 40 % keyless
- * `Grep` or `Stat`. Greedy's wave count is minimal there ({@link minimalWaveCount}).
- */
+/** Random seed-model batches: 15 % `Shell`, 45 % `Read`/`Edit` on repeating keys, 40 % keyless. */
 export const seedModelWorkload = (): SeedModelWorkload => ({
   kind: 'seed-model',
   name: 'seed-model',

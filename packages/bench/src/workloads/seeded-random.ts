@@ -1,9 +1,6 @@
 import type { ToolLatency } from './tool-latency.js';
 
-/**
- * A seeded pseudo-random number generator (Tommy Ettinger's mulberry32): the same seed gives
- * the same numbers in `[0, 1)` on every run and machine. Not for cryptography.
- */
+/** Tommy Ettinger's mulberry32: the same seed gives the same numbers in `[0, 1)` anywhere. */
 export function mulberry32(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -15,10 +12,7 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/**
- * A 32-bit seed for one item of one named stream (e.g. a workload's batch), mixed from the
- * run's seed by FNV-1a: adding a workload or a batch never changes the others' batches.
- */
+/** A seed per item of a named stream (FNV-1a), so adding a workload or batch changes no other. */
 export function seedFor(options: { seed: number; stream: string; item: number }): number {
   let hash = 0x811c9dc5 ^ (options.seed >>> 0);
   const mix = (byte: number): void => {
@@ -29,10 +23,7 @@ export function seedFor(options: { seed: number; stream: string; item: number })
   return hash >>> 0;
 }
 
-/**
- * One duration drawn from a log-normal distribution around `medianMs` (sigma: the spread of
- * the logarithm), by Box–Muller; never negative, rounded to 0.1 ms.
- */
+/** A log-normal duration around `medianMs` (Box–Muller), rounded to 0.1 ms. */
 export function sampleLogNormal(options: ToolLatency & { random: () => number }): number {
   // 1 - u keeps the logarithm finite.
   const u = 1 - options.random();

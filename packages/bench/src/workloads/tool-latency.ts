@@ -6,14 +6,7 @@ export interface ToolLatency {
   readonly sigma: number;
 }
 
-/**
- * The durations the workloads sample from, per tool: medians of what these tools cost an agent
- * on a mid-sized repository (warm disk cache), end to end around the tool, with log-normal
- * tails (p99 ≈ median × e^(2.33 sigma)): from `stat` 8 ms to `grep` 150 ms and `run_check`
- * 400 ms; the remote tools from 550 ms (MCP) to 24.5 s (a sub-agent). The seed model's
- * abstract tools (`Read`, `Edit`, `Grep`, `Stat`, `Shell`) copy their counterparts. The
- * bench README tabulates them with their p99.
- */
+/** The durations the workloads sample from, per tool (tabulated in the README). */
 export const TOOL_LATENCY: Readonly<Record<string, ToolLatency>> = {
   stat: { medianMs: 8, sigma: 0.5 },
   list_dir: { medianMs: 25, sigma: 0.5 },

@@ -4,7 +4,9 @@ import { TOOL_LATENCY } from './tool-latency.js';
 import type { BatchRequest, ToolWorkload, WorkloadBatch } from './workload.js';
 import { EDIT_MARKERS, editMarker, sourcesIn } from './workspace-layout.js';
 
-/** Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's latency model. */
+/**
+ * Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's latency model.
+ */
 class BatchBuilder {
   readonly calls: ToolCall[] = [];
   readonly durationsMs: number[] = [];
@@ -26,7 +28,7 @@ class BatchBuilder {
     this.durationsMs.push(this.#random.duration(latency));
   }
 
-  /** An `edit_file` of `path` replacing its next unused marker (edits of a file never collide), else a `read_file`. */
+  /** An `edit_file` at the file's next unused marker, else a `read_file`. */
   editOrRead(path: string): void {
     const used = this.#edits.get(path) ?? 0;
     this.#edits.set(path, used + 1);
@@ -57,7 +59,7 @@ function toolWorkload(
 const PATTERNS = ['TODO', 'export function', 'import ', 'shared\\(', 'value1\\b'];
 const NEW_FILE = 'export const added = true;\n';
 
-/** Reads, greps, globs, list_dir, stat, 70 % in one or two folders, some files read twice: the cap decides. */
+/** Reads, greps, globs, list_dir, stat, mostly in one or two folders. */
 export const exploreWorkload = (): ToolWorkload =>
   toolWorkload(
     'explore',
@@ -93,7 +95,7 @@ export const exploreWorkload = (): ToolWorkload =>
     },
   );
 
-/** A grep, reads of a third of the turn, edits skewed to the first files read, new files, sometimes a `run_check`. */
+/** A grep, reads, then edits skewed to the first files read, new files, a `run_check`. */
 export const refactorWorkload = (): ToolWorkload =>
   toolWorkload(
     'refactor',
@@ -125,7 +127,9 @@ export const refactorWorkload = (): ToolWorkload =>
     },
   );
 
-/** A bit of everything in random order, reads and edits often on the same files, 5 % `run_check`. */
+/**
+ * A bit of everything in random order, reads and edits often on the same files, 5 % `run_check`.
+ */
 export const mixedTurnWorkload = (): ToolWorkload =>
   toolWorkload(
     'mixed',
@@ -212,7 +216,7 @@ export const barrierHeavyWorkload = (): ToolWorkload =>
 
 const SERVERS = ['github', 'linear', 'docs'];
 
-/** Network MCP calls (100 ms – 3 s), sub-agents (10 – 60 s), test runs (5 – 60 s), a few reads and edits; simulated only. */
+/** Network MCP calls, sub-agents, test runs, a few reads and edits; simulated only. */
 export const remoteToolsWorkload = (): ToolWorkload =>
   toolWorkload(
     'remote',

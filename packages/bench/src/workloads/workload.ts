@@ -3,41 +3,41 @@ import type { PlanNode } from '@toolwaves/planner';
 import type { SeededRandom } from './seeded-random.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
 
-/** What a workload is asked for: one batch of `size` calls, from its own seeded stream, on a workspace. */
+/** What a workload is asked for: a batch of `size` calls, from its own seeded stream. */
 export interface BatchRequest {
   readonly random: SeededRandom;
   readonly size: number;
   readonly layout: WorkspaceLayout;
 }
 
-/** One agent turn of real tool calls (paths relative to the workspace) and each call's sampled duration, ms. */
+/** One turn of real tool calls and each call's sampled duration, ms. */
 export interface WorkloadBatch {
   readonly calls: readonly ToolCall[];
   readonly durationsMs: readonly number[];
 }
 
-/** What every workload has: a name, one sentence for the report, and fixed sizes when it does not scale. */
+/** A name, a sentence for the report, and fixed sizes when it does not scale. */
 export interface WorkloadInfo {
   readonly name: string;
   readonly description: string;
   readonly sizes?: readonly number[];
 }
 
-/** A workload of real tool calls (plan nodes from the registry); `simulatedOnly`: stand-in tools, never run for real. */
+/** A workload of real tool calls; `simulatedOnly`: stand-ins, never run for real. */
 export interface ToolWorkload extends WorkloadInfo {
   readonly kind: 'tools';
   readonly simulatedOnly?: boolean;
   batch(request: BatchRequest): WorkloadBatch;
 }
 
-/** One seed-model batch: plain nodes, each call's abstract tool (`Read`, `Shell`, …) and sampled duration. */
+/** One seed-model batch: nodes, each call's abstract tool and sampled duration. */
 export interface SeedModelBatch {
   readonly nodes: readonly PlanNode[];
   readonly tools: readonly string[];
   readonly durationsMs: readonly number[];
 }
 
-/** A workload in the seed model (`parallelizable`, one flat exclusive `resourceKey`): greedy's wave count is minimal there. */
+/** A workload in the seed model, where greedy's wave count is minimal. */
 export interface SeedModelWorkload extends WorkloadInfo {
   readonly kind: 'seed-model';
   batch(request: BatchRequest): SeedModelBatch;
@@ -52,7 +52,9 @@ export interface SeedModelWorkload extends WorkloadInfo {
  */
 export type Workload = ToolWorkload | SeedModelWorkload;
 
-/** One generated batch: what strategies may see (`nodes`, no estimates) and the simulation's truth. */
+/**
+ * One generated batch: what strategies may see (`nodes`, no estimates) and the simulation's truth.
+ */
 export interface BenchBatch {
   readonly size: number;
   readonly nodes: readonly PlanNode[];
@@ -66,7 +68,7 @@ export interface BenchBatch {
   readonly calls?: readonly ToolCall[];
 }
 
-/** A workload's batches for one seed, shared by every strategy; `warmup` turns feed the health record first. */
+/** A workload's batches for one seed; `warmup` turns feed the health record first. */
 export interface BenchWorkload extends Omit<WorkloadInfo, 'sizes'> {
   readonly kind: Workload['kind'];
   readonly simulatedOnly?: boolean;

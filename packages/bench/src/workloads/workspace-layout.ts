@@ -20,12 +20,7 @@ export const EDIT_MARKERS = 48;
 
 const MODULE_NAMES = ['core', 'api', 'ui', 'db', 'auth', 'cli', 'jobs', 'util'];
 
-/**
- * The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files.
- * {@link createWorkspace} writes it to disk.
- *
- * @example workspaceLayout().sourceFiles[0]; // 'src/core/file0.ts'
- */
+/** The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files. */
 export function workspaceLayout(): WorkspaceLayout {
   const modules = MODULE_NAMES.map((name) => `src/${name}`);
   const sourceFiles = modules.flatMap((module) =>
@@ -43,12 +38,7 @@ export function sourcesIn(layout: WorkspaceLayout, ...modules: readonly string[]
   );
 }
 
-/**
- * The `k`-th edit a source file supports: `old_string` occurs exactly once in a fresh file
- * ({@link sourceFileContent}), and no other marker contains it.
- *
- * @example editMarker(3); // { old_string: 'const value3 = 3;', new_string: 'const value3 = 3 + 1;' }
- */
+/** The `k`-th edit a source file supports: `old_string` occurs once in a fresh file. */
 export function editMarker(k: number): { old_string: string; new_string: string } {
   return { old_string: `const value${k} = ${k};`, new_string: `const value${k} = ${k} + 1;` };
 }
@@ -70,12 +60,7 @@ function sourceFileContent(path: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/**
- * Writes a fresh workspace of the layout into a new temporary folder and returns its path (the
- * caller removes it). The folder is in `/dev/shm` when it is writable (memory-backed: the
- * tools' `fsync` costs nothing, so disk noise stays out of the wall-clock), else the OS temp
- * folder.
- */
+/** Writes a fresh workspace to a new temporary folder (`/dev/shm` when writable). */
 export async function createWorkspace(options: { layout: WorkspaceLayout }): Promise<string> {
   const root = await mkdtemp(
     join(writable('/dev/shm') ? '/dev/shm' : tmpdir(), 'toolwaves-bench-'),
