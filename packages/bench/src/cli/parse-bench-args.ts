@@ -2,41 +2,33 @@ import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core';
 import { BenchError } from '../bench-error.js';
 
-/** The usage text of `pnpm bench`. */
-export const BENCH_USAGE = `Usage: pnpm bench [options]
+/** The flags of `pnpm bench`: their type, their argument and what they do (the usage text). */
+const FLAGS = {
+  quick: ['boolean', '', 'fewer seeds and batches, smaller scaling and real runs (about a minute)'],
+  out: ['string', 'DIR', 'write the reports to DIR (default: bench-results/ at the repo root)'],
+  seed: ['string', 'N', 'first seed of the batches (default 1)'],
+  seeds: ['string', 'N', 'number of seeds, from --seed up (default 3 quick, 5 full)'],
+  'max-concurrency': ['string', 'N', 'cap of the capped strategies (default 8)'],
+  'optimal-expansions': ['string', 'N', 'work budget of one optimal plan (default 20000 nodes)'],
+  'optimal-budget': ['string', 'MS', 'time cap of one optimal plan, a safety net (default 10000)'],
+  'token-rate': ['string', 'N', 'tokens per second of a streamed turn (default 80)'],
+  'no-real': ['boolean', '', 'skip the real runs (batch and streamed)'],
+  'no-scaling': ['boolean', '', 'skip the planning-time scaling'],
+  trace: ['string', 'FILE', 'replay a transcript (Claude Code, OpenAI chat, Anthropic, AI SDK)'],
+  map: ['string', 'MODULE', "declarations of the transcript's other tools (see the README)"],
+  'update-readme': ['boolean', '', 'put the headline in packages/bench/README.md'],
+  help: ['boolean', '', 'this text'],
+} as const;
 
-  --quick                  fewer seeds and batches, smaller scaling and real runs (about a minute)
-  --out DIR                write report.md, report.json and report.html to DIR
-                           (default: bench-results/ at the repo root)
-  --seed N                 first seed of the batches (default 1)
-  --seeds N                number of seeds, from --seed up (default 3 quick, 5 full)
-  --max-concurrency N      cap of the capped strategies (default 8)
-  --optimal-expansions N   work budget of one optimal plan (default 20000 search nodes)
-  --optimal-budget MS      time cap of one optimal plan, a safety net (default 10000)
-  --token-rate N           tokens per second of a streamed turn (default 80)
-  --no-real                skip the real runs (batch and streamed)
-  --no-scaling             skip the planning-time scaling
-  --trace FILE             replay a transcript (Claude Code stream-json, OpenAI chat,
-                           Anthropic messages, AI SDK steps) through every strategy:
-                           trace-report.{md,json,html}
-  --map MODULE             declarations of the transcript's other tools (see the README)
-  --update-readme          put the headline in packages/bench/README.md
-  --help                   this text`;
+/** The usage text of `pnpm bench`. */
+export const BENCH_USAGE = `Usage: pnpm bench [options]\n\n${Object.entries(FLAGS)
+  .map(([flag, [, value, text]]) => `  ${`--${flag} ${value}`.padEnd(25)}${text}`)
+  .join('\n')}`;
 
 const OPTIONS = {
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  seed: { type: 'string' },
-  seeds: { type: 'string' },
-  'max-concurrency': { type: 'string' },
-  'optimal-budget': { type: 'string' },
-  'optimal-expansions': { type: 'string' },
-  'token-rate': { type: 'string' },
-  'no-real': { type: 'boolean' },
-  'no-scaling': { type: 'boolean' },
-  trace: { type: 'string' },
-  map: { type: 'string' },
-  'update-readme': { type: 'boolean' },
+  ...(Object.fromEntries(Object.entries(FLAGS).map(([flag, [type]]) => [flag, { type }])) as {
+    [F in keyof typeof FLAGS]: { type: (typeof FLAGS)[F][0] };
+  }),
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -101,11 +101,9 @@ interface TurnRun {
 }
 
 /**
- * Replays a transcript through every strategy: each turn's calls get the declarations of
- * {@link declareCall}, durations from the transcript or else drawn (seeded) from the latency
- * model of their kind, estimates (what a health record would hold) at the kind's median, and
- * arrivals from the token model; each strategy runs each turn as a whole batch and streamed,
- * on the planner package's simulators. Same seed, same figures.
+ * Replays a transcript through every strategy, batch and streamed: declarations by
+ * {@link declareCall}, durations from the transcript or drawn (seeded) from the latency model of
+ * their kind, estimates at the kind's median, arrivals from the token model.
  *
  * @throws {BenchError} `strategy_failed` naming the strategy and the turn.
  * @example replayTrace({ trace: readTrace(text) }).strategies.find((s) => s.strategy === 'eager');
@@ -135,18 +133,15 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
       fromTrace++;
       return call.durationMs;
     });
-    const nodes: PlanNode[] = declared.map((declaration, index) => ({
-      index,
-      parallelizable: declaration.concurrencySafe,
-      ...(declaration.access === undefined || declaration.access.length === 0
-        ? {}
-        : { access: declaration.access }),
-    }));
+    const nodes = declared.map(({ concurrencySafe, access }, index): PlanNode => {
+      const node = { index, parallelizable: concurrencySafe };
+      return access === undefined || access.length === 0 ? node : { ...node, access };
+    });
     const played = playTurn({
       strategies,
       estimated: withEstimates(
         nodes,
-        declared.map((declaration) => declaration.model.medianMs),
+        declared.map(({ model }) => model.medianMs),
       ),
       actual: withEstimates(nodes, durationsMs),
       arrivalMs: arrivalTimes({
@@ -171,10 +166,7 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
     trace: {
       format: trace.format,
       ...sumCounts(runs),
-      errors: trace.turns.reduce(
-        (sum, turn) => sum + turn.calls.filter((call) => call.isError).length,
-        0,
-      ),
+      errors: trace.turns.flatMap((turn) => turn.calls.filter((call) => call.isError)).length,
       durationsFromTrace: fromTrace,
       durationsFromModel: callIndex - fromTrace,
       unknownTools,
@@ -191,29 +183,15 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
 const COUNTS = ['turns', 'calls', 'multiCallTurns', 'conflictingPairs'] as const;
 
 function countsOf(nodes: readonly PlanNode[]): TraceCounts {
-  let conflictingPairs = 0;
-  for (let a = 0; a < nodes.length; a++) {
-    for (let b = a + 1; b < nodes.length; b++)
-      if (conflicts(nodes[a]!, nodes[b]!)) conflictingPairs++;
-  }
-  return {
-    turns: 1,
-    calls: nodes.length,
-    multiCallTurns: nodes.length >= 2 ? 1 : 0,
-    conflictingPairs,
-  };
+  const pairs = nodes.flatMap((a, i) => nodes.slice(i + 1).filter((b) => conflicts(a, b)));
+  const [turns, calls, multiCallTurns] = [1, nodes.length, nodes.length >= 2 ? 1 : 0];
+  return { turns, calls, multiCallTurns, conflictingPairs: pairs.length };
 }
 
-function sumCounts(runs: readonly TurnRun[]): TraceCounts {
-  const sum = (name: keyof TraceCounts) => runs.reduce((total, run) => total + run.counts[name], 0);
-  const [turns, calls, multiCallTurns, conflictingPairs] = COUNTS.map(sum) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-  return { turns, calls, multiCallTurns, conflictingPairs };
-}
+const sumCounts = (runs: readonly TurnRun[]): TraceCounts =>
+  Object.fromEntries(
+    COUNTS.map((name) => [name, runs.reduce((total, run) => total + run.counts[name], 0)]),
+  ) as Record<(typeof COUNTS)[number], number>;
 
 function totals(runs: readonly TurnRun[], strategies: readonly Strategy[]): TraceStrategyFigures[] {
   const sum = (pick: (run: TurnRun) => number) => runs.reduce((total, run) => total + pick(run), 0);

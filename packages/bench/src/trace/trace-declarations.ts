@@ -145,15 +145,14 @@ export function declareCall(
     },
   };
   const mcpTool = /^mcp__[^_]+(?:_[^_]+)*__(.+)$/.exec(call.name)?.[1];
-  const own = (name: string | undefined) =>
-    name !== undefined && Object.hasOwn(options.mappings ?? {}, name)
-      ? options.mappings![name]
+  const find = (table: TraceMappings | undefined, name: string | undefined) =>
+    name !== undefined && table !== undefined && Object.hasOwn(table, name)
+      ? table[name]
       : undefined;
-  const builtIn = (name: string | undefined) =>
-    name !== undefined && Object.hasOwn(BUILT_IN_MAPPINGS, name)
-      ? BUILT_IN_MAPPINGS[name]
-      : undefined;
-  const mapping = own(call.name) ?? builtIn(call.name) ?? builtIn(mcpTool);
+  const mapping =
+    find(options.mappings, call.name) ??
+    find(BUILT_IN_MAPPINGS, call.name) ??
+    find(BUILT_IN_MAPPINGS, mcpTool);
   const fallback = {
     concurrencySafe: false,
     kind: mcpTool === undefined ? 'other' : 'mcp',
