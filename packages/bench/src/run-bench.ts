@@ -14,21 +14,17 @@ import type { Strategy } from './strategies/strategy.js';
 import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads, generateBatches } from './workloads/generate-batches.js';
 import { mixedTurnWorkload } from './workloads/tool-workloads.js';
-import type { BenchWorkload, Workload } from './workloads/workload.js';
+import type { Workload } from './workloads/workload.js';
 import { createWorkspace, workspaceLayout } from './workloads/workspace-layout.js';
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
-  /**
-   * The strategies, in report order (default {@link defaultStrategies}); planners among them are
-   * also timed and run for real.
-   */
+  /** In report order (default {@link defaultStrategies}); planners are also run for real. */
   readonly strategies?: readonly Strategy[];
-  /** The quick profile (default: the full one). */
   readonly quick?: boolean;
-  /** Overrides of the profile's settings (e.g. tiny sizes in tests). */
+  /** Overrides of the profile's settings. */
   readonly profile?: Partial<BenchProfile>;
-  /** First seed of the batches (default 1). */
+  /** First seed (default 1). */
   readonly seed?: number;
   /** Streamed turns: tokens per second of the token model (default 80). */
   readonly tokensPerSecond?: number;
@@ -38,16 +34,12 @@ export interface RunBenchOptions {
   readonly workloads?: readonly Workload[];
   /** The tools on a workspace (default {@link benchRegistry}). */
   readonly registryFor?: (root: string) => ToolRegistry;
-  /** Monotonic clock in ms (default `performance.now`). */
   readonly clock?: () => number;
-  /** The time stamp of the report (default: now). */
   readonly now?: () => Date;
   readonly progress?: Progress;
-  /**
-   * Stops the run at the next batch, size or real run (rejects with its reason, workspace removed).
-   */
+  /** Stops the run at the next batch, size or real run, rejecting with its reason. */
   readonly signal?: AbortSignal;
-  /** The command line shown in the report as the way to reproduce it. */
+  /** The command line that reproduces the run. */
   readonly command?: string;
 }
 
@@ -107,16 +99,10 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const root = await createWorkspace({ layout });
   try {
     const registry = registryFor(root);
+    const { sizes, repeats, warmupTurns } = profile;
+    const workloads = options.workloads ?? defaultWorkloads();
     const bySeed = seeds.map((seed) =>
-      generateBatches({
-        workloads: options.workloads ?? defaultWorkloads(),
-        registry,
-        layout,
-        seed,
-        sizes: profile.sizes,
-        repeats: profile.repeats,
-        warmupTurns: profile.warmupTurns,
-      }),
+      generateBatches({ workloads, registry, layout, seed, sizes, repeats, warmupTurns }),
     );
     const comparison = compareStrategies({
       seeds: bySeed,
@@ -124,10 +110,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       maxConcurrency,
       clock,
       tokensPerSecond,
-      ...(reference === null ? {} : { reference }),
       onBatch: tick('simulating'),
     });
-    const mixed = mixedTurnWorkload();
     const scaling = measureScaling({
       planners,
       sizes: profile.scalingSizes,
@@ -137,14 +121,8 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       minTimingMs: profile.minTimingMs,
       // One `mixed` batch per size, `estimateMs` = the sampled durations.
       nodesFor: (size) => {
-        const [{ batches }] = generateBatches({
-          workloads: [mixed],
-          registry,
-          layout,
-          seed: firstSeed,
-          sizes: [size],
-        }) as [BenchWorkload];
-        const batch = batches[0]!;
+        const one = { workloads: [mixedTurnWorkload()], registry, layout, sizes: [size] };
+        const batch = generateBatches({ ...one, seed: firstSeed })[0]!.batches[0]!;
         return withEstimates(batch.nodes, batch.durationsMs);
       },
       onSize: (size, done, total) => tick('scaling')(done, total, `${size} calls`),
@@ -189,11 +167,9 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         repeats: profile.repeats,
         warmupTurns: profile.warmupTurns,
         tokensPerSecond,
-        strategies: strategies.map((strategy) => ({
-          name: strategy.name,
-          description: strategy.description,
-          clairvoyant: strategy.clairvoyant === true,
-        })),
+        strategies: strategies.map(({ name, description, clairvoyant }) => {
+          return { name, description, clairvoyant: clairvoyant === true };
+        }),
         planners: planners.map((planner) => planner.name),
         reference,
         latencyScale: realRuns.latencyScale,
@@ -204,9 +180,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
       },
-      workloads: comparison.workloads,
-      overall: comparison.overall,
-      planning: comparison.planning,
+      ...comparison,
       scaling,
       realRuns: realRuns.runs,
       realStreams: realStreams.runs,

@@ -1,5 +1,4 @@
 import { DEFAULT_ESTIMATE_MS, lowerBound } from '@toolwaves/planner';
-import { BenchError } from '../bench-error.js';
 import type {
   BatchFigures,
   MeanPlanningTime,
@@ -12,7 +11,12 @@ import type { BenchWorkload } from '../workloads/workload.js';
 import { minimalWaveCount } from './minimal-wave-count.js';
 import { playTurn } from './simulate-turn.js';
 import { estimateAccuracy, summarizeStrategies } from './summarize-strategies.js';
-import { arrivalTimes, healthEstimates, withEstimates } from './turn-inputs.js';
+import {
+  arrivalTimes,
+  DEFAULT_TOKENS_PER_SECOND,
+  healthEstimates,
+  withEstimates,
+} from './turn-inputs.js';
 
 /**
  * Every strategy on every batch of every workload and seed, batch and streamed ({@link playTurn}),
@@ -24,17 +28,14 @@ export function compareStrategies(options: {
   readonly strategies: readonly Strategy[];
   readonly maxConcurrency?: number;
   readonly tokensPerSecond?: number;
-  /** Default `greedy`, when present. */
-  readonly reference?: string;
   /** For the decision times of the first seed (none taken without). */
   readonly clock?: () => number;
   readonly onBatch?: (done: number, total: number) => void;
 }): { workloads: WorkloadFigures[]; overall: OverallFigures; planning: MeanPlanningTime[] } {
   const { strategies, clock } = options;
   const maxConcurrency = options.maxConcurrency ?? 8;
-  const reference =
-    options.reference ??
-    (strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : undefined);
+  const tokensPerSecond = options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND;
+  const reference = strategies.some(({ name }) => name === 'greedy') ? 'greedy' : undefined;
   const total = options.seeds.flat().reduce((sum, workload) => sum + workload.batches.length, 0);
   const planningMs = new Map(strategies.map((strategy) => [strategy.name, [] as number[]]));
   let done = 0;
@@ -45,25 +46,14 @@ export function compareStrategies(options: {
   }));
   options.seeds.forEach((workloads, seedIndex) => {
     for (const entry of perWorkload) {
-      const workload = workloads.find((candidate) => candidate.name === entry.workload.name);
-      if (workload === undefined) {
-        throw new BenchError({
-          code: 'invalid_options',
-          message: `Expected every seed to hold workload \`${entry.workload.name}\``,
-        });
-      }
+      const workload = workloads.find((candidate) => candidate.name === entry.workload.name)!;
       const estimates = healthEstimates({ workload });
       workload.batches.forEach((batch, position) => {
         const actual = withEstimates(batch.nodes, batch.durationsMs);
         batch.durationsMs.forEach((durationMs, call) => {
           entry.estimates.push({ estimateMs: estimates[position]![call], durationMs });
         });
-        const arrivalMs = arrivalTimes({
-          argumentChars: batch.argumentChars,
-          ...(options.tokensPerSecond === undefined
-            ? {}
-            : { tokensPerSecond: options.tokensPerSecond }),
-        });
+        const arrivalMs = arrivalTimes({ argumentChars: batch.argumentChars, tokensPerSecond });
         const timed =
           clock === undefined || seedIndex > 0
             ? {}
@@ -96,7 +86,7 @@ export function compareStrategies(options: {
       summarizeStrategies({
         batches,
         mode,
-        strategies: strategies.map((strategy) => strategy.name),
+        strategies: strategies.map(({ name }) => name),
         seeds,
         seedModel,
         ...(reference === undefined ? {} : { reference }),
@@ -125,20 +115,16 @@ export function compareStrategies(options: {
       calls: workloads.reduce((sum, workload) => sum + workload.calls, 0),
       estimates: accuracy(perWorkload.flatMap((entry) => entry.estimates)),
       ...summarize(
-        perWorkload.flatMap((entry) => entry.batches),
+        workloads.flatMap((workload) => workload.perBatch),
         false,
       ),
     },
     planning:
       clock === undefined
         ? []
-        : strategies.map((strategy) => {
-            const times = planningMs.get(strategy.name)!;
-            return {
-              strategy: strategy.name,
-              meanMs:
-                times.length === 0 ? 0 : times.reduce((sum, ms) => sum + ms, 0) / times.length,
-            };
+        : [...planningMs].map(([strategy, times]) => {
+            const meanMs = times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length);
+            return { strategy, meanMs };
           }),
   };
 }
