@@ -68,12 +68,15 @@ export function summarizeStrategies(options: {
     if (found === undefined) throw new RangeError(`No result of strategy \`${strategy}\``);
     return found;
   };
-  const sumOf = (batches: readonly BatchFigures[], pick: (batch: BatchFigures) => number) =>
-    batches.reduce((sum, batch) => sum + pick(batch), 0);
-  const bound = (batch: BatchFigures): number =>
+  const bound = (batch: BatchFigures) =>
     mode === 'batch' ? batch.lowerBoundMs : batch.streamLowerBoundMs;
+  const sum = (batches: readonly BatchFigures[], pick: (batch: BatchFigures) => number) =>
+    batches.reduce((total, batch) => total + pick(batch), 0);
   return options.strategies.map((strategy): StrategySummary => {
-    const turn = (batch: BatchFigures) => resultOf(batch, strategy).turnMs;
+    const of =
+      (field: 'turnMs' | 'afterStreamMs', name = strategy) =>
+      (batch: BatchFigures) =>
+        resultOf(batch, name)[field];
     const all = options.batches.map((batch) => resultOf(batch, strategy));
     const proven = all.filter((result) => result.proven !== null);
     const perSeed = (pick: (batches: readonly BatchFigures[]) => number) =>
@@ -84,19 +87,11 @@ export function summarizeStrategies(options: {
         reference === undefined
           ? null
           : perSeed((batches) =>
-              ratio(
-                sumOf(batches, turn),
-                sumOf(batches, (batch) => resultOf(batch, reference).turnMs),
-              ),
+              ratio(sum(batches, of('turnMs')), sum(batches, of('turnMs', reference))),
             ),
-      versusBound: perSeed((batches) => ratio(sumOf(batches, turn), sumOf(batches, bound))),
-      turnMs: perSeed((batches) => mean(sumOf(batches, turn), batches.length)),
-      afterStreamMs: perSeed((batches) =>
-        mean(
-          sumOf(batches, (batch) => resultOf(batch, strategy).afterStreamMs),
-          batches.length,
-        ),
-      ),
+      versusBound: perSeed((batches) => ratio(sum(batches, of('turnMs')), sum(batches, bound))),
+      turnMs: perSeed((batches) => mean(sum(batches, of('turnMs')), batches.length)),
+      afterStreamMs: perSeed((batches) => mean(sum(batches, of('afterStreamMs')), batches.length)),
       conflictingOverlaps: all.reduce((sum, result) => sum + result.conflictingOverlaps, 0),
       lostUpdates: all.reduce((sum, result) => sum + result.lostUpdates, 0),
       invalidPlans: all.filter((result) => result.violations > 0).length,

@@ -15,11 +15,7 @@ interface OpenTurn {
   calls: { call: TraceCall; askedAt?: number }[];
 }
 
-/**
- * Claude Code `stream-json` events (or session `.jsonl`): a turn is the `tool_use` blocks of one
- * `message.id` (sub-agents' apart); durations from `tool_use_result` / `toolUseResult`, else
- * stamps.
- */
+/** Claude Code `stream-json` events or session `.jsonl`: a turn per `message.id` (sub-agents' apart). */
 export function parseClaudeCode(
   records: readonly TraceRecord[],
   skipped: readonly string[],
