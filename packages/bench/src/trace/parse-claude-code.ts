@@ -15,7 +15,7 @@ interface OpenTurn {
   calls: { call: TraceCall; askedAt?: number }[];
 }
 
-/** Claude Code `stream-json` events or session `.jsonl`: a turn per `message.id` (sub-agents' apart). */
+/** Claude Code `stream-json` events or session `.jsonl`: a turn per `message.id`. */
 export function parseClaudeCode(
   records: readonly TraceRecord[],
   skipped: readonly string[],

@@ -4,43 +4,37 @@ import { TOOL_LATENCY } from './tool-latency.js';
 import type { BatchRequest, ToolWorkload, WorkloadBatch } from './workload.js';
 import { EDIT_MARKERS, editMarker, sourcesIn } from './workspace-layout.js';
 
-/**
- * Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's latency model.
- */
-class BatchBuilder {
-  readonly calls: ToolCall[] = [];
-  readonly durationsMs: number[] = [];
-  readonly #edits = new Map<string, number>();
-  readonly #random: SeededRandom;
-
-  constructor(random: SeededRandom) {
-    this.#random = random;
-  }
-
-  get size(): number {
-    return this.calls.length;
-  }
-
-  add(name: string, input: unknown): void {
+/** Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's model. */
+function batchBuilder(random: SeededRandom) {
+  const calls: ToolCall[] = [];
+  const durationsMs: number[] = [];
+  const edits = new Map<string, number>();
+  const add = (name: string, input: unknown): void => {
     const latency = TOOL_LATENCY[name];
     if (latency === undefined) throw new RangeError(`No latency model for tool \`${name}\``);
-    this.calls.push({ id: `call_${this.calls.length}`, name, input });
-    this.durationsMs.push(this.#random.duration(latency));
-  }
-
-  /** An `edit_file` at the file's next unused marker, else a `read_file`. */
-  editOrRead(path: string): void {
-    const used = this.#edits.get(path) ?? 0;
-    this.#edits.set(path, used + 1);
-    if (used >= EDIT_MARKERS) this.add('read_file', { path });
-    else this.add('edit_file', { path, ...editMarker(used) });
-  }
+    calls.push({ id: `call_${calls.length}`, name, input });
+    durationsMs.push(random.duration(latency));
+  };
+  return {
+    batch: { calls, durationsMs } satisfies WorkloadBatch,
+    add,
+    get size() {
+      return calls.length;
+    },
+    /** An `edit_file` at the file's next unused marker, else a `read_file`. */
+    editOrRead(path: string): void {
+      const used = edits.get(path) ?? 0;
+      edits.set(path, used + 1);
+      if (used >= EDIT_MARKERS) add('read_file', { path });
+      else add('edit_file', { path, ...editMarker(used) });
+    },
+  };
 }
 
 function toolWorkload(
   name: string,
   description: string,
-  fill: (builder: BatchBuilder, request: BatchRequest) => void,
+  fill: (builder: ReturnType<typeof batchBuilder>, request: BatchRequest) => void,
   simulatedOnly?: true,
 ): ToolWorkload {
   return {
@@ -48,10 +42,10 @@ function toolWorkload(
     name,
     description,
     ...(simulatedOnly === undefined ? {} : { simulatedOnly }),
-    batch(request): WorkloadBatch {
-      const builder = new BatchBuilder(request.random);
+    batch(request) {
+      const builder = batchBuilder(request.random);
       fill(builder, request);
-      return { calls: builder.calls, durationsMs: builder.durationsMs };
+      return builder.batch;
     },
   };
 }
