@@ -74,13 +74,9 @@ export async function runRealStream(
 }
 
 /**
- * Runs every batch `repeats` times per contender, the order rotating from batch to batch and
- * round to round, each on a fresh workspace with every call delayed by its sampled duration ×
- * the latency scale that fits the budget (batch mode warms the code up first with one untimed
- * run per workload). The plan (on the estimates) is made before the clock starts; streamed,
- * a timed source yields each call at its arrival (token model × the scale) and `waves` reads
- * the whole stream before dispatching. Sums per workload and contender the median wall-clock,
- * the simulated turn × the scale and the spread; error results are counted in the first round.
+ * Runs every batch `repeats` times per contender (order rotating), each on a fresh workspace,
+ * calls delayed by duration × the scale that fits the budget, plans made before the clock starts;
+ * sums per workload and contender the median wall-clock, the simulated turn × scale, the spread.
  */
 async function measure(options: RealOptions, mode: TurnMode, contenders: readonly Contender[]) {
   const { clock, maxConcurrency, repeats } = options;
@@ -96,16 +92,11 @@ async function measure(options: RealOptions, mode: TurnMode, contenders: readonl
       figures?.perBatch[position]?.[mode].find((result) => result.strategy === name)?.turnMs ?? 0;
     return { workload, batches, simulatedMs };
   });
-  const total = runnable.reduce(
-    (sum, { batches, simulatedMs }) =>
-      sum +
-      batches.reduce(
-        (inner, { position }) =>
-          inner + contenders.reduce((all, { name }) => all + simulatedMs(position, name), 0),
-        0,
-      ),
-    0,
-  );
+  let total = 0;
+  for (const { batches, simulatedMs } of runnable) {
+    for (const { position } of batches)
+      for (const { name } of contenders) total += simulatedMs(position, name);
+  }
   const runs = runnable.reduce((sum, { batches }) => sum + batches.length, 0);
   if (options.budgetMs <= 0 || runs === 0) return { latencyScale: 0, rows: [] };
   const scale = chooseLatencyScale({ simulatedMs: total * repeats, budgetMs: options.budgetMs });
