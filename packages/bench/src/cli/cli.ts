@@ -17,9 +17,7 @@ import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
-/**
- * `pnpm bench`: runs the benchmark (or replays `--trace`), prints the headline, writes the reports.
- */
+/** `pnpm bench`: runs the benchmark (or replays `--trace`), prints it, writes the reports. */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseBenchArgs(argv);
   if (args.help) {
@@ -37,6 +35,8 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
     ...(args.optimalExpansions === undefined ? {} : { optimalExpansions: args.optimalExpansions }),
   });
+  const shown = argv.filter((arg) => arg !== '--update-readme' && arg !== '--');
+  const command = ['pnpm bench', ...shown].join(' ');
   const tokenRate = args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate };
   /** Writes `<name>.md`, `.json` and `.html`, each atomically; returns where. */
   const write = async (name: string, files: { md: string; json: string; html: string }) => {
@@ -64,7 +64,7 @@ async function main(argv: readonly string[]): Promise<void> {
       seed: args.seed,
       ...tokenRate,
       file: args.trace,
-      command: ['pnpm bench', ...argv.filter((arg) => arg !== '--')].join(' '),
+      command,
     });
     const markdown = renderTraceMarkdown(report);
     const where = await write('trace-report', {
@@ -93,10 +93,7 @@ async function main(argv: readonly string[]): Promise<void> {
       ...(args.seeds === undefined ? {} : { seeds: args.seeds }),
     },
     progress,
-    command: [
-      'pnpm bench',
-      ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
-    ].join(' '),
+    command,
     signal: stop.signal,
   });
   const where = await write('report', {
@@ -109,11 +106,8 @@ async function main(argv: readonly string[]): Promise<void> {
   process.stdout.write(`${headline}\n\nReports: ${where}\n`);
   if (args.updateReadme) {
     const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
-    const text = await readFile(readme, 'utf8');
-    await writeFileAtomically({
-      path: readme,
-      content: replaceHeadline({ readme: text, headline }),
-    });
+    const content = replaceHeadline({ readme: await readFile(readme, 'utf8'), headline });
+    await writeFileAtomically({ path: readme, content });
     process.stdout.write('README.md headline updated\n');
   }
 }

@@ -102,7 +102,7 @@ async function measure(options: RealOptions, mode: TurnMode, contenders: readonl
   const scale = chooseLatencyScale({ simulatedMs: total * repeats, budgetMs: options.budgetMs });
   type Entry = (typeof runnable)[number]['batches'][number];
   const once = (entry: Entry, { planner, how }: Contender) =>
-    onDelayedWorkspace(options, entry.batch, scale, async (registry) => {
+    onDelayedWorkspace({ ...options, batch: entry.batch, scale }, async (registry) => {
       const plan = planner.plan(withEstimates(entry.batch.nodes, entry.estimates), {
         maxConcurrency,
       });
@@ -197,11 +197,10 @@ export async function* timedSource(options: {
 
 /** Runs `run` on a fresh workspace, each call delayed by its duration × `scale`. */
 async function onDelayedWorkspace<T>(
-  options: Pick<RealOptions, 'layout' | 'registryFor'>,
-  batch: BenchBatch,
-  scale: number,
+  options: Pick<RealOptions, 'layout' | 'registryFor'> & { batch: BenchBatch; scale: number },
   run: (registry: ToolRegistry) => Promise<T>,
 ): Promise<T> {
+  const { batch, scale } = options;
   const latency = new Map(
     (batch.calls ?? []).map((call, index) => [call.id, (batch.durationsMs[index] ?? 0) * scale]),
   );

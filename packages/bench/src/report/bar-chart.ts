@@ -12,22 +12,21 @@ const PALETTE = [
   '#000000',
 ];
 
-/** Options of {@link groupedBarChart}. */
+/** Options of {@link groupedBarChart}: groups along the x axis, one value per group and series. */
 export interface GroupedBarChartOptions {
   /** `data-chart` attribute of the `<svg>`. */
   readonly id: string;
   readonly title: string;
-  /** Names of the groups along the x axis. */
   readonly groups: readonly string[];
-  /** One value per group and series (`null`: no bar). */
+  /** `null`: no bar. */
   readonly series: readonly {
     readonly name: string;
     readonly values: readonly (number | null)[];
   }[];
   readonly yLabel: string;
-  /** A dashed reference line at this value (e.g. 1 for ratios). */
+  /** A dashed line at this value (e.g. 1 for ratios). */
   readonly referenceLine?: number;
-  /** The axis starts here (default 0). */
+  /** The axis start (default 0). */
   readonly yMin?: number;
   readonly format?: (value: number) => string;
 }

@@ -102,12 +102,17 @@ function realBlocks(report: BenchReport): ReportBlock[] {
   const ratio = (a: number | undefined, b: number | undefined): string =>
     a === undefined || b === undefined || b === 0 ? '–' : formatRatio(a / b);
   /** One row per workload: its cells, the worst spread and the error results. */
-  const table = <T extends RealFigures>(
-    runs: readonly T[],
-    name: (run: T) => string,
-    headers: string[],
-    cells: (of: (name: string) => T | undefined) => string[],
-  ): ReportBlock => ({
+  const table = <T extends RealFigures>({
+    runs,
+    name,
+    headers,
+    cells,
+  }: {
+    runs: readonly T[];
+    name: (run: T) => string;
+    headers: string[];
+    cells: (of: (name: string) => T | undefined) => string[];
+  }): ReportBlock => ({
     kind: 'table',
     headers: ['workload', ...headers, 'spread (noise)', 'error results'],
     rows: [...new Set(runs.map((run) => run.workload))].map((workload) => {
@@ -130,15 +135,15 @@ function realBlocks(report: BenchReport): ReportBlock[] {
         kind: 'paragraph',
         text: `Real runs (seed ${meta.seeds[0]}): ${sizes} dispatched with the real filesystem tools on a generated workspace, planned on the estimates, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
       },
-      table(
-        report.realRuns,
-        (run) => run.planner,
-        [`${base} wall-clock`, ...others.map((planner) => `${planner} ÷ ${base}`)],
-        (of) => [
+      table({
+        runs: report.realRuns,
+        name: (run) => run.planner,
+        headers: [`${base} wall-clock`, ...others.map((planner) => `${planner} ÷ ${base}`)],
+        cells: (of) => [
           formatDuration(of(base)?.wallMs ?? null),
           ...others.map((planner) => ratio(of(planner)?.wallMs, of(base)?.wallMs)),
         ],
-      ),
+      }),
     );
   }
   if (report.realStreams.length > 0) {
@@ -148,17 +153,22 @@ function realBlocks(report: BenchReport): ReportBlock[] {
         kind: 'paragraph',
         text: `Real streamed turns (seed ${meta.seeds[0]}): ${sizes} written by a timed source in real time (the token model's arrivals × ${meta.streamLatencyScale}), real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Median of ${meta.realRepeats} run(s), summed per workload.`,
       },
-      table(
-        report.realStreams,
-        (run) => run.strategy,
-        [`${waves} (wait-then-waves)`, 'eager (dispatchStream)', `eager ÷ ${waves}`, 'simulated'],
-        (of) => [
+      table({
+        runs: report.realStreams,
+        name: (run) => run.strategy,
+        headers: [
+          `${waves} (wait-then-waves)`,
+          'eager (dispatchStream)',
+          `eager ÷ ${waves}`,
+          'simulated',
+        ],
+        cells: (of) => [
           formatDuration(of(waves)?.wallMs ?? null),
           formatDuration(of('eager')?.wallMs ?? null),
           ratio(of('eager')?.wallMs, of(waves)?.wallMs),
           ratio(of('eager')?.simulatedMs, of(waves)?.simulatedMs),
         ],
-      ),
+      }),
     );
   }
   return blocks;

@@ -33,11 +33,11 @@ export function parseClaudeCode(
     } else if (type === 'assistant') {
       const message = field(value, 'message');
       if (!Array.isArray(field(message, 'content'))) {
-        throw traceError(
+        throw traceError({
           where,
-          "an assistant event's `message.content` to be a list of blocks",
-          JSON.stringify(field(message, 'content')) ?? 'nothing',
-        );
+          expected: "an assistant event's `message.content` to be a list of blocks",
+          got: JSON.stringify(field(message, 'content')) ?? 'nothing',
+        });
       }
       const id = text(message, 'id') ?? where;
       for (const block of list(message, 'content')) {

@@ -186,13 +186,15 @@ export function readTrace(content: string): Trace {
   if (format === 'claude-code') return parseClaudeCode(records, skipped);
   if (format === undefined) {
     const first = records[0];
-    throw traceError(
-      first?.where ?? 'line 1',
-      'a Claude Code stream-json event (`type` system, assistant, user or result), an OpenAI chat message with `tool_calls`, an Anthropic message with `tool_use` blocks, or an AI SDK step with `toolCalls`',
-      first === undefined
-        ? 'an empty file'
-        : `${JSON.stringify(first.value).slice(0, 120)}${skipped.length > 0 ? ` (${skipped[0]})` : ''}`,
-    );
+    throw traceError({
+      where: first?.where ?? 'line 1',
+      expected:
+        'a Claude Code stream-json event (`type` system, assistant, user or result), an OpenAI chat message with `tool_calls`, an Anthropic message with `tool_use` blocks, or an AI SDK step with `toolCalls`',
+      got:
+        first === undefined
+          ? 'an empty file'
+          : `${JSON.stringify(first.value).slice(0, 120)}${skipped.length > 0 ? ` (${skipped[0]})` : ''}`,
+    });
   }
   return { format, cwd: '/workspace', turns: readMessages(format, records, model), skipped };
 }

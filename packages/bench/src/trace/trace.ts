@@ -60,7 +60,8 @@ export function list(value: unknown, name: string): readonly unknown[] {
 }
 
 /** The one error of an unreadable transcript: where, what was expected, what was there. */
-export function traceError(where: string, expected: string, got: string): BenchError {
+export function traceError(options: { where: string; expected: string; got: string }): BenchError {
+  const { where, expected, got } = options;
   return new BenchError({
     code: 'invalid_trace',
     message: `${where}: expected ${expected}, got ${got}`,
