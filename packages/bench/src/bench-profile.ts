@@ -40,15 +40,14 @@ export const QUICK_PROFILE: BenchProfile = {
 
 /** `pnpm bench`: 5 seeds, 3 batches per size, scaling to 100 000 calls, ~3.5 min real runs. */
 export const FULL_PROFILE: BenchProfile = {
+  ...QUICK_PROFILE,
   sizes: [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64],
   repeats: 3,
   seeds: 5,
-  warmupTurns: 3,
   scalingSizes: [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000],
   scalingCapMs: 5000,
   minTimingMs: 2,
   realBudgetMs: 150_000,
   realSizes: [8, 16, 32, 64],
-  realRepeats: 3,
   streamBudgetMs: 60_000,
 };

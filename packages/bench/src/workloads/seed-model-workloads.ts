@@ -24,22 +24,18 @@ const WORKED_EXAMPLE: readonly { tool: string; parallelizable: boolean; key?: st
   { tool: 'Stat', parallelizable: true },
 ];
 
-/**
- * The seed's worked example (`waves-spec.txt`), which greedy plans as `[[0, 1, 3, 5], [2], [4]]`.
- */
+/** The seed's worked example (`waves-spec.txt`); greedy plans `[[0, 1, 3, 5], [2], [4]]`. */
 export const seedExampleWorkload = (): SeedModelWorkload => ({
   kind: 'seed-model',
   name: 'seed-example',
   description: "The seed's worked example: Read(a) Read(b) Edit(c) Grep Read(a) Stat.",
   sizes: [WORKED_EXAMPLE.length],
   batch: ({ random }) => ({
-    nodes: WORKED_EXAMPLE.map(
-      ({ parallelizable, key }, index): PlanNode => ({
-        index,
-        parallelizable,
-        ...(key === undefined ? {} : { resourceKey: key }),
-      }),
-    ),
+    nodes: WORKED_EXAMPLE.map(({ parallelizable, key }, index): PlanNode => {
+      return key === undefined
+        ? { index, parallelizable }
+        : { index, parallelizable, resourceKey: key };
+    }),
     tools: WORKED_EXAMPLE.map(({ tool }) => tool),
     durationsMs: WORKED_EXAMPLE.map(({ tool }) => random.duration(TOOL_LATENCY[tool]!)),
   }),
