@@ -4,20 +4,8 @@ import { classifyCommand } from '@toolwaves/tools-fs';
 import type { ToolLatency } from '../workloads/tool-latency.js';
 import { field } from './trace.js';
 
-/** What kind of work a tool does: picks its latency model when the transcript has no duration. */
-export type ToolKind =
-  | 'local'
-  | 'read'
-  | 'search'
-  | 'write'
-  | 'shell'
-  | 'mcp'
-  | 'web'
-  | 'agent'
-  | 'other';
-
-/** The latency model per kind (log-normal: median and the spread of its logarithm). */
-export const TOOL_KIND_LATENCY: Readonly<Record<ToolKind, ToolLatency>> = {
+/** The latency model per kind of tool (log-normal: median and the spread of its logarithm). */
+export const TOOL_KIND_LATENCY = {
   local: { medianMs: 5, sigma: 0.3 },
   read: { medianMs: 40, sigma: 0.6 },
   search: { medianMs: 150, sigma: 0.8 },
@@ -27,7 +15,10 @@ export const TOOL_KIND_LATENCY: Readonly<Record<ToolKind, ToolLatency>> = {
   web: { medianMs: 2500, sigma: 0.7 },
   agent: { medianMs: 25_000, sigma: 0.45 },
   other: { medianMs: 300, sigma: 0.8 },
-};
+} as const satisfies Readonly<Record<string, ToolLatency>>;
+
+/** What kind of work a tool does (`local`, `read`, … `other`): its latency model when no duration. */
+export type ToolKind = keyof typeof TOOL_KIND_LATENCY;
 
 /** What a call of a transcript touches, as toolwaves would declare it. */
 export interface TraceDeclaration {
