@@ -1,15 +1,18 @@
 /**
  * What went wrong, for {@link BenchError}:
  * - `invalid_options`: an option or command-line flag is out of range or unknown;
- * - `invalid_planners`: the container binds no planner under `PLANNER`, a binding that is no
- *   planner or strategy, or two with one name;
+ * - `invalid_strategies`: no strategy, one without a `name` or `execute`, or two with one name;
+ * - `invalid_trace`: a transcript `--trace` cannot read (the message names the line);
+ * - `invalid_map`: a `--map` module that does not load or maps a tool wrongly;
  * - `strategy_failed`: a strategy (or the planner behind it) threw while deciding a batch;
  * - `write_failed`: a report file could not be written (it was not left half-written);
  * - `interrupted`: the run was stopped (Ctrl-C).
  */
 export type BenchErrorCode =
   | 'invalid_options'
-  | 'invalid_planners'
+  | 'invalid_strategies'
+  | 'invalid_trace'
+  | 'invalid_map'
   | 'strategy_failed'
   | 'write_failed'
   | 'interrupted';
@@ -23,7 +26,8 @@ export type BenchErrorCode =
  * try {
  *   parseBenchArgs(['--sizes']);
  * } catch (error) {
- *   if (error instanceof BenchError && error.code === 'invalid_options') console.error(error.message);
+ *   if (error instanceof BenchError && error.code === 'invalid_options')
+ * console.error(error.message);
  * }
  * ```
  */

@@ -23,11 +23,7 @@ export interface BenchProfile {
   readonly streamBudgetMs: number;
 }
 
-/**
- * `pnpm bench --quick`: three seeds, one batch per size (2 to 64 calls), scaling up to 1000 calls, about
- * 10 s of real runs and 8 s of real streamed turns (the 32-call batches, 3 times each) — about a
- * minute on two busy cores.
- */
+/** `pnpm bench --quick`: 3 seeds, a batch per size, scaling to 1000 calls, ~18 s real runs. */
 export const QUICK_PROFILE: BenchProfile = {
   sizes: [2, 4, 8, 16, 32, 64],
   repeats: 1,
@@ -42,20 +38,16 @@ export const QUICK_PROFILE: BenchProfile = {
   streamBudgetMs: 8_000,
 };
 
-/**
- * `pnpm bench`: five seeds, three batches per size (2 to 64 calls), finer scaling, about 2.5 min of real
- * runs and 1 min of real streamed turns (the batches of 8 to 64 calls, 3 times each).
- */
+/** `pnpm bench`: 5 seeds, 3 batches per size, scaling to 100 000 calls, ~3.5 min real runs. */
 export const FULL_PROFILE: BenchProfile = {
+  ...QUICK_PROFILE,
   sizes: [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64],
   repeats: 3,
   seeds: 5,
-  warmupTurns: 3,
   scalingSizes: [10, 30, 100, 300, 1000, 3000, 10_000, 30_000, 100_000],
   scalingCapMs: 5000,
   minTimingMs: 2,
   realBudgetMs: 150_000,
   realSizes: [8, 16, 32, 64],
-  realRepeats: 3,
   streamBudgetMs: 60_000,
 };

@@ -1,67 +1,38 @@
-// What a user of the bench needs: run it, add strategies and workloads, render the report.
+// What a user of the bench needs: run it (with their own strategies or workloads), read and
+// render its report, and replay their own transcripts.
 export { BenchError, type BenchErrorCode } from './bench-error.js';
-export { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
-export type {
-  BatchFigures,
-  BenchMeta,
-  BenchReport,
-  EstimateAccuracy,
-  GanttBar,
-  GanttFigures,
-  MeanPlanningTime,
-  OverallFigures,
-  RealRunFigures,
-  ScalingPoint,
-  Spread,
-  StrategyInfo,
-  StrategySummary,
-  TurnMode,
-  TurnResult,
-  WorkloadFigures,
-} from './report/bench-report.js';
+export type { BenchProfile } from './bench-profile.js';
+export type * from './report/bench-report.js';
 export { headlineMarkdown } from './report/headline-markdown.js';
 export { renderHtml } from './report/render-html.js';
 export { renderJson } from './report/render-json.js';
 export { renderMarkdown } from './report/render-markdown.js';
 export { type RunBenchOptions, runBench } from './run-bench.js';
-export { allAtOnceStrategy } from './strategies/all-at-once-strategy.js';
-export { benchContainer } from './strategies/bench-container.js';
 export {
-  CLAUDE_CODE_MAX_CONCURRENCY,
-  consecutiveReadOnlyStrategy,
-} from './strategies/consecutive-read-only-strategy.js';
-export { eagerStrategy } from './strategies/eager-strategy.js';
-export {
-  type GlobalRwLockStrategyOptions,
-  globalRwLockStrategy,
-} from './strategies/global-rw-lock-strategy.js';
+  type DefaultStrategiesOptions,
+  defaultStrategies,
+} from './strategies/default-strategies.js';
 export { type PlannerStrategyOptions, plannerStrategy } from './strategies/planner-strategy.js';
-export { PLANNER } from './strategies/planner-token.js';
+export type * from './strategies/strategy.js';
+export { loadTraceMappings } from './trace/load-trace-mappings.js';
+export { readTrace } from './trace/read-trace.js';
+export { renderTraceHtml, renderTraceMarkdown } from './trace/render-trace-report.js';
 export {
-  DEFAULT_OPTIMAL_BUDGET_MS,
-  DEFAULT_OPTIMAL_EXPANSIONS,
-  type PlannersModuleOptions,
-  plannersModule,
-} from './strategies/planners-module.js';
-export { isReadOnly } from './strategies/read-only.js';
-export { strategiesModule } from './strategies/strategies-module.js';
-export type {
-  DependenciesExecution,
-  EagerExecution,
-  Execution,
-  Strategy,
-  TurnView,
-  WavesExecution,
-} from './strategies/strategy.js';
-export { STRATEGY } from './strategies/strategy-token.js';
-export { BatchBuilder } from './workloads/batch-builder.js';
-export { defaultWorkloads } from './workloads/default-workloads.js';
-export { TOOL_LATENCY, type ToolLatency } from './workloads/tool-latency.js';
-export type {
-  BatchRequest,
-  SeedModelWorkload,
-  ToolWorkload,
-  Workload,
-  WorkloadBatch,
-} from './workloads/workload.js';
+  type ReplayTraceOptions,
+  replayTrace,
+  type TraceCounts,
+  type TraceReport,
+  type TraceStrategyFigures,
+} from './trace/replay-trace.js';
+export type { Trace, TraceCall, TraceFormat, TraceTurn } from './trace/trace.js';
+export {
+  BUILT_IN_MAPPINGS,
+  type MappingContext,
+  type ToolKind,
+  type TraceDeclaration,
+  type TraceMapping,
+  type TraceMappings,
+} from './trace/trace-declarations.js';
+export type { ToolLatency } from './workloads/tool-latency.js';
+export type * from './workloads/workload.js';
 export type { WorkspaceLayout } from './workloads/workspace-layout.js';

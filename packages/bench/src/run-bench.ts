@@ -1,44 +1,31 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import type { ToolRegistry } from '@toolwaves/core';
-import { checkOption, optionRules } from '@toolwaves/core/internal';
-import type { Container } from 'inversify';
+import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
-import { chooseLatencyScale } from './real/choose-latency-scale.js';
-import { createWorkspace } from './real/create-workspace.js';
-import { runReal } from './real/run-real.js';
-import { runRealStream } from './real/run-real-stream.js';
+import { runReal, runRealStream } from './real/run-real.js';
 import type { BenchReport } from './report/bench-report.js';
-import { ganttFigures } from './report/gantt-figures.js';
-import { pickGanttBatch } from './report/pick-gantt-batch.js';
-import { DEFAULT_TOKENS_PER_SECOND } from './simulate/arrival-times.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
 import { measureScaling } from './simulate/measure-scaling.js';
-import { withEstimates } from './simulate/with-estimates.js';
-import { benchContainer } from './strategies/bench-container.js';
-import { resolvePlanners } from './strategies/resolve-planners.js';
-import { resolveStrategies } from './strategies/resolve-strategies.js';
+import { DEFAULT_TOKENS_PER_SECOND, withEstimates } from './simulate/turn-inputs.js';
+import { defaultStrategies } from './strategies/default-strategies.js';
+import type { Strategy } from './strategies/strategy.js';
 import { benchRegistry } from './workloads/bench-registry.js';
-import { defaultWorkloads } from './workloads/default-workloads.js';
-import { generateBatches } from './workloads/generate-batches.js';
-import { mixedTurnWorkload } from './workloads/mixed-turn-workload.js';
+import { defaultWorkloads, generateBatches } from './workloads/generate-batches.js';
+import { mixedTurnWorkload } from './workloads/tool-workloads.js';
 import type { Workload } from './workloads/workload.js';
-import { workspaceLayout } from './workloads/workspace-layout.js';
+import { createWorkspace, workspaceLayout } from './workloads/workspace-layout.js';
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
-  /**
-   * Where the strategies come from: every planner bound under `PLANNER` and every strategy
-   * under `STRATEGY` (default {@link benchContainer}).
-   */
-  readonly container?: Container;
-  /** The quick profile (default: the full one). */
+  /** In report order (default {@link defaultStrategies}); planners are also run for real. */
+  readonly strategies?: readonly Strategy[];
   readonly quick?: boolean;
-  /** Overrides of the profile's settings (e.g. tiny sizes in tests). */
+  /** Overrides of the profile's settings. */
   readonly profile?: Partial<BenchProfile>;
-  /** First seed of the batches (default 1). */
+  /** First seed (default 1). */
   readonly seed?: number;
   /** Streamed turns: tokens per second of the token model (default 80). */
   readonly tokensPerSecond?: number;
@@ -48,36 +35,24 @@ export interface RunBenchOptions {
   readonly workloads?: readonly Workload[];
   /** The tools on a workspace (default {@link benchRegistry}). */
   readonly registryFor?: (root: string) => ToolRegistry;
-  /** Monotonic clock in ms (default `performance.now`). */
   readonly clock?: () => number;
-  /** The time stamp of the report (default: now). */
   readonly now?: () => Date;
   readonly progress?: Progress;
-  /**
-   * Stops the run at the next batch, size or real run: `runBench` rejects with the signal's
-   * reason after removing its temporary workspace.
-   */
+  /** Stops the run at the next batch, size or real run, rejecting with its reason. */
   readonly signal?: AbortSignal;
-  /** The command line shown in the report as the way to reproduce it. */
+  /** The command line that reproduces the run. */
   readonly command?: string;
 }
 
 /**
- * Runs the whole benchmark and returns its figures (files are the caller's business: render
- * them with `renderMarkdown`, `renderJson`, `renderHtml`):
- * 1. the strategies: planners bound under `PLANNER`, strategies under `STRATEGY`;
- * 2. every workload's batches for each seed, nodes from the real registry on a generated
- *    workspace, with warm-up turns for the health record;
- * 3. every strategy on every batch, as a whole batch and streamed, simulated
- *    ({@link compareStrategies}), and one batch's schedules for the Gantt chart;
- * 4. planning time from 10 to 100 000 calls ({@link measureScaling});
- * 5. real runs of the tool batches with the `Dispatcher` ({@link runReal}), latency scaled to
- *    the profile's time budget;
- * 6. real streamed turns of the same batches: `dispatchStream` fed by a timed source against
- *    wait-then-waves ({@link runRealStream}).
+ * Runs the whole benchmark and returns its figures (render them with `renderMarkdown`,
+ * `renderJson`, `renderHtml`): every workload's batches for each seed on a generated workspace,
+ * every strategy on each, batch and streamed, simulated ({@link compareStrategies}); planning
+ * time against batch size ({@link measureScaling}); and the tool batches run for real by the
+ * `Dispatcher`, whole ({@link runReal}) and streamed ({@link runRealStream}).
  *
  * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
- * `maxConcurrency` of 0), `invalid_planners`, `strategy_failed`, or the signal's reason.
+ * `maxConcurrency` of 0), `invalid_strategies`, `strategy_failed`, or the signal's reason.
  * @example
  * const report = await runBench({ quick: true });
  * console.log(headlineMarkdown(report));
@@ -87,170 +62,102 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
     ...options.profile,
   };
-  const error = (message: string) => new BenchError({ code: 'invalid_options', message });
-  const firstSeed = checkOption({
-    name: 'seed',
-    value: options.seed,
-    rule: optionRules.integerFrom(Number.MIN_SAFE_INTEGER),
-    default: 1,
-    error,
-  });
-  const seedCount = checkOption({
-    name: 'profile.seeds',
-    value: profile.seeds,
-    rule: optionRules.integerFrom(1),
-    error,
-  });
+  const check = (name: string, value: number | undefined, rule: OptionRule<number>, or?: number) =>
+    checkOption({
+      name,
+      value,
+      rule,
+      ...(or === undefined ? {} : { default: or }),
+      error: (message) => new BenchError({ code: 'invalid_options', message }),
+    });
+  const firstSeed = check('seed', options.seed, optionRules.integerFrom(-(2 ** 53) + 1), 1);
+  const seedCount = check('profile.seeds', profile.seeds, optionRules.integerFrom(1));
   const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
-  const maxConcurrency = checkOption({
-    name: 'maxConcurrency',
-    value: options.maxConcurrency,
-    rule: optionRules.integerFrom(1),
-    default: 8,
-    error,
-  });
-  const tokensPerSecond = checkOption({
-    name: 'tokensPerSecond',
-    value: options.tokensPerSecond,
-    rule: optionRules.numberAbove(0),
-    default: DEFAULT_TOKENS_PER_SECOND,
-    error,
-  });
+  const maxConcurrency = check(
+    'maxConcurrency',
+    options.maxConcurrency,
+    optionRules.integerFrom(1),
+    8,
+  );
+  const tokensPerSecond = check(
+    'tokensPerSecond',
+    options.tokensPerSecond,
+    optionRules.numberAbove(0),
+    DEFAULT_TOKENS_PER_SECOND,
+  );
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
-  const container = options.container ?? benchContainer();
-  const planners = resolvePlanners(container);
-  const strategies = resolveStrategies(container);
+  const strategies = checkStrategies(options.strategies ?? defaultStrategies());
+  const planners = strategies.flatMap((strategy) =>
+    strategy.planner === undefined || strategy.clairvoyant === true ? [] : [strategy.planner],
+  );
   const reference = strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : null;
+  const tick = (phase: string) => (done: number, total: number, detail?: string) => {
+    options.signal?.throwIfAborted();
+    options.progress?.update({ phase, done, total, ...(detail === undefined ? {} : { detail }) });
+  };
   const layout = workspaceLayout();
   const root = await createWorkspace({ layout });
   try {
     const registry = registryFor(root);
+    const { sizes, repeats, warmupTurns } = profile;
+    const workloads = options.workloads ?? defaultWorkloads();
     const bySeed = seeds.map((seed) =>
-      generateBatches({
-        workloads: options.workloads ?? defaultWorkloads(),
-        registry,
-        layout,
-        seed,
-        sizes: profile.sizes,
-        repeats: profile.repeats,
-        warmupTurns: profile.warmupTurns,
-      }),
+      generateBatches({ workloads, registry, layout, seed, sizes, repeats, warmupTurns }),
     );
-    const workloads = bySeed[0]!;
     const comparison = compareStrategies({
       seeds: bySeed,
       strategies,
       maxConcurrency,
       clock,
       tokensPerSecond,
-      ...(reference === null ? {} : { reference }),
-      onBatch: (done, total) => {
-        options.signal?.throwIfAborted();
-        options.progress?.update({ phase: 'simulating', done, total });
+      onBatch: tick('simulating'),
+    });
+    const scaling = measureScaling({
+      planners,
+      sizes: profile.scalingSizes,
+      maxConcurrency,
+      clock,
+      capMs: profile.scalingCapMs,
+      minTimingMs: profile.minTimingMs,
+      // One `mixed` batch per size, `estimateMs` = the sampled durations.
+      nodesFor: (size) => {
+        const one = { workloads: [mixedTurnWorkload()], registry, layout, sizes: [size] };
+        const batch = generateBatches({ ...one, seed: firstSeed })[0]!.batches[0]!;
+        return withEstimates(batch.nodes, batch.durationsMs);
       },
+      onSize: (size, done, total) => tick('scaling')(done, total, `${size} calls`),
     });
-    const figures = comparison.workloads;
-    const choice = pickGanttBatch({
-      workloads: figures.map((workload) => ({
-        ...workload,
-        perBatch: workload.perBatch.filter((batch) => batch.seed === firstSeed),
-      })),
-      ...(reference === null ? {} : { reference }),
+    const real = {
+      // Tool workloads of the first seed whose tools are not stand-ins.
+      workloads: bySeed[0]!.filter(
+        (workload) => workload.kind === 'tools' && !workload.simulatedOnly,
+      ),
+      figures: comparison.workloads,
+      layout,
+      registryFor,
+      sizes: profile.realSizes,
+      repeats: profile.realRepeats,
+      maxConcurrency,
+      clock,
+    };
+    const realRuns = await runReal({
+      ...real,
+      planners,
+      budgetMs: profile.realBudgetMs,
+      onRun: tick('real runs'),
     });
-    const gantt =
-      choice === undefined ? null : ganttFigures({ workloads, choice, strategies, maxConcurrency });
-
-    const mixed = mixedTurnWorkload();
-    const scaling =
-      profile.scalingSizes.length === 0
-        ? []
-        : measureScaling({
-            planners,
-            sizes: profile.scalingSizes,
-            maxConcurrency,
-            clock,
-            capMs: profile.scalingCapMs,
-            minTimingMs: profile.minTimingMs,
-            nodesFor: (size) => {
-              const batch = generateBatches({
-                workloads: [mixed],
-                registry,
-                layout,
-                seed: firstSeed,
-                sizes: [size],
-              })[0]!.batches[0]!;
-              // `estimateMs` = the sampled durations.
-              return withEstimates(batch.nodes, batch.durationsMs);
-            },
-            onSize: (size, done, total) => {
-              options.signal?.throwIfAborted();
-              options.progress?.update({ phase: 'scaling', done, total, detail: `${size} calls` });
-            },
-          });
-
-    // The simulated figures of the batches run for real: tool batches of the first seed.
-    const realSizes = new Set(profile.realSizes);
-    const realBatches = figures
-      .filter((workload) => workload.kind === 'tools')
-      .flatMap((workload) => workload.perBatch)
-      .filter((batch) => batch.seed === firstSeed && realSizes.has(batch.size));
-    const plannerNames = new Set(planners.map((planner) => planner.name));
-    const simulatedMs = realBatches
-      .flatMap((batch) => batch.batch)
-      .filter((result) => plannerNames.has(result.strategy))
-      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
-    const latencyScale = chooseLatencyScale({ simulatedMs, budgetMs: profile.realBudgetMs });
-    const realRuns =
-      profile.realBudgetMs <= 0
-        ? []
-        : await runReal({
-            workloads,
-            figures,
-            planners,
-            layout,
-            registryFor,
-            latencyScale,
-            sizes: profile.realSizes,
-            repeats: profile.realRepeats,
-            maxConcurrency,
-            clock,
-            onRun: (done, total, workload) => {
-              options.signal?.throwIfAborted();
-              options.progress?.update({ phase: 'real runs', done, total, detail: workload });
-            },
-          });
-
     const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
-    const streamedMs = realBatches
-      .flatMap((batch) => batch.stream)
-      .filter((result) => result.strategy === wavePlanner?.name || result.strategy === 'eager')
-      .reduce((sum, result) => sum + result.turnMs * profile.realRepeats, 0);
-    const streamLatencyScale = chooseLatencyScale({
-      simulatedMs: streamedMs,
-      budgetMs: profile.streamBudgetMs,
-    });
     const realStreams =
-      profile.streamBudgetMs <= 0 || wavePlanner === undefined
-        ? []
+      wavePlanner === undefined
+        ? { latencyScale: 0, runs: [] }
         : await runRealStream({
-            workloads,
-            figures,
+            ...real,
             planner: wavePlanner,
-            layout,
-            registryFor,
-            latencyScale: streamLatencyScale,
-            sizes: profile.realSizes,
-            repeats: profile.realRepeats,
-            maxConcurrency,
             tokensPerSecond,
-            clock,
-            onRun: (done, total, workload) => {
-              options.signal?.throwIfAborted();
-              options.progress?.update({ phase: 'real streams', done, total, detail: workload });
-            },
+            budgetMs: profile.streamBudgetMs,
+            onRun: tick('real streams'),
           });
-
     const cpu = cpus();
     return {
       meta: {
@@ -261,30 +168,44 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         repeats: profile.repeats,
         warmupTurns: profile.warmupTurns,
         tokensPerSecond,
-        strategies: strategies.map((strategy) => ({
-          name: strategy.name,
-          description: strategy.description,
-          clairvoyant: strategy.clairvoyant === true,
-        })),
+        strategies: strategies.map(({ name, description, clairvoyant }) => {
+          return { name, description, clairvoyant: clairvoyant === true };
+        }),
         planners: planners.map((planner) => planner.name),
         reference,
-        latencyScale: realRuns.length === 0 ? 0 : latencyScale,
+        latencyScale: realRuns.latencyScale,
         realSizes: profile.realSizes,
         realRepeats: profile.realRepeats,
-        streamLatencyScale: realStreams.length === 0 ? 0 : streamLatencyScale,
+        streamLatencyScale: realStreams.latencyScale,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
       },
-      workloads: figures,
-      overall: comparison.overall,
-      planning: comparison.planning,
+      ...comparison,
       scaling,
-      realRuns,
-      realStreams,
-      gantt,
+      realRuns: realRuns.runs,
+      realStreams: realStreams.runs,
     };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+/** The strategies, checked: at least one, each with a name and `execute`, names unique. */
+function checkStrategies(strategies: readonly Strategy[]): readonly Strategy[] {
+  const refuse = (message: string) => new BenchError({ code: 'invalid_strategies', message });
+  const names = new Set<string>();
+  for (const strategy of strategies) {
+    const candidate = strategy as Partial<Strategy> | null;
+    if (typeof candidate?.name !== 'string' || typeof candidate.execute !== 'function') {
+      throw refuse(
+        `Expected every strategy to have a \`name\` and an \`execute\` function, got \`${String(candidate?.name ?? candidate)}\``,
+      );
+    }
+    if (names.has(strategy.name))
+      throw refuse(`Expected strategy names to be unique, got \`${strategy.name}\` twice`);
+    names.add(strategy.name);
+  }
+  if (names.size === 0) throw refuse('Expected at least one strategy, got none');
+  return strategies;
 }

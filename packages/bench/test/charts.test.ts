@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ganttChart } from '../src/report/charts/gantt-chart.js';
-import { groupedBarChart } from '../src/report/charts/grouped-bar-chart.js';
-import { logLogChart } from '../src/report/charts/log-log-chart.js';
-import { reportFixture } from './report-fixture.js';
+import { groupedBarChart } from '../src/report/bar-chart.js';
 
 const count = (text: string, pattern: RegExp): number => (text.match(pattern) ?? []).length;
 
@@ -35,66 +32,5 @@ describe('groupedBarChart', () => {
     expect(heights).toHaveLength(2);
     // 0.2 above 1 is twice 0.1 above 1.
     expect(heights[0]!.height / heights[1]!.height).toBeCloseTo(2, 1);
-  });
-});
-
-describe('logLogChart', () => {
-  it('draws a line per series and breaks it where a point is missing', () => {
-    const svg = logLogChart({
-      id: 'scaling',
-      title: 'scaling',
-      xLabel: 'calls',
-      yLabel: 'ms',
-      series: [
-        {
-          name: 'a',
-          points: [
-            { x: 10, y: 1 },
-            { x: 100, y: 10 },
-            { x: 1000, y: 100 },
-          ],
-        },
-        {
-          name: 'b',
-          points: [
-            { x: 10, y: 2 },
-            { x: 100, y: null },
-            { x: 1000, y: 3 },
-          ],
-        },
-      ],
-    });
-    const paths = [...svg.matchAll(/data-series="(\w)"><path d="([^"]*)"/g)].map((m) => [
-      m[1],
-      m[2],
-    ]);
-    expect(paths.map(([name]) => name)).toEqual(['a', 'b']);
-    expect(count(paths[0]![1]!, /M/g)).toBe(1);
-    expect(count(paths[0]![1]!, /L/g)).toBe(2);
-    expect(count(paths[1]![1]!, /M/g)).toBe(2);
-    expect(count(svg, /<circle /g)).toBe(5);
-    // On log-log axes a power law is a straight line: equal steps between the points of `a`.
-    const points = [...paths[0]![1]!.matchAll(/[ML]([\d.]+) ([\d.]+)/g)].map((m) => [
-      Number(m[1]),
-      Number(m[2]),
-    ]);
-    expect(points[1]![0]! - points[0]![0]!).toBeCloseTo(points[2]![0]! - points[1]![0]!, 0);
-    expect(points[1]![1]! - points[0]![1]!).toBeCloseTo(points[2]![1]! - points[1]![1]!, 0);
-  });
-});
-
-describe('ganttChart', () => {
-  it('draws a panel per planner and a bar per call, with a wave line per wave', () => {
-    const { gantt } = reportFixture();
-    const svg = ganttChart({ id: 'gantt', title: 'one batch', gantt: gantt! });
-    const panels = svg.split('<g data-series=').slice(1);
-    expect(panels).toHaveLength(gantt!.planners.length);
-    panels.forEach((panel, p) => {
-      const planner = gantt!.planners[p]!;
-      expect(panel.startsWith(`"${planner.planner}"`)).toBe(true);
-      expect(count(panel, /<rect [^>]*data-call=/g)).toBe(gantt!.size);
-      expect(count(panel, /class="wave-end"/g)).toBe(planner.waves);
-    });
-    expect(svg).toContain('move_file tmp/x → tmp/y');
   });
 });

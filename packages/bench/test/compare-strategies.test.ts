@@ -10,13 +10,15 @@ import {
 import { describe, expect, it } from 'vitest';
 import { BenchError } from '../src/index.js';
 import { compareStrategies } from '../src/simulate/compare-strategies.js';
-import { allAtOnceStrategy } from '../src/strategies/all-at-once-strategy.js';
-import { consecutiveReadOnlyStrategy } from '../src/strategies/consecutive-read-only-strategy.js';
-import { eagerStrategy } from '../src/strategies/eager-strategy.js';
-import { globalRwLockStrategy } from '../src/strategies/global-rw-lock-strategy.js';
+import { eagerStrategy } from '../src/strategies/default-strategies.js';
+import {
+  allAtOnceStrategy,
+  consecutiveReadOnlyStrategy,
+  globalRwLockStrategy,
+} from '../src/strategies/peer-strategies.js';
 import { plannerStrategy } from '../src/strategies/planner-strategy.js';
 import type { Execution, Strategy, TurnView } from '../src/strategies/strategy.js';
-import type { BenchWorkload } from '../src/workloads/bench-batch.js';
+import type { BenchWorkload } from '../src/workloads/workload.js';
 import { benchBatch, benchWorkload, node } from './report-fixture.js';
 
 // Worked example, then two more seed-model batches.

@@ -1,13 +1,10 @@
-import type { PlanNode } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
 import { parseBenchArgs } from '../src/cli/parse-bench-args.js';
 import { createProgress, formatProgress } from '../src/cli/progress.js';
 import { BenchError } from '../src/index.js';
-import { chooseLatencyScale } from '../src/real/choose-latency-scale.js';
-import { blocksToHtml } from '../src/report/blocks-to-html.js';
-import { callLabel } from '../src/report/call-label.js';
+import { chooseLatencyScale } from '../src/real/run-real.js';
 import { formatDuration, formatPercent, formatRatio } from '../src/report/format-figures.js';
-import { markdownTable } from '../src/report/markdown-table.js';
+import { blocksToHtml, blocksToMarkdown } from '../src/report/report-blocks.js';
 
 describe('parseBenchArgs', () => {
   it('reads every flag', () => {
@@ -160,7 +157,7 @@ describe('chooseLatencyScale', () => {
 
 describe('markdown', () => {
   it('makes tables, escaping pipes', () => {
-    expect(markdownTable({ headers: ['a', 'b'], rows: [['x|y', '1']] })).toBe(
+    expect(blocksToMarkdown([{ kind: 'table', headers: ['a', 'b'], rows: [['x|y', '1']] }])).toBe(
       '| a | b |\n| :-- | --: |\n| x\\|y | 1 |',
     );
   });
@@ -183,21 +180,4 @@ describe('markdown', () => {
   });
 });
 
-describe('callLabel', () => {
-  const node: PlanNode = { index: 3, parallelizable: true };
-  it('names the tool and its main argument, or the seed-model key', () => {
-    expect(callLabel({ node, call: { id: 'c', name: 'read_file', input: { path: 'a.ts' } } })).toBe(
-      'read_file a.ts',
-    );
-    expect(
-      callLabel({ node, call: { id: 'c', name: 'grep', input: { pattern: 'TODO', path: 'src' } } }),
-    ).toBe('grep TODO in src');
-    expect(
-      callLabel({ node, call: { id: 'c', name: 'move_file', input: { from: 'a', to: 'b' } } }),
-    ).toBe('move_file a → b');
-    expect(callLabel({ node, call: { id: 'c', name: 'shell', input: 'ls' } })).toBe('shell');
-    expect(callLabel({ node })).toBe('#3 keyless');
-    expect(callLabel({ node: { ...node, resourceKey: 'a' } })).toBe('#3 key a');
-    expect(callLabel({ node: { index: 2, parallelizable: false } })).toBe('#2 unsafe');
-  });
-});
+//END

@@ -8,13 +8,11 @@ import {
   sequentialPlanner,
 } from '@toolwaves/planner';
 import type { BenchReport } from '../src/index.js';
-import { ganttFigures } from '../src/report/gantt-figures.js';
-import { pickGanttBatch } from '../src/report/pick-gantt-batch.js';
 import { compareStrategies } from '../src/simulate/compare-strategies.js';
-import { allAtOnceStrategy } from '../src/strategies/all-at-once-strategy.js';
-import { eagerStrategy } from '../src/strategies/eager-strategy.js';
+import { eagerStrategy } from '../src/strategies/default-strategies.js';
+import { allAtOnceStrategy } from '../src/strategies/peer-strategies.js';
 import { plannerStrategy } from '../src/strategies/planner-strategy.js';
-import type { BenchBatch, BenchWorkload } from '../src/workloads/bench-batch.js';
+import type { BenchBatch, BenchWorkload } from '../src/workloads/workload.js';
 
 /** A plan node with an estimate, an exclusive key when given, safe unless `safe` is false. */
 export const node = (index: number, estimateMs: number, key?: string, safe = true): PlanNode => ({
@@ -127,14 +125,6 @@ export function reportFixture(): BenchReport {
   const strategies = fixtureStrategies();
   let now = 0;
   const comparison = compareStrategies({ seeds, strategies, clock: () => (now += 0.01) });
-  const choice = pickGanttBatch({
-    workloads: comparison.workloads.map((workload) => ({
-      ...workload,
-      perBatch: workload.perBatch.filter((batch) => batch.seed === 1),
-    })),
-    reference: 'greedy',
-    minSize: 1,
-  });
   const planners = ['greedy', 'ordered', 'sequential', 'proving'];
   return {
     meta: {
@@ -197,6 +187,5 @@ export function reportFixture(): BenchReport {
       spread: 0.1,
       errors: 0,
     })),
-    gantt: choice === undefined ? null : ganttFigures({ workloads: seeds[0]!, choice, strategies }),
   };
 }

@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { headlineMarkdown, renderHtml, renderJson, renderMarkdown } from '../src/index.js';
-import { headlineFindings, verdictOf } from '../src/report/headline-findings.js';
-import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/replace-headline.js';
+import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/headline-markdown.js';
 import { reportFixture } from './report-fixture.js';
 
 const report = reportFixture();
 const strategies = ['greedy', 'ordered', 'sequential', 'proving', 'eager', 'all-at-once'];
-const planners = ['greedy', 'ordered', 'sequential', 'proving'];
 
 describe('renderJson', () => {
   it('has the documented shape, numbers rounded to 4 decimals', () => {
@@ -19,7 +17,6 @@ describe('renderJson', () => {
       'scaling',
       'realRuns',
       'realStreams',
-      'gantt',
     ]);
     expect(json.workloads.map((w: { name: string }) => w.name)).toEqual(['tools <a&b>', 'seed']);
     expect(json.workloads[1].batches).toBe(2);
@@ -75,73 +72,22 @@ describe('headlineMarkdown', () => {
   });
 });
 
-describe('headlineFindings', () => {
-  const findings = headlineFindings(report);
-
-  it('says where a strategy is faster or slower than greedy, by how much, across seeds', () => {
-    // tools: 378 / 260 and 567 / 390, both 1.454; seed: 130 / 120 = 1.083 and 187.5 / 177.5 = 1.056.
-    expect(findings).toContain(
-      '**sequential** vs greedy, batch: over all workloads +33.3 % [+33.0 … +33.7 %]; slower on tools <a&b> (+45.4 %), seed (+7.0 % [+5.6 … +8.3 %]).',
-    );
-    expect(findings).toContain(
-      '**proving** vs greedy, batch: over all workloads equal within 0.5 % (+0.0 %); equal (within 0.5 %) on tools <a&b>, seed.',
-    );
-  });
-
-  it('counts the conflicting overlaps of all-at-once and states the checks', () => {
-    const overlaps = findings.find((line) => line.startsWith('**all-at-once** (batch) ran'));
-    expect(overlaps).toMatch(/^\*\*all-at-once\*\* \(batch\) ran \d+ conflicting pairs/);
-    expect(overlaps).toContain('The other 5 strategies: none.');
-    // All-at-once breaks the rules on every whole batch (the shell command overlaps the others;
-    // two calls on key a overlap) — 3 batches × 2 seeds —, and on no streamed one: there each
-    // call ends before the next is written.
-    expect(findings).toContain(
-      'Turns breaking the rules (wave plans: `verifyPlan`, rules 1–4; other schedules: `verifySchedule`, rules 1–5, the cap, arrivals), batch and streamed: all-at-once 6.',
-    );
-    expect(findings).toContain(
-      'Seed model, wave count above the minimum (unsafe calls + most safe calls on one key, or 1) on 4 batches: greedy 0, ordered 0, sequential 2, proving 0.',
-    );
-    expect(findings).toContain('proving: plans proven optimal — tools <a&b> 0.0 %, seed 100.0 %.');
-  });
-});
-
-describe('verdictOf', () => {
-  it('claims only what every seed supports', () => {
-    const spread = (...perSeed: number[]) => ({
-      median: perSeed[Math.floor(perSeed.length / 2)]!,
-      min: Math.min(...perSeed),
-      max: Math.max(...perSeed),
-      perSeed,
-    });
-    expect(verdictOf(spread(0.9, 0.95, 0.99))).toBe('faster');
-    expect(verdictOf(spread(1.01, 1.2))).toBe('slower');
-    expect(verdictOf(spread(0.998, 1.003))).toBe('equal');
-    expect(verdictOf(spread(0.9, 1.1))).toBe('unclear');
-  });
-});
-
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(report);
 
-  it('holds the strategies, the headline, a table per workload, the Gantt batch, scaling, real runs and the method', () => {
+  it('holds the strategies, the headline, a table per workload, scaling and where the method is', () => {
     expect(markdown.startsWith('# toolwaves strategy benchmark\n')).toBe(true);
     expect(markdown).toContain(headlineMarkdown(report));
-    expect(markdown).toContain('- **all-at-once** — AI SDK / OpenAI Agents');
+    expect(markdown).toContain(
+      '- **all-at-once** — AI SDK ≤ 6 streamText, OpenAI Agents without a cap',
+    );
     expect(markdown).toContain('### tools <a&b>');
     expect(markdown).toContain('### seed');
-    expect(markdown).toContain('## One batch, strategy by strategy');
     expect(markdown).toMatch(/\| 1000 \| 1\.0 ms \| 2\.0 ms \| 3\.0 ms \| skipped \|/);
     expect(markdown).toContain('Skipped beyond: proving: took 2000 ms at 100 calls (cap 1000 ms).');
     expect(markdown).toContain(
-      '| tools <a&b> | sequential | 1 | 7 | 50 ms | 46 ms | 1.09 | 10.0 % | 0 |',
+      'the bench README (packages/bench/README.md, "What the figures are")',
     );
-    expect(markdown).toContain('| read_file | 40 ms | 0.6 |');
-    expect(markdown).toContain('| grep | 150 ms | 0.8 |');
-  });
-
-  it('shows the waves of the Gantt batch per planner, and no waves for other strategies', () => {
-    expect(markdown).toMatch(/\| greedy \| \d+ ms \| \[0,1,3,5,6\] \[2\] \[4\] \|/);
-    expect(markdown).toMatch(/\| eager \| \d+ ms \| no waves \|/);
   });
 });
 
@@ -157,13 +103,13 @@ describe('renderHtml', () => {
     expect(new Set(urls)).toEqual(new Set(['http://www.w3.org/2000/svg']));
   });
 
-  it('draws each chart with one series per strategy (planners for scaling and real runs)', () => {
-    for (const chart of ['ratio', 'stream-ratio', 'gantt', 'scaling', 'real']) {
+  it('draws each chart with one series per strategy', () => {
+    for (const chart of ['ratio', 'stream-ratio']) {
       const start = html.indexOf(`data-chart="${chart}"`);
       expect(start, chart).toBeGreaterThan(-1);
       const svg = html.slice(start, html.indexOf('</svg>', start));
       const series = [...svg.matchAll(/data-series="([^"]*)"/g)].map((match) => match[1]);
-      expect(series, chart).toEqual(['scaling', 'real'].includes(chart) ? planners : strategies);
+      expect(series, chart).toEqual(strategies);
     }
   });
 

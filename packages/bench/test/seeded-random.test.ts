@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../src/workloads/mulberry32.js';
-import { sampleLogNormal } from '../src/workloads/sample-log-normal.js';
-import { seedFor } from '../src/workloads/seed-for.js';
-import { SeededRandom } from '../src/workloads/seeded-random.js';
+import {
+  mulberry32,
+  SeededRandom,
+  sampleLogNormal,
+  seedFor,
+} from '../src/workloads/seeded-random.js';
 
 const take = (random: () => number, count: number): number[] =>
   Array.from({ length: count }, () => random());

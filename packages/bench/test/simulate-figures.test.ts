@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalTimes } from '../src/simulate/arrival-times.js';
-import { estimateAccuracy } from '../src/simulate/estimate-accuracy.js';
-import { spreadOf } from '../src/simulate/spread-of.js';
+import { estimateAccuracy, spreadOf } from '../src/simulate/summarize-strategies.js';
+import { arrivalTimes } from '../src/simulate/turn-inputs.js';
 
 describe('arrivalTimes', () => {
   it('writes the calls one after another: 12 + chars / 4 tokens each, at the given rate', () => {

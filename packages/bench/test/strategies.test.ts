@@ -1,17 +1,15 @@
-import 'reflect-metadata';
 import { greedyPlanner, type PlanNode, sequentialPlanner } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
-import { benchContainer, STRATEGY } from '../src/index.js';
-import { countConflictingOverlaps } from '../src/simulate/count-conflicting-overlaps.js';
-import { simulateExecution } from '../src/simulate/simulate-execution.js';
-import { allAtOnceStrategy } from '../src/strategies/all-at-once-strategy.js';
-import { consecutiveReadOnlyStrategy } from '../src/strategies/consecutive-read-only-strategy.js';
-import { eagerStrategy } from '../src/strategies/eager-strategy.js';
-import { globalRwLockStrategy } from '../src/strategies/global-rw-lock-strategy.js';
-import { plannerStrategy } from '../src/strategies/planner-strategy.js';
-import { isReadOnly } from '../src/strategies/read-only.js';
-import { resolveStrategies } from '../src/strategies/resolve-strategies.js';
-import type { Strategy } from '../src/strategies/strategy.js';
+import { defaultStrategies, plannerStrategy, runBench, type Strategy } from '../src/index.js';
+import { countConflictingOverlaps, simulateTurn } from '../src/simulate/simulate-turn.js';
+import { eagerStrategy } from '../src/strategies/default-strategies.js';
+import {
+  allAtOnceStrategy,
+  consecutiveReadOnlyStrategy,
+  globalRwLockStrategy,
+  isReadOnly,
+  waitThenAllAtOnceStrategy,
+} from '../src/strategies/peer-strategies.js';
 
 const read = (index: number, key: string): PlanNode => ({
   index,
@@ -38,19 +36,35 @@ const nodes = [
 const durationsMs = [10, 20, 30, 10, 40, 5, 10];
 const arrivalMs = [10, 20, 30, 40, 50, 60, 70];
 
+/** The turn simulated for a strategy, the durations as the truth. */
+function simulate(
+  strategy: Strategy,
+  options: { streamed?: boolean; cap?: number; turn?: PlanNode[]; durations?: number[] } = {},
+) {
+  const turn = options.turn ?? nodes;
+  const durations = options.durations ?? durationsMs;
+  const arrivals = options.streamed === true ? arrivalMs : undefined;
+  const execution = strategy.execute({
+    nodes: turn,
+    maxConcurrency: options.cap ?? 8,
+    ...(arrivals === undefined ? {} : { arrivalMs: arrivals }),
+  });
+  return simulateTurn({
+    strategy: strategy.name,
+    execution,
+    actual: turn.map((node, call) => ({ ...node, estimateMs: durations[call]! })),
+    ...(arrivals === undefined ? {} : { arrivalMs: arrivals }),
+  });
+}
+
 /** The schedule of a strategy on the case, as [start, end] per call. */
 function schedule(strategy: Strategy, options: { streamed?: boolean; cap?: number } = {}) {
-  const execution = strategy.execute({
-    nodes,
-    maxConcurrency: options.cap ?? 8,
-    ...(options.streamed === true ? { arrivalMs } : {}),
-  });
-  const { startMs, endMs } = simulateExecution({ execution, durationsMs });
+  const { startMs, endMs } = simulate(strategy, options).schedule!;
   return startMs.map((start, call) => [start, endMs[call]]);
 }
 
 describe('peer strategies, on a hand-written turn', () => {
-  it('all-at-once (AI SDK, OpenAI Agents): every call at once, or on arrival', () => {
+  it('all-at-once (AI SDK ≤ 6 streamText, OpenAI Agents without a cap): every call at once, or on arrival', () => {
     expect(schedule(allAtOnceStrategy())).toEqual([
       [0, 10],
       [0, 20],
@@ -67,6 +81,20 @@ describe('peer strategies, on a hand-written turn', () => {
       [40, 50],
       [50, 90],
       [60, 65],
+      [70, 80],
+    ]);
+  });
+
+  it('wait-then-all-at-once (AI SDK 7, LangGraph ToolNode): every call at once after the stream', () => {
+    expect(schedule(waitThenAllAtOnceStrategy())).toEqual(schedule(allAtOnceStrategy()));
+    // The stream ends at 70: every call starts then, none earlier.
+    expect(schedule(waitThenAllAtOnceStrategy(), { streamed: true })).toEqual([
+      [70, 80],
+      [70, 90],
+      [70, 100],
+      [70, 80],
+      [70, 110],
+      [70, 75],
       [70, 80],
     ]);
   });
@@ -96,11 +124,10 @@ describe('peer strategies, on a hand-written turn', () => {
 
   it('consecutive-read-only caps a run of read-only calls at 10', () => {
     const reads = Array.from({ length: 11 }, (_, i) => read(i, `fs:/r${i}`));
-    const execution = consecutiveReadOnlyStrategy().execute({ nodes: reads, maxConcurrency: 8 });
-    const { startMs } = simulateExecution({
-      execution,
-      durationsMs: reads.map((_, i) => (i === 3 ? 5 : 10)),
-    });
+    const { startMs } = simulate(consecutiveReadOnlyStrategy(), {
+      turn: reads,
+      durations: reads.map((_, i) => (i === 3 ? 5 : 10)),
+    }).schedule!;
     // Ten start at once (not the bench's 8); the eleventh when call 3 ends at 5.
     expect(startMs).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
   });
@@ -125,10 +152,8 @@ describe('peer strategies, on a hand-written turn', () => {
     const reads = Array.from({ length: 4 }, (_, i) => read(i, `fs:/r${i}`));
     const capped = globalRwLockStrategy({ capped: true });
     expect(capped.name).toBe('global-rw-lock-capped');
-    const { startMs } = simulateExecution({
-      execution: capped.execute({ nodes: reads, maxConcurrency: 2 }),
-      durationsMs: [10, 10, 10, 10],
-    });
+    const { startMs } = simulate(capped, { turn: reads, durations: [10, 10, 10, 10], cap: 2 })
+      .schedule!;
     expect(startMs).toEqual([0, 0, 10, 10]);
   });
 
@@ -158,32 +183,48 @@ describe('peer strategies, on a hand-written turn', () => {
   it('planners wait for the whole batch, then run their waves', () => {
     // Greedy: [0,1,2,3,4,6] (40 ms: R f crosses the shell command), then [5] (5 ms);
     // streamed, from the stream's end at 70.
-    const greedy = plannerStrategy(greedyPlanner());
-    expect(schedule(greedy).map(([, end]) => end)).toEqual([10, 20, 30, 10, 40, 45, 10]);
-    expect(schedule(greedy, { streamed: true }).map(([start]) => start)).toEqual([
-      70, 70, 70, 70, 70, 110, 70,
-    ]);
-    const sequential = plannerStrategy(sequentialPlanner());
-    expect(schedule(sequential).map(([start]) => start)).toEqual([0, 10, 30, 60, 70, 110, 115]);
+    const greedy = simulate(plannerStrategy(greedyPlanner())).result;
+    expect([greedy.turnMs, greedy.waves]).toEqual([45, 2]);
+    const streamed = simulate(plannerStrategy(greedyPlanner()), { streamed: true }).result;
+    expect([streamed.turnMs, streamed.afterStreamMs]).toEqual([115, 45]);
+    // Sequential: 10 + 20 + 30 + 10 + 40 + 5 + 10.
+    expect(simulate(plannerStrategy(sequentialPlanner())).result.turnMs).toBe(125);
   });
 });
 
 describe('conflicting overlaps', () => {
   it('counts conflicting pairs that ran at the same time, and the write/write ones as lost updates', () => {
     const turn = [write(0, 'fs:/a'), write(1, 'fs:/a'), read(2, 'fs:/a'), unsafe(3)];
-    const execution = allAtOnceStrategy().execute({ nodes: turn, maxConcurrency: 8 });
-    const at = (durations: number[]) =>
-      countConflictingOverlaps({
-        nodes: turn,
-        schedule: simulateExecution({ execution, durationsMs: durations }),
-      });
+    const at = (strategy: Strategy) => {
+      const { result } = simulate(strategy, { turn, durations: [10, 10, 10, 10] });
+      return { pairs: result.conflictingOverlaps, lostUpdates: result.lostUpdates };
+    };
     // W/W, W/R, W/R, and the unsafe call with each of the three.
-    expect(at([10, 10, 10, 10])).toEqual({ pairs: 6, lostUpdates: 1 });
-    const eager = eagerStrategy().execute({ nodes: turn, maxConcurrency: 8 });
+    expect(at(allAtOnceStrategy())).toEqual({ pairs: 6, lostUpdates: 1 });
+    expect(at(eagerStrategy())).toEqual({ pairs: 0, lostUpdates: 0 });
+    // A wave plan that puts the two writes together counts them as overlapping.
+    const together: Strategy = {
+      name: 'together',
+      description: 'One wave.',
+      execute: () => ({
+        kind: 'waves',
+        plan: {
+          planner: 'together',
+          waves: [
+            { calls: [0, 1], open: false },
+            { calls: [2], open: false },
+            { calls: [3], open: false },
+          ],
+        },
+        maxConcurrency: 8,
+        startMs: 0,
+      }),
+    };
+    expect(at(together)).toEqual({ pairs: 1, lostUpdates: 1 });
     expect(
       countConflictingOverlaps({
         nodes: turn,
-        schedule: simulateExecution({ execution: eager, durationsMs: [10, 10, 10, 10] }),
+        schedule: { startMs: [0, 10, 20, 30], endMs: [10, 20, 30, 40] },
       }),
     ).toEqual({ pairs: 0, lostUpdates: 0 });
   });
@@ -199,21 +240,9 @@ describe('isReadOnly', () => {
   });
 });
 
-describe('the strategy container', () => {
-  it('binds the planners, the clairvoyant optimal, eager and the peers; a user-bound strategy shows up', () => {
-    const container = benchContainer();
-    const mine: Strategy = {
-      name: 'mine',
-      description: 'Everything one by one, from the stream’s end.',
-      execute: ({ nodes: turn }) => ({
-        kind: 'dependencies',
-        dependsOn: turn.map((_, i) => (i === 0 ? [] : [i - 1])),
-        readyMs: turn.map(() => 0),
-        maxConcurrency: 1,
-      }),
-    };
-    container.bind(STRATEGY).toConstantValue(mine);
-    const strategies = resolveStrategies(container);
+describe('the strategy list', () => {
+  it('lists the planners, the clairvoyant optimal, eager and the peers once, in report order', () => {
+    const strategies = defaultStrategies();
     expect(strategies.map((strategy) => strategy.name)).toEqual([
       'greedy',
       'ordered',
@@ -222,26 +251,30 @@ describe('the strategy container', () => {
       'optimal-clairvoyant',
       'eager',
       'all-at-once',
+      'wait-then-all-at-once',
       'consecutive-read-only',
       'global-rw-lock',
       'global-rw-lock-capped',
-      'mine',
     ]);
     expect(
       strategies.filter((strategy) => strategy.clairvoyant === true).map((s) => s.name),
     ).toEqual(['optimal-clairvoyant']);
+    expect(() => defaultStrategies({ optimalBudgetMs: 0 })).toThrow(
+      'Expected `budgetMs` to be a finite number above 0, got `0` (number)',
+    );
   });
 
-  it('refuses two strategies with one name, and a binding that is no strategy', () => {
-    const twice = benchContainer();
-    twice.bind(STRATEGY).toConstantValue(eagerStrategy());
-    expect(() => resolveStrategies(twice)).toThrow(
+  it('refuses no strategy, two with one name, and one that is no strategy, before it runs', async () => {
+    await expect(runBench({ strategies: [] })).rejects.toThrow(
+      'Expected at least one strategy, got none',
+    );
+    await expect(runBench({ strategies: [eagerStrategy(), eagerStrategy()] })).rejects.toThrow(
       'Expected strategy names to be unique, got `eager` twice',
     );
-    const odd = benchContainer();
-    odd.bind(STRATEGY).toConstantValue({ name: 'half' } as unknown as Strategy);
-    expect(() => resolveStrategies(odd)).toThrow(
-      'Expected every binding of `STRATEGY` to have a `name` and an `execute` function, got `half`',
+    await expect(
+      runBench({ strategies: [{ name: 'half' } as unknown as Strategy] }),
+    ).rejects.toThrow(
+      'Expected every strategy to have a `name` and an `execute` function, got `half`',
     );
   });
 });

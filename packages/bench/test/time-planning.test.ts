@@ -1,7 +1,6 @@
 import type { Plan, Planner } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
-import { measureScaling } from '../src/simulate/measure-scaling.js';
-import { timePlanning } from '../src/simulate/time-planning.js';
+import { measureScaling, timePlanning } from '../src/simulate/measure-scaling.js';
 
 /** A planner that takes `costs[i]` ms of virtual time on its i-th call (the last cost repeats). */
 function slowPlanner(

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { timedSource } from '../src/real/timed-source.js';
+import { timedSource } from '../src/real/run-real.js';
 
 beforeEach(() => {
   vi.useFakeTimers();

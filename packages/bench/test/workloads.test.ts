@@ -3,13 +3,15 @@ import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry } from '@toolwaves/core';
 import { greedyPlanner } from '@toolwaves/planner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultWorkloads } from '../src/index.js';
-import { createWorkspace } from '../src/real/create-workspace.js';
-import type { BenchWorkload } from '../src/workloads/bench-batch.js';
 import { benchRegistry } from '../src/workloads/bench-registry.js';
-import { generateBatches } from '../src/workloads/generate-batches.js';
-import { seedExampleWorkload } from '../src/workloads/seed-example-workload.js';
-import { fileContent, workspaceLayout } from '../src/workloads/workspace-layout.js';
+import { defaultWorkloads, generateBatches } from '../src/workloads/generate-batches.js';
+import { seedExampleWorkload } from '../src/workloads/seed-model-workloads.js';
+import type { BenchWorkload } from '../src/workloads/workload.js';
+import {
+  createWorkspace,
+  fileContent,
+  workspaceLayout,
+} from '../src/workloads/workspace-layout.js';
 
 const layout = workspaceLayout();
 const sizes = [2, 3, 5, 8, 13, 21, 34, 64];
@@ -38,13 +40,14 @@ const named = (name: string): BenchWorkload => workloads.find((w) => w.name === 
 const input = (call: ToolCall): Record<string, string> => call.input as Record<string, string>;
 
 describe('tool workloads', () => {
-  it('are the five expected ones, with batches of every requested size', () => {
+  it('are the six expected ones, with batches of every requested size', () => {
     expect(toolWorkloads().map((w) => w.name)).toEqual([
       'explore',
       'refactor',
       'mixed',
       'hot-file',
       'barriers',
+      'remote',
     ]);
     for (const workload of toolWorkloads()) {
       expect(workload.batches.map((batch) => batch.size)).toEqual(sizes.flatMap((s) => [s, s]));
@@ -160,6 +163,22 @@ describe('tool workloads', () => {
       expect(paths.size).toBe(1);
       const onFile = batch.calls!.filter((call) => call.name !== 'grep').length;
       if (batch.size >= 21) expect(onFile / batch.size).toBeGreaterThan(0.75);
+    }
+  });
+
+  it('remote calls MCP servers, sub-agents and test runs that read the folder they work on', () => {
+    const remote = toolWorkloads().find((w) => w.name === 'remote')!;
+    const calls = remote.batches.flatMap((batch) => batch.calls ?? []);
+    const names = new Set(calls.map((call) => call.name));
+    for (const name of ['remote_fetch', 'sub_agent', 'run_tests']) expect(names).toContain(name);
+    const tests = remote.batches.flatMap((batch) =>
+      batch.nodes.filter((_, i) => batch.calls?.[i]?.name === 'run_tests'),
+    );
+    for (const node of tests) {
+      expect(node.parallelizable).toBe(true);
+      expect(node.access).toEqual([
+        { key: expect.stringMatching(/^fs:\/.*\/src\/[a-z]+$/), mode: 'read' },
+      ]);
     }
   });
 

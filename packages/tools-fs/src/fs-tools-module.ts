@@ -1,23 +1,31 @@
 import { bindTools } from '@toolwaves/core';
+import { checkOption, optionRules } from '@toolwaves/core/internal';
 import { ContainerModule } from 'inversify';
 import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FS_TOOLS, type FsToolClass } from './fs-tools.js';
+import { FsToolsError } from './fs-tools-error.js';
 import { type FsToolsOptions, parseFsToolsOptions } from './fs-tools-options.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { HostFence } from './host-fence.js';
 import { ReadCache } from './read-cache.js';
+import { RunCommandTool } from './run-command-tool.js';
 import { Workspace } from './workspace.js';
 
 /** Options of {@link fsToolsModule}: the workspace and its limits, and which tools to bind. */
 export interface FsToolsModuleOptions extends FsToolsOptions {
   /** The tool classes to bind. Default {@link FS_TOOLS}, all nine. */
   readonly tools?: readonly FsToolClass[];
+  /**
+   * Also bind `run_command` ({@link RunCommandTool}): shell commands in the workspace root.
+   * Not a sandbox. Default `false`.
+   */
+  readonly runCommand?: boolean;
 }
 
 /**
  * An inversify `ContainerModule` with the sandboxed filesystem tools: `read_file`, `write_file`,
- * `edit_file`, `list_dir`, `glob`, `grep`, `stat`, `move_file` and `delete_file` (bound as tools,
+ * `edit_file`, `list_dir`, `glob`, `grep`, `stat`, `move_file` and `delete_file`, and `run_command` with `runCommand: true` (bound as tools,
  * so `ToolRegistry.fromContainer` finds them), the {@link Workspace} under its class and
  * {@link FS_WORKSPACE}, the {@link ReadCache} under {@link FS_READ_CACHE}, and the workspace's
  * {@link HostFence} (the host-shared commit step of the write tools) under {@link FS_HOST_FENCE}. The options are checked now, not when
@@ -41,7 +49,14 @@ export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
     enabled: settings.cachedReads,
     maxEntries: settings.maxCacheEntries,
   });
-  const tools = options.tools ?? FS_TOOLS;
+  const runCommand = checkOption({
+    name: 'runCommand',
+    value: options.runCommand,
+    rule: optionRules.boolean,
+    default: false,
+    error: (message) => new FsToolsError({ code: 'invalid_options', message }),
+  });
+  const tools = [...(options.tools ?? FS_TOOLS), ...(runCommand ? [RunCommandTool] : [])];
   return new ContainerModule(({ bind }) => {
     bind(Workspace).toConstantValue(workspace);
     bind(FS_WORKSPACE).toConstantValue(workspace);

@@ -3,18 +3,21 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchError } from '../bench-error.js';
-import { headlineMarkdown } from '../report/headline-markdown.js';
+import { headlineMarkdown, replaceHeadline } from '../report/headline-markdown.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderJson } from '../report/render-json.js';
 import { renderMarkdown } from '../report/render-markdown.js';
-import { replaceHeadline } from '../report/replace-headline.js';
 import { runBench } from '../run-bench.js';
-import { benchContainer } from '../strategies/bench-container.js';
+import { defaultStrategies } from '../strategies/default-strategies.js';
+import { loadTraceMappings } from '../trace/load-trace-mappings.js';
+import { readTrace } from '../trace/read-trace.js';
+import { renderTraceHtml, renderTraceMarkdown } from '../trace/render-trace-report.js';
+import { replayTrace } from '../trace/replay-trace.js';
 import { BENCH_USAGE, parseBenchArgs } from './parse-bench-args.js';
 import { createProgress } from './progress.js';
 import { writeFileAtomically } from './write-file-atomically.js';
 
-/** `pnpm bench`: runs the benchmark, prints the headline, writes the reports. */
+/** `pnpm bench`: runs the benchmark (or replays `--trace`), prints it, writes the reports. */
 async function main(argv: readonly string[]): Promise<void> {
   const args = parseBenchArgs(argv);
   if (args.help) {
@@ -22,27 +25,68 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   const started = performance.now();
+  const cwd = process.env.INIT_CWD ?? process.cwd();
+  const out =
+    args.out === undefined
+      ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
+      : resolve(cwd, args.out);
+  const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+  const strategies = defaultStrategies({
+    ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
+    ...(args.optimalExpansions === undefined ? {} : { optimalExpansions: args.optimalExpansions }),
+  });
+  const shown = argv.filter((arg) => arg !== '--update-readme' && arg !== '--');
+  const command = ['pnpm bench', ...shown].join(' ');
+  const tokenRate = args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate };
+  /** Writes `<name>.md`, `.json` and `.html`, each atomically; returns where. */
+  const write = async (name: string, files: { md: string; json: string; html: string }) => {
+    for (const [extension, content] of Object.entries(files)) {
+      await writeFileAtomically({ path: join(out, `${name}.${extension}`), content });
+    }
+    return join(out, `${name}.{md,json,html}`);
+  };
+  if (args.trace !== undefined) {
+    const content = await readFile(resolve(cwd, args.trace), 'utf8').catch((error: unknown) => {
+      throw new BenchError({
+        code: 'invalid_trace',
+        message: `Could not read the --trace file \`${args.trace}\`: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    });
+    const trace = readTrace(content);
+    const mappings =
+      args.map === undefined ? {} : { mappings: await loadTraceMappings({ path: args.map, cwd }) };
+    const report = replayTrace({
+      trace,
+      strategies,
+      ...mappings,
+      maxConcurrency: args.maxConcurrency,
+      seed: args.seed,
+      ...tokenRate,
+      file: args.trace,
+      command,
+    });
+    const markdown = renderTraceMarkdown(report);
+    const where = await write('trace-report', {
+      md: markdown,
+      json: renderJson(report),
+      html: renderTraceHtml(report),
+    });
+    process.stdout.write(`${markdown}\nReplayed in ${seconds()} s. Reports: ${where}\n`);
+    return;
+  }
   const stop = new AbortController();
   process.once('SIGINT', () => {
     process.stderr.write('\ninterrupted: removing the temporary workspace, writing no report...\n');
     stop.abort(new BenchError({ code: 'interrupted', message: 'interrupted: no report written' }));
   });
   const progress = createProgress({ stream: process.stderr });
-  const command = [
-    'pnpm bench',
-    ...argv.filter((arg) => arg !== '--update-readme' && arg !== '--'),
-  ].join(' ');
   const report = await runBench({
-    container: benchContainer({
-      ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
-      ...(args.optimalExpansions === undefined
-        ? {}
-        : { optimalExpansions: args.optimalExpansions }),
-    }),
+    strategies,
     quick: args.quick,
     seed: args.seed,
     maxConcurrency: args.maxConcurrency,
-    ...(args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate }),
+    ...tokenRate,
     profile: {
       ...(args.real ? {} : { realBudgetMs: 0, streamBudgetMs: 0 }),
       ...(args.scaling ? {} : { scalingSizes: [] }),
@@ -52,23 +96,18 @@ async function main(argv: readonly string[]): Promise<void> {
     command,
     signal: stop.signal,
   });
-  const out =
-    args.out === undefined
-      ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
-      : resolve(process.env.INIT_CWD ?? process.cwd(), args.out);
-  await writeFileAtomically({ path: join(out, 'report.md'), content: renderMarkdown(report) });
-  await writeFileAtomically({ path: join(out, 'report.json'), content: renderJson(report) });
-  await writeFileAtomically({ path: join(out, 'report.html'), content: renderHtml(report) });
-  progress.finish(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const where = await write('report', {
+    md: renderMarkdown(report),
+    json: renderJson(report),
+    html: renderHtml(report),
+  });
+  progress.finish(`done in ${seconds()} s`);
   const headline = headlineMarkdown(report);
-  process.stdout.write(`${headline}\n\nReports: ${join(out, 'report.{md,json,html}')}\n`);
+  process.stdout.write(`${headline}\n\nReports: ${where}\n`);
   if (args.updateReadme) {
-    const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-    const readme = await readFile(resolve(packageDir, 'README.md'), 'utf8');
-    await writeFileAtomically({
-      path: resolve(packageDir, 'README.md'),
-      content: replaceHeadline({ readme, headline }),
-    });
+    const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
+    const content = replaceHeadline({ readme: await readFile(readme, 'utf8'), headline });
+    await writeFileAtomically({ path: readme, content });
     process.stdout.write('README.md headline updated\n');
   }
 }

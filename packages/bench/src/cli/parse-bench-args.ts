@@ -2,75 +2,38 @@ import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core/internal';
 import { BenchError } from '../bench-error.js';
 
-/** The command line of `pnpm bench`, parsed. */
-export interface BenchArgs {
-  /** `--quick`: the quick profile (about a minute). */
-  readonly quick: boolean;
-  /** `--out DIR`: where the reports go (default: `bench-results/` at the repo root). */
-  readonly out: string | undefined;
-  /** `--seed N`: the first seed (default 1). */
-  readonly seed: number;
-  /** `--seeds N`: how many seeds, from `--seed` up (default: the profile's). */
-  readonly seeds: number | undefined;
-  /** `--max-concurrency N` (default 8). */
-  readonly maxConcurrency: number;
-  /** `--optimal-budget MS`: time cap of one `optimal` plan, a safety net only (default: the bench's). */
-  readonly optimalBudgetMs: number | undefined;
-  /** `--optimal-expansions N`: work budget of one `optimal` plan (default: the bench's). */
-  readonly optimalExpansions: number | undefined;
-  /** `--token-rate N`: tokens per second the model writes in streamed turns (default 80). */
-  readonly tokenRate: number | undefined;
-  /** `--no-real`: skip the real runs, batch and streamed. */
-  readonly real: boolean;
-  /** `--no-scaling`: skip the planning-time scaling. */
-  readonly scaling: boolean;
-  /** `--update-readme`: put the headline in the package README. */
-  readonly updateReadme: boolean;
-  /** `--help`. */
-  readonly help: boolean;
-}
+/** The flags of `pnpm bench`: their type, their argument and what they do (the usage text). */
+const FLAGS = {
+  quick: ['boolean', '', 'fewer seeds and batches, smaller scaling and real runs (about a minute)'],
+  out: ['string', 'DIR', 'write the reports to DIR (default: bench-results/ at the repo root)'],
+  seed: ['string', 'N', 'first seed of the batches (default 1)'],
+  seeds: ['string', 'N', 'number of seeds, from --seed up (default 3 quick, 5 full)'],
+  'max-concurrency': ['string', 'N', 'cap of the capped strategies (default 8)'],
+  'optimal-expansions': ['string', 'N', 'work budget of one optimal plan (default 20000 nodes)'],
+  'optimal-budget': ['string', 'MS', 'time cap of one optimal plan, a safety net (default 10000)'],
+  'token-rate': ['string', 'N', 'tokens per second of a streamed turn (default 80)'],
+  'no-real': ['boolean', '', 'skip the real runs (batch and streamed)'],
+  'no-scaling': ['boolean', '', 'skip the planning-time scaling'],
+  trace: ['string', 'FILE', 'replay a transcript (Claude Code, OpenAI chat, Anthropic, AI SDK)'],
+  map: ['string', 'MODULE', "declarations of the transcript's other tools (see the README)"],
+  'update-readme': ['boolean', '', 'put the headline in packages/bench/README.md'],
+  help: ['boolean', '', 'this text'],
+} as const;
 
 /** The usage text of `pnpm bench`. */
-export const BENCH_USAGE = `Usage: pnpm bench [options]
-
-  --quick                  fewer seeds and batches, smaller scaling and real runs (about a minute)
-  --out DIR                write report.md, report.json and report.html to DIR
-                           (default: bench-results/ at the repo root)
-  --seed N                 first seed of the batches (default 1)
-  --seeds N                number of seeds, from --seed up (default 3 quick, 5 full)
-  --max-concurrency N      cap of the capped strategies (default 8)
-  --optimal-expansions N   work budget of one optimal plan (default 20000 search nodes)
-  --optimal-budget MS      time cap of one optimal plan, a safety net (default 10000)
-  --token-rate N           tokens per second of a streamed turn (default 80)
-  --no-real                skip the real runs (batch and streamed)
-  --no-scaling             skip the planning-time scaling
-  --update-readme          put the headline in packages/bench/README.md
-  --help                   this text`;
+export const BENCH_USAGE = `Usage: pnpm bench [options]\n\n${Object.entries(FLAGS)
+  .map(([flag, [, value, text]]) => `  ${`--${flag} ${value}`.padEnd(25)}${text}`)
+  .join('\n')}`;
 
 const OPTIONS = {
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  seed: { type: 'string' },
-  seeds: { type: 'string' },
-  'max-concurrency': { type: 'string' },
-  'optimal-budget': { type: 'string' },
-  'optimal-expansions': { type: 'string' },
-  'token-rate': { type: 'string' },
-  'no-real': { type: 'boolean' },
-  'no-scaling': { type: 'boolean' },
-  'update-readme': { type: 'boolean' },
+  ...(Object.fromEntries(Object.entries(FLAGS).map(([flag, [type]]) => [flag, { type }])) as {
+    [F in keyof typeof FLAGS]: { type: (typeof FLAGS)[F][0] };
+  }),
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/**
- * Parses the arguments of `pnpm bench` with `node:util`'s `parseArgs` (pure). A lone `--`
- * (what `pnpm bench -- --quick` passes on) is ignored.
- *
- * @throws {BenchError} `invalid_options` naming the flag and the value, e.g.
- * "Expected `--seed` to be an integer, got `"x"` (string)".
- * @example parseBenchArgs(['--quick', '--out', 'tmp/results']).out; // 'tmp/results'
- */
-export function parseBenchArgs(argv: readonly string[]): BenchArgs {
+/** Parses `pnpm bench`'s arguments; `invalid_options` names the flag and the value. */
+export function parseBenchArgs(argv: readonly string[]) {
   let values: ReturnType<typeof parse>;
   try {
     values = parse(argv.filter((arg) => arg !== '--'));
@@ -90,6 +53,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     tokenRate: optional('--token-rate', values['token-rate'], 1),
     real: values['no-real'] !== true,
     scaling: values['no-scaling'] !== true,
+    trace: values.trace,
+    map: values.map,
     updateReadme: values['update-readme'] === true,
     help: values.help === true,
   };

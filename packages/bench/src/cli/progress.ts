@@ -1,10 +1,8 @@
-/** Where a run is. */
+/** Where a run is: a phase (`simulating`, `real runs`, …), how far, and what is being worked on. */
 export interface ProgressState {
-  /** e.g. `planning`, `scaling`, `real runs`. */
   readonly phase: string;
   readonly done: number;
   readonly total: number;
-  /** What is being worked on, e.g. `mixed`. */
   readonly detail?: string;
 }
 
@@ -15,46 +13,20 @@ export interface Progress {
   finish(message: string): void;
 }
 
-/** The stream a {@link createProgress} display writes to (stderr, usually). */
-export interface ProgressStream {
-  write(text: string): unknown;
-  readonly isTTY?: boolean;
-}
-
-/** Options of {@link createProgress}. */
-export interface CreateProgressOptions {
-  readonly stream: ProgressStream;
-  /** A monotonic clock in ms (default `performance.now`). */
-  readonly clock?: () => number;
-  /** Least time between two lines when the stream is not a terminal (default 2000 ms). */
-  readonly intervalMs?: number;
-  /** Least time between two redraws on a terminal (default 100 ms). */
-  readonly redrawMs?: number;
-}
-
-/**
- * One progress line (pure): `planning 12/42 (29 %) mixed · 3.2 s`.
- *
- * @example formatProgress({ phase: 'planning', done: 1, total: 4, detail: 'explore' }, 1500);
- * // 'planning 1/4 (25 %) explore · 1.5 s'
- */
+/** One progress line: `planning 1/4 (25 %) explore · 1.5 s`. */
 export function formatProgress(state: ProgressState, elapsedMs: number): string {
   const percent = state.total === 0 ? 100 : Math.floor((state.done / state.total) * 100);
   const detail = state.detail === undefined ? '' : ` ${state.detail}`;
   return `${state.phase} ${state.done}/${state.total} (${percent} %)${detail} · ${(elapsedMs / 1000).toFixed(1)} s`;
 }
 
-/**
- * A progress display: on a terminal, one line redrawn in place (`\r`, at most every
- * `redrawMs`); otherwise plain lines, one when a phase starts, then at most one every
- * `intervalMs`, and one when a phase completes — so logs of CI runs stay short.
- *
- * @example
- * const progress = createProgress({ stream: process.stderr });
- * progress.update({ phase: 'planning', done: 3, total: 40, detail: 'mixed' });
- * progress.finish('done in 12.3 s');
- */
-export function createProgress(options: CreateProgressOptions): Progress {
+/** A progress display: a line redrawn on a terminal, else a few plain lines (CI logs). */
+export function createProgress(options: {
+  readonly stream: { write(text: string): unknown; readonly isTTY?: boolean };
+  readonly clock?: () => number;
+  readonly intervalMs?: number;
+  readonly redrawMs?: number;
+}): Progress {
   const { stream } = options;
   const clock = options.clock ?? (() => performance.now());
   const tty = stream.isTTY === true;
@@ -66,8 +38,7 @@ export function createProgress(options: CreateProgressOptions): Progress {
     update(state) {
       const now = clock();
       const newPhase = state.phase !== lastPhase;
-      const complete = state.done >= state.total;
-      if (!newPhase && !complete && now - lastWrite < every) return;
+      if (!newPhase && state.done < state.total && now - lastWrite < every) return;
       lastPhase = state.phase;
       lastWrite = now;
       const line = formatProgress(state, now - started);

@@ -1,177 +1,217 @@
+import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
+import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import type { PlanNode, Planner } from '@toolwaves/planner';
-import type { RealRunFigures, WorkloadFigures } from '../report/bench-report.js';
-import { healthEstimates } from '../simulate/health-estimates.js';
-import { spreadOf } from '../simulate/spread-of.js';
-import { withEstimates } from '../simulate/with-estimates.js';
-import type { BenchBatch, BenchWorkload } from '../workloads/bench-batch.js';
-import type { WorkspaceLayout } from '../workloads/workspace-layout.js';
-import { onDelayedWorkspace } from './on-delayed-workspace.js';
+import type { Planner } from '@toolwaves/planner';
+import type {
+  RealRunFigures,
+  RealStreamFigures,
+  TurnMode,
+  WorkloadFigures,
+} from '../report/bench-report.js';
+import { spreadOf } from '../simulate/summarize-strategies.js';
+import { arrivalTimes, healthEstimates, withEstimates } from '../simulate/turn-inputs.js';
+import type { BenchBatch, BenchWorkload } from '../workloads/workload.js';
+import { createWorkspace, type WorkspaceLayout } from '../workloads/workspace-layout.js';
 
-/** Options of {@link runReal}. */
-export interface RunRealOptions {
-  /** The workloads of one seed; only batches with calls (tool workloads) are run. */
+/**
+ * What the real runs share: the tool workloads of the first seed (batches of `sizes` run),
+ * their simulated figures, `repeats` per batch (the median counts), and the time they should
+ * take about (`budgetMs`, which sets the latency scale).
+ */
+interface RealOptions {
   readonly workloads: readonly BenchWorkload[];
-  /** Their simulated figures (`compareStrategies`, that seed first), for the simulated makespans. */
   readonly figures: readonly WorkloadFigures[];
-  readonly planners: readonly Planner[];
-  /** The workspace each run gets a fresh copy of. */
   readonly layout: WorkspaceLayout;
-  /** The real tools on a workspace root (e.g. {@link benchRegistry}). */
   readonly registryFor: (root: string) => ToolRegistry;
-  /** Injected latency = sampled duration × this. */
-  readonly latencyScale: number;
-  /** Only batches of these sizes are run (default: all). */
-  readonly sizes?: readonly number[];
-  /** Dispatches per batch and planner; the median wall-clock counts (default 1). */
-  readonly repeats?: number;
-  readonly maxConcurrency?: number;
-  /** A monotonic clock in ms, for the wall-clock. */
+  readonly sizes: readonly number[];
+  readonly repeats: number;
+  readonly maxConcurrency: number;
+  readonly budgetMs: number;
   readonly clock: () => number;
-  /** Told after each dispatch: dispatches done, in all, and the workload. */
+  readonly tokensPerSecond?: number;
   readonly onRun?: (done: number, total: number, workload: string) => void;
 }
 
-/**
- * Executes the batches for real: each batch is dispatched `repeats` times with each planner
- * (the order rotating from batch to batch and round to round) by a parallel `Dispatcher` over
- * the real tools on a fresh workspace, every call delayed by its sampled duration ×
- * `latencyScale` ({@link withLatency}). The plan is made before the clock starts, on the
- * health record's estimates (as in the simulation), and handed to the dispatcher, so the
- * wall-clock is the execution of the plan — planning time is measured apart, unscaled. An untimed dispatch of each workload's first batch warms the code up
- * first. The median of a batch's repeats counts (a stray pause of the machine does not);
- * workspaces are created before the clock starts and removed after it stops. Error results are
- * counted in the first round.
- *
- * @throws DispatchError when a dispatch fails as a whole (a hard error: a bug, not a figure).
- * @example
- * await runReal({ workloads, figures, planners, layout, registryFor: (root) => benchRegistry({ root }), latencyScale: 0.1, clock: () => performance.now() });
- */
-export async function runReal(options: RunRealOptions): Promise<RealRunFigures[]> {
-  const { planners } = options;
-  const runnable = options.workloads
-    .map((workload) => ({
-      workload,
-      batches: (() => {
-        const estimates = healthEstimates({ workload });
-        return workload.batches.flatMap((batch, position) =>
-          batch.calls === undefined ||
-          (options.sizes !== undefined && !options.sizes.includes(batch.size))
-            ? []
-            : [
-                {
-                  batch,
-                  calls: batch.calls,
-                  position,
-                  nodes: withEstimates(batch.nodes, estimates[position]!),
-                },
-              ],
-        );
-      })(),
-    }))
-    .filter((entry) => entry.batches.length > 0);
-  // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
-  const firstPlanner = planners[0];
-  for (const { batches } of runnable) {
-    const first = batches[0];
-    if (first !== undefined && firstPlanner !== undefined) {
-      await dispatchOnce(options, first, firstPlanner);
-    }
-  }
-  const repeats = options.repeats ?? 1;
-  const total =
-    runnable.reduce((sum, entry) => sum + entry.batches.length, 0) * planners.length * repeats;
-  let done = 0;
-  const figures: RealRunFigures[] = [];
-  for (const { workload, batches } of runnable) {
-    const simulated = options.figures.find((candidate) => candidate.name === workload.name);
-    const totals = new Map(
-      planners.map((planner) => [
-        planner.name,
-        {
-          wallMs: 0,
-          simulatedMs: 0,
-          calls: 0,
-          spreadSum: 0,
-          errors: 0,
-          errorSamples: [] as string[],
-        },
-      ]),
-    );
-    for (const entry of batches) {
-      const { calls, position } = entry;
-      const walls = new Map(planners.map((planner) => [planner.name, [] as number[]]));
-      for (let round = 0; round < repeats; round++) {
-        for (let turn = 0; turn < planners.length; turn++) {
-          const planner = planners[(turn + position + round) % planners.length]!;
-          const { wallMs, results } = await dispatchOnce(options, entry, planner);
-          walls.get(planner.name)!.push(wallMs);
-          if (round === 0) {
-            const total = totals.get(planner.name)!;
-            for (const result of results) {
-              if (!result.isError) continue;
-              total.errors++;
-              if (total.errorSamples.length < 3) {
-                total.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
-              }
-            }
-          }
-          options.onRun?.(++done, total, workload.name);
-        }
-      }
-      for (const planner of planners) {
-        const total = totals.get(planner.name)!;
-        const own = walls.get(planner.name)!;
-        const { median, min, max } = spreadOf(own);
-        total.wallMs += median;
-        total.spreadSum += median === 0 ? 0 : (max - min) / median;
-        total.calls += calls.length;
-        const makespanMs =
-          simulated?.perBatch[position]?.batch.find((result) => result.strategy === planner.name)
-            ?.turnMs ?? 0;
-        total.simulatedMs += makespanMs * options.latencyScale;
-      }
-    }
-    for (const planner of planners) {
-      const { spreadSum, ...entry } = totals.get(planner.name)!;
-      figures.push({
-        workload: workload.name,
-        planner: planner.name,
-        batches: batches.length,
-        ...entry,
-        spread: spreadSum / batches.length,
-      });
-    }
-  }
-  return figures;
+/** A way to run a batch for real: a plan dispatched whole, wait-then-waves, or eager. */
+interface Contender {
+  readonly name: string;
+  readonly planner: Planner;
+  readonly how: 'batch' | 'waves' | 'eager';
 }
 
-/** One dispatch of a batch on a fresh workspace; only the dispatch is timed. */
-async function dispatchOnce(
-  options: RunRealOptions,
-  entry: { batch: BenchBatch; calls: readonly ToolCall[]; nodes: readonly PlanNode[] },
-  planner: Planner,
-): Promise<{ wallMs: number; results: ToolResult[] }> {
-  const plan = planner.plan(
-    entry.nodes,
-    options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency },
-  );
-  return onDelayedWorkspace({
-    batch: entry.batch,
-    layout: options.layout,
-    registryFor: options.registryFor,
-    latencyScale: options.latencyScale,
-    run: async (registry) => {
+const SCALES = [1, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.02, 0.01];
+
+/** The largest round latency scale (1 to 0.01) at which `simulatedMs` fits `budgetMs`. */
+export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: number }): number {
+  return SCALES.find((scale) => options.simulatedMs * scale <= options.budgetMs) ?? 0.01;
+}
+
+/** Whole batches for real, each planner's plan dispatched by a parallel `Dispatcher`. */
+export async function runReal(
+  options: RealOptions & { readonly planners: readonly Planner[] },
+): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
+  const contenders = options.planners.map((planner): Contender => {
+    return { name: planner.name, planner, how: 'batch' };
+  });
+  const { latencyScale, rows } = await measure(options, 'batch', contenders);
+  return { latencyScale, runs: rows.map(({ name, ...row }) => ({ planner: name, ...row })) };
+}
+
+/** Streamed turns for real: wait-then-waves with `planner` against `eager` (`dispatchStream`). */
+export async function runRealStream(
+  options: RealOptions & { readonly planner: Planner },
+): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
+  const { planner } = options;
+  const { latencyScale, rows } = await measure(options, 'stream', [
+    { name: planner.name, planner, how: 'waves' },
+    { name: 'eager', planner, how: 'eager' },
+  ]);
+  return {
+    latencyScale,
+    runs: rows.map(({ name, errorSamples: _, ...row }) => ({ strategy: name, ...row })),
+  };
+}
+
+/**
+ * Runs every batch `repeats` times per contender (order rotating), each on a fresh workspace,
+ * calls delayed by duration × the scale that fits the budget, plans made before the clock starts;
+ * sums per workload and contender the median wall-clock, the simulated turn × scale, the spread.
+ */
+async function measure(options: RealOptions, mode: TurnMode, contenders: readonly Contender[]) {
+  const { clock, maxConcurrency, repeats } = options;
+  const runnable = options.workloads.map((workload) => {
+    const estimates = healthEstimates({ workload });
+    const figures = options.figures.find((entry) => entry.name === workload.name);
+    const batches = workload.batches.flatMap((batch, position) =>
+      batch.calls === undefined || !options.sizes.includes(batch.size)
+        ? []
+        : [{ batch, calls: batch.calls, position, estimates: estimates[position]! }],
+    );
+    const simulatedMs = (position: number, name: string): number =>
+      figures?.perBatch[position]?.[mode].find((result) => result.strategy === name)?.turnMs ?? 0;
+    return { workload, batches, simulatedMs };
+  });
+  let total = 0;
+  for (const { batches, simulatedMs } of runnable) {
+    for (const { position } of batches)
+      for (const { name } of contenders) total += simulatedMs(position, name);
+  }
+  const runs = runnable.reduce((sum, { batches }) => sum + batches.length, 0);
+  if (options.budgetMs <= 0 || runs === 0) return { latencyScale: 0, rows: [] };
+  const scale = chooseLatencyScale({ simulatedMs: total * repeats, budgetMs: options.budgetMs });
+  type Entry = (typeof runnable)[number]['batches'][number];
+  const once = (entry: Entry, { planner, how }: Contender) =>
+    onDelayedWorkspace({ ...options, batch: entry.batch, scale }, async (registry) => {
+      const plan = planner.plan(withEstimates(entry.batch.nodes, entry.estimates), {
+        maxConcurrency,
+      });
       const dispatcher = new Dispatcher({
         registry,
-        mode: 'parallel',
+        mode: how === 'eager' ? 'eager' : 'parallel',
         planner: { name: planner.name, plan: () => plan },
-        ...(options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency }),
+        maxConcurrency,
       });
-      const start = options.clock();
-      const results = await dispatcher.dispatch(entry.calls);
-      return { wallMs: options.clock() - start, results };
-    },
-  });
+      const arrivalMs = arrivalTimes({
+        argumentChars: entry.batch.argumentChars,
+        ...(options.tokensPerSecond === undefined
+          ? {}
+          : { tokensPerSecond: options.tokensPerSecond }),
+      }).map((ms) => ms * scale);
+      const start = clock();
+      const source = timedSource({ calls: entry.calls, arrivalMs, clock, start });
+      let results: ToolResult[];
+      if (how === 'batch') results = await dispatcher.dispatch(entry.calls);
+      else if (how === 'eager') results = await dispatcher.dispatchStream(source);
+      else {
+        const written: ToolCall[] = [];
+        for await (const call of source) written.push(call);
+        results = await dispatcher.dispatch(written);
+      }
+      return { wallMs: clock() - start, results };
+    });
+  // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
+  if (mode === 'batch') {
+    for (const { batches } of runnable) if (batches[0]) await once(batches[0], contenders[0]!);
+  }
+  let done = 0;
+  const rows = [];
+  for (const { workload, batches, simulatedMs } of runnable) {
+    if (batches.length === 0) continue;
+    const sums = contenders.map(({ name }) => ({
+      workload: workload.name,
+      name,
+      batches: batches.length,
+      calls: 0,
+      wallMs: 0,
+      simulatedMs: 0,
+      spread: 0,
+      errors: 0,
+      errorSamples: [] as string[],
+    }));
+    for (const entry of batches) {
+      const walls = contenders.map(() => [] as number[]);
+      for (let round = 0; round < repeats; round++) {
+        for (let turn = 0; turn < contenders.length; turn++) {
+          const c = (turn + entry.position + round) % contenders.length;
+          const { wallMs, results } = await once(entry, contenders[c]!);
+          walls[c]!.push(wallMs);
+          for (const result of round === 0 ? results : []) {
+            if (!result.isError) continue;
+            sums[c]!.errors++;
+            if (sums[c]!.errorSamples.length < 3)
+              sums[c]!.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
+          }
+          options.onRun?.(++done, runs * contenders.length * repeats, workload.name);
+        }
+      }
+      sums.forEach((sum, c) => {
+        const { median, min, max } = spreadOf(walls[c]!);
+        sum.wallMs += median;
+        sum.spread += (median === 0 ? 0 : (max - min) / median) / batches.length;
+        sum.calls += entry.calls.length;
+        sum.simulatedMs += simulatedMs(entry.position, sum.name) * scale;
+      });
+    }
+    rows.push(...sums);
+  }
+  return { latencyScale: scale, rows };
+}
+
+/** Calls in real time, the way a model writes them: each once its arrival has passed. */
+export async function* timedSource(options: {
+  readonly calls: readonly ToolCall[];
+  readonly arrivalMs: readonly number[];
+  readonly clock: () => number;
+  readonly start: number;
+}): AsyncGenerator<ToolCall> {
+  for (let call = 0; call < options.calls.length; call++) {
+    const due = options.start + options.arrivalMs[call]!;
+    // Timers run in whole milliseconds: wait again until the clock has really reached it.
+    for (let wait = due - options.clock(); wait > 0; wait = due - options.clock()) {
+      await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    }
+    yield options.calls[call]!;
+  }
+}
+
+/** Runs `run` on a fresh workspace, each call delayed by its duration × `scale`. */
+async function onDelayedWorkspace<T>(
+  options: Pick<RealOptions, 'layout' | 'registryFor'> & { batch: BenchBatch; scale: number },
+  run: (registry: ToolRegistry) => Promise<T>,
+): Promise<T> {
+  const { batch, scale } = options;
+  const latency = new Map(
+    (batch.calls ?? []).map((call, index) => [call.id, (batch.durationsMs[index] ?? 0) * scale]),
+  );
+  const root = await createWorkspace({ layout: options.layout });
+  try {
+    const registry = withLatency({
+      registry: options.registryFor(root),
+      latencyMs: (_tool, _input, context) => latency.get(context.toolCallId) ?? 0,
+    });
+    return await run(registry);
+  } finally {
+    await rm(root, { recursive: true, force: true });
+  }
 }

@@ -1,28 +1,24 @@
-/** A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes. */
+/**
+ * A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes.
+ */
 export type TurnMode = 'batch' | 'stream';
 
-/** One strategy on one batch, in one mode. */
+/** One strategy on one batch, in one mode (times in ms, simulated on the sampled durations). */
 export interface TurnResult {
   readonly strategy: string;
-  /**
-   * Batch: the makespan. Stream: the turn's latency, from the model's first tool-call token to
-   * the last result. In ms, simulated on the sampled durations.
-   */
+  /** Batch: the makespan; stream: from the first tool-call token to the last result. */
   readonly turnMs: number;
-  /** Stream: tool time after the model stopped writing (`turnMs` − the stream's end); batch: `turnMs`. */
+  /** Tool time after the model stopped writing (batch: `turnMs`). */
   readonly afterStreamMs: number;
-  /** Conflicting pairs of calls that ran at the same time (expected 0 but for `all-at-once`). */
+  /** Conflicting pairs of calls that ran at the same time. */
   readonly conflictingOverlaps: number;
-  /** Of those, pairs that both wrote one key: a lost update each. */
+  /** Of those, pairs that both wrote one key. */
   readonly lostUpdates: number;
-  /** Wave plans: their number of waves; `null` for other executions. */
+  /** Waves of a wave plan; `null` for other executions. */
   readonly waves: number | null;
   /** The plan's `proven` flag; `null` when the strategy does not say. */
   readonly proven: boolean | null;
-  /**
-   * Rules broken: by a wave plan (`verifyPlan`, rules 1–4), or by the schedule of any other
-   * execution (`verifySchedule`: rules 1–5, its cap, arrivals).
-   */
+  /** Rules broken (`verifyPlan` for a wave plan, else `verifySchedule`). */
   readonly violations: number;
 }
 
@@ -32,9 +28,9 @@ export interface BatchFigures {
   readonly size: number;
   /** The planner package's `lowerBound` on the sampled durations, ms. */
   readonly lowerBoundMs: number;
-  /** Streamed: when the model stopped writing the calls (token model), ms. */
+  /** When the model stopped writing the calls (token model), ms. */
   readonly streamEndMs: number;
-  /** Streamed: no strategy keeping the rules finishes the turn sooner (`lowerBound` with `arrivalMs`), ms. */
+  /** `lowerBound` with the arrivals, ms. */
   readonly streamLowerBoundMs: number;
   /** Seed-model batches: the fewest waves any valid plan can have; `null` otherwise. */
   readonly minimalWaves: number | null;
@@ -42,33 +38,31 @@ export interface BatchFigures {
   readonly stream: readonly TurnResult[];
 }
 
-/** A figure across seeds: its median and its range. */
+/** A figure across seeds: its median, its range, and one value per seed in seed order. */
 export interface Spread {
   readonly median: number;
   readonly min: number;
   readonly max: number;
-  /** One value per seed, in seed order. */
   readonly perSeed: readonly number[];
 }
 
 /** One strategy on one workload (or all of them), in one mode, across seeds. */
 export interface StrategySummary {
   readonly strategy: string;
-  /** Per seed: summed turn time ÷ greedy's; `null` without greedy (and for greedy itself, 1). */
+  /** Summed turn time ÷ greedy's; `null` without greedy. */
   readonly versusGreedy: Spread | null;
-  /** Per seed: summed turn time ÷ summed lower bound (1 = as good as conceivable). */
+  /** Summed turn time ÷ summed lower bound (1 = as good as conceivable). */
   readonly versusBound: Spread;
-  /** Per seed: mean turn time per batch, ms. */
+  /** Mean turn time per batch, ms. */
   readonly turnMs: Spread;
-  /** Per seed: mean tool time after the stream's end per batch, ms (batch mode: = `turnMs`). */
+  /** Mean tool time after the stream's end per batch, ms. */
   readonly afterStreamMs: Spread;
-  /** Conflicting overlaps, summed over batches and seeds. */
+  /** Summed over batches and seeds. */
   readonly conflictingOverlaps: number;
-  /** Lost updates, summed over batches and seeds. */
   readonly lostUpdates: number;
-  /** Plans or schedules breaking the rules (see {@link TurnResult.violations}), over batches and seeds. */
+  /** Turns breaking the rules ({@link TurnResult.violations}). */
   readonly invalidPlans: number;
-  /** Seed-model batches with more waves than the minimum; `null` for other workloads or executions. */
+  /** Seed-model batches with more waves than the minimum; `null` elsewhere. */
   readonly aboveMinimalWaves: number | null;
   /** Share of plans proven optimal; `null` when the strategy never says. */
   readonly proven: number | null;
@@ -76,24 +70,19 @@ export interface StrategySummary {
 
 /** How far the health record's estimates were from the sampled durations. */
 export interface EstimateAccuracy {
-  /** Calls estimated (over batches and seeds). */
   readonly calls: number;
-  /** Median of |estimate − duration| ÷ duration. */
   readonly medianError: number;
-  /** 90th percentile of the same. */
   readonly p90Error: number;
-  /** Calls of a tool the record had never seen (no estimate: the planner's default). */
+  /** Calls of a tool the record had never seen (the planner's default estimate). */
   readonly unseen: number;
 }
 
-/** One workload's figures, across seeds. */
+/** One workload's figures, across seeds (`batches` and `calls` per seed). */
 export interface WorkloadFigures {
   readonly name: string;
   readonly description: string;
   readonly kind: 'tools' | 'seed-model';
-  /** Batches per seed. */
   readonly batches: number;
-  /** Calls per seed. */
   readonly calls: number;
   readonly estimates: EstimateAccuracy;
   readonly batch: readonly StrategySummary[];
@@ -117,88 +106,46 @@ export interface StrategyInfo {
   readonly clairvoyant: boolean;
 }
 
-/** Mean time a strategy took to decide a batch (planning), first seed, batch mode. */
+/** Mean time a strategy took to decide a batch, first seed, batch mode. */
 export interface MeanPlanningTime {
   readonly strategy: string;
   readonly meanMs: number;
 }
 
-/** Planning time of one planner at one batch size. */
+/** Planning time of one planner at one batch size (`null` and the reason when skipped). */
 export interface ScalingPoint {
   readonly planner: string;
   readonly size: number;
-  /** Planning time, ms; `null` when skipped. */
   readonly planMs: number | null;
   readonly waves: number | null;
-  /** Why the size was skipped (the planner was over the time cap at a smaller size). */
   readonly skipped?: string;
 }
 
-/** Real executions of one workload's batches with one planner. */
-export interface RealRunFigures {
+/** Real executions of one workload's batches one way, summed over its batches (ms). */
+export interface RealFigures {
   readonly workload: string;
-  readonly planner: string;
   readonly batches: number;
   readonly calls: number;
-  /** Measured wall-clock of the dispatches, summed, ms. */
+  /** Measured wall-clock (streamed: from the first tool-call token to the last result). */
   readonly wallMs: number;
-  /** Simulated makespan × latency scale, summed, ms: what the wall-clock would be with no overhead. */
+  /** The simulated turn × latency scale: the wall-clock with no overhead. */
   readonly simulatedMs: number;
-  /**
-   * How much the repeats of a dispatch disagree: the mean over batches of (slowest − fastest) ÷
-   * median. Ratios between planners smaller than this are noise (0 with a single repeat).
-   */
-  readonly spread: number;
-  /** Results with `isError: true` (expected 0: the batches are valid on a fresh workspace). */
-  readonly errors: number;
-  /** The first few error results, `tool: content`, to tell what went wrong. */
-  readonly errorSamples: readonly string[];
-}
-
-/** Real streamed turns of one workload run one way (`eager`, or wait-then-waves with a planner). */
-export interface RealStreamFigures {
-  readonly workload: string;
-  /** `eager` (`dispatchStream`), or the planner of the wait-then-waves run. */
-  readonly strategy: string;
-  readonly batches: number;
-  readonly calls: number;
-  /** Measured from the first tool-call token to the last result, summed over batches, ms. */
-  readonly wallMs: number;
-  /** The simulated streamed turn × latency scale, summed, ms. */
-  readonly simulatedMs: number;
-  /** Mean over batches of (slowest − fastest) ÷ median of the repeats. */
+  /** Mean over batches of (slowest − fastest) ÷ median of the repeats: the noise. */
   readonly spread: number;
   /** Results with `isError: true` (expected 0). */
   readonly errors: number;
 }
 
-/** One bar of a Gantt chart. */
-export interface GanttBar {
-  readonly call: number;
-  /** The call's wave for wave plans; 0 for other executions. */
-  readonly wave: number;
-  readonly lane: number;
-  readonly startMs: number;
-  readonly endMs: number;
-  /** e.g. `read_file src/core/file0.ts`. */
-  readonly label: string;
+/** Real dispatches of one workload's batches with one planner's plans. */
+export interface RealRunFigures extends RealFigures {
+  readonly planner: string;
+  /** The first few error results, `tool: content`. */
+  readonly errorSamples: readonly string[];
 }
 
-/** The schedules of one batch, one per strategy. */
-export interface GanttFigures {
-  readonly workload: string;
-  /** The batch's position in the workload. */
-  readonly batch: number;
-  readonly size: number;
-  readonly lowerBoundMs: number;
-  /** Why this batch was chosen. */
-  readonly why: string;
-  readonly planners: readonly {
-    readonly planner: string;
-    readonly makespanMs: number;
-    readonly waves: number;
-    readonly bars: readonly GanttBar[];
-  }[];
+/** Real streamed turns of one workload: `eager`, or wait-then-waves with a planner. */
+export interface RealStreamFigures extends RealFigures {
+  readonly strategy: string;
 }
 
 /** How the run was made. */
@@ -208,23 +155,19 @@ export interface BenchMeta {
   readonly maxConcurrency: number;
   readonly sizes: readonly number[];
   readonly repeats: number;
-  /** Turns whose durations warm the health record up before the measured ones. */
   readonly warmupTurns: number;
-  /** Streamed turns: tokens per second of the token model. */
   readonly tokensPerSecond: number;
-  /** The strategies, in report order (planners first). */
+  /** In report order. */
   readonly strategies: readonly StrategyInfo[];
   /** The planners, for scaling and real runs. */
   readonly planners: readonly string[];
   /** The strategy others are compared with (`greedy` when bound). */
   readonly reference: string | null;
-  /** Real runs: injected latency = sampled duration × this (0: no real runs). */
+  /** Real runs: injected latency = sampled duration × this (0: none run). */
   readonly latencyScale: number;
-  /** Real runs: the batch sizes run. */
   readonly realSizes: readonly number[];
-  /** Real runs: dispatches per batch and planner (the median counts). */
   readonly realRepeats: number;
-  /** Real streamed turns: latency and arrival times = simulated ones × this (0: none run). */
+  /** Real streamed turns: latencies and arrivals × this (0: none run). */
   readonly streamLatencyScale: number;
   /** The command that reproduces the run. */
   readonly command: string;
@@ -241,5 +184,4 @@ export interface BenchReport {
   readonly scaling: readonly ScalingPoint[];
   readonly realRuns: readonly RealRunFigures[];
   readonly realStreams: readonly RealStreamFigures[];
-  readonly gantt: GanttFigures | null;
 }

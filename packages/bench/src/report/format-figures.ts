@@ -1,7 +1,5 @@
 /**
  * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`.
- *
- * @example formatDuration(0.0123); // '12 µs'
  */
 export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
@@ -13,30 +11,17 @@ export function formatDuration(ms: number | null): string {
   return `${us.toFixed(us >= 9.95 ? 0 : 1)} µs`;
 }
 
-/**
- * A ratio with two decimals (`1.07`), `–` for `null` or a non-finite value.
- *
- * @example formatRatio(1.0666); // '1.07'
- */
+/** A ratio with two decimals (`1.07`), `–` for `null` or a non-finite value. */
 export function formatRatio(ratio: number | null): string {
   return ratio === null || !Number.isFinite(ratio) ? '–' : ratio.toFixed(2);
 }
 
-/**
- * A share as a percentage with one decimal (`12.5 %`), `–` for `null`.
- *
- * @example formatPercent(0.125); // '12.5 %'
- */
+/** A share as a percentage with one decimal (`12.5 %`), `–` for `null`. */
 export function formatPercent(share: number | null): string {
   return share === null || !Number.isFinite(share) ? '–' : `${(share * 100).toFixed(1)} %`;
 }
 
-/**
- * A figure across seeds: its median, and its range in brackets when the seeds disagree at the
- * shown precision (`0.97 [0.95–0.99]`); `–` for `null`.
- *
- * @example formatSpread({ median: 0.97, min: 0.951, max: 0.99, perSeed: [] }, formatRatio); // '0.97 [0.95–0.99]'
- */
+/** A figure across seeds: its median, and `[min–max]` when the seeds disagree. */
 export function formatSpread(
   spread: { readonly median: number; readonly min: number; readonly max: number } | null,
   format: (value: number) => string,
@@ -44,14 +29,4 @@ export function formatSpread(
   if (spread === null) return '–';
   const [median, min, max] = [format(spread.median), format(spread.min), format(spread.max)];
   return min === max ? median : `${median} [${min}–${max}]`;
-}
-
-/**
- * A ratio as a signed percentage change: 0.97 → `−3.0 %`, 1.07 → `+7.0 %`.
- *
- * @example formatChange(0.97); // '−3.0 %'
- */
-export function formatChange(ratio: number): string {
-  const percent = (ratio - 1) * 100;
-  return `${percent < 0 ? '−' : '+'}${Math.abs(percent).toFixed(1)} %`;
 }

@@ -1,11 +1,8 @@
+import { type GroupedBarChartOptions, groupedBarChart } from './bar-chart.js';
 import type { BenchReport } from './bench-report.js';
-import { blocksToHtml } from './blocks-to-html.js';
-import { escapeXml } from './charts/escape-xml.js';
-import { ganttChart } from './charts/gantt-chart.js';
-import { groupedBarChart } from './charts/grouped-bar-chart.js';
-import { logLogChart } from './charts/log-log-chart.js';
-import { formatDuration, formatRatio } from './format-figures.js';
+import { formatRatio } from './format-figures.js';
 import { reportBlocks } from './render-markdown.js';
+import { blocksToHtml, escapeXml, type ReportBlock } from './report-blocks.js';
 
 const STYLE = `
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1b1f24; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
@@ -19,139 +16,83 @@ svg { max-width: 100%; height: auto; font-family: inherit; }
 svg .chart-title { font-size: 14px; font-weight: 600; } svg .tick { font-size: 11px; fill: #57606a; }
 svg .axis-label { font-size: 12px; fill: #1b1f24; } svg .series-label { font-size: 12px; font-weight: 600; }
 svg .grid { stroke: #e6e9ec; } svg .reference { stroke: #1b1f24; stroke-dasharray: 4 3; }
-svg .panel { fill: #fafbfc; stroke: #e6e9ec; } svg .wave-end { stroke: #1b1f24; stroke-dasharray: 3 3; }
-svg .bar-label { font-size: 10px; fill: #fff; pointer-events: none; }
 `;
 
 /**
- * `report.html` (pure): one self-contained page — inline CSS and inline SVG charts, no script,
- * no font or network request — with the charts (turn time ÷ greedy per workload and strategy,
- * batch and streamed, a Gantt of one batch per strategy, planning time against batch size on log-log
- * axes, real-run wall-clock ÷ the reference) followed by everything in `report.md`, rendered from the same blocks ({@link reportBlocks}).
- * Every chart is an `<svg data-chart>` whose series are `[data-series]` elements.
+ * `report.html` (pure): one self-contained page (inline CSS and SVG, no script, font or network
+ * request): turn time ÷ greedy per workload and strategy, batch and streamed, as two charts,
+ * then everything in `report.md`, rendered from the same blocks ({@link reportBlocks}). Every
+ * chart is an `<svg data-chart>` whose series are `[data-series]` elements.
  *
  * @example await writeFile('report.html', renderHtml(report));
  * @see renderMarkdown
  */
 export function renderHtml(report: BenchReport): string {
   const { meta } = report;
-  const workloads = report.workloads.map((workload) => workload.name);
-  const figures: string[] = [];
-  for (const mode of ['batch', 'stream'] as const) {
-    if (meta.reference === null) break;
-    figures.push(
-      figure(
-        groupedBarChart({
-          id: mode === 'batch' ? 'ratio' : 'stream-ratio',
-          title: `${mode === 'batch' ? 'Whole batches' : 'Streamed turns'}: turn time ÷ ${meta.reference}, per workload (median across seeds)`,
-          groups: workloads,
-          series: meta.strategies.map(({ name }) => ({
-            name,
-            values: report.workloads.map(
-              (workload) =>
-                workload[mode].find((summary) => summary.strategy === name)?.versusGreedy?.median ??
-                null,
-            ),
-          })),
-          yLabel: `turn time ÷ ${meta.reference}`,
-          referenceLine: 1,
-          format: formatRatio,
-        }),
-        `Summed over the workload's batches; below 1 a strategy is faster than ${meta.reference}. The tables below give each figure's range across seeds.`,
-      ),
-    );
-  }
-  if (report.gantt !== null) {
-    const { gantt } = report;
-    figures.push(
-      figure(
-        ganttChart({
-          id: 'gantt',
-          title: `Batch ${gantt.batch} of ${gantt.workload} (${gantt.size} calls), one panel per strategy`,
-          gantt,
-          formatMs: formatDuration,
-        }),
-        `Why this batch: ${gantt.why}. One row per slot (at most \`maxConcurrency\`), bars numbered by call, dashed lines at wave ends; lower bound ${formatDuration(gantt.lowerBoundMs)}.`,
-      ),
-    );
-  }
-  if (report.scaling.length > 0) {
-    const sizes = [...new Set(report.scaling.map((point) => point.size))].sort((a, b) => a - b);
-    figures.push(
-      figure(
-        logLogChart({
-          id: 'scaling',
-          title: 'Planning time against batch size',
-          xLabel: 'calls in the batch',
-          yLabel: 'planning time (ms)',
-          formatX: (calls) => calls.toLocaleString('en-US'),
-          formatY: (ms) => formatDuration(ms),
-          series: meta.planners
-            .filter((planner) => report.scaling.some((point) => point.planner === planner))
-            .map((planner) => ({
-              name: planner,
-              points: sizes.map((size) => ({
-                x: size,
-                y:
-                  report.scaling.find((point) => point.planner === planner && point.size === size)
-                    ?.planMs ?? null,
-              })),
+  const reference = meta.reference;
+  const figures = (['batch', 'stream'] as const).map((mode) =>
+    reference === null
+      ? ''
+      : ratioFigure(
+          {
+            id: mode === 'batch' ? 'ratio' : 'stream-ratio',
+            title: `${mode === 'batch' ? 'Whole batches' : 'Streamed turns'}: turn time ÷ ${reference}, per workload (median across seeds)`,
+            groups: report.workloads.map((workload) => workload.name),
+            series: meta.strategies.map(({ name }) => ({
+              name,
+              values: report.workloads.map(
+                (workload) =>
+                  workload[mode].find((row) => row.strategy === name)?.versusGreedy?.median ?? null,
+              ),
             })),
-        }),
-        'Log-log axes: a slope of 1 is linear time. A missing point was skipped (the planner was over the time cap at a smaller size).',
-      ),
-    );
-  }
-  if (report.realRuns.length > 0 && meta.reference !== null) {
-    const realWorkloads = [...new Set(report.realRuns.map((run) => run.workload))];
-    const wall = (workload: string, planner: string): number | undefined =>
-      report.realRuns.find((run) => run.workload === workload && run.planner === planner)?.wallMs;
-    figures.push(
-      figure(
-        groupedBarChart({
-          id: 'real',
-          title: `Real runs: wall-clock ÷ ${meta.reference}'s`,
-          groups: realWorkloads,
-          series: meta.planners.map((planner) => ({
-            name: planner,
-            values: realWorkloads.map((workload) => {
-              const own = wall(workload, planner);
-              const base = wall(workload, meta.reference!);
-              return own === undefined || base === undefined || base === 0 ? null : own / base;
-            }),
-          })),
-          yLabel: `wall-clock ÷ ${meta.reference}`,
-          referenceLine: 1,
-          format: formatRatio,
-        }),
-        `Measured side by side in one process, real filesystem tools, latency × ${meta.latencyScale}.`,
-      ),
-    );
-  }
-  const body = blocksToHtml(reportBlocks(report).slice(1));
+            yLabel: `turn time ÷ ${reference}`,
+          },
+          `Summed over the workload's batches; below 1 a strategy is faster than ${reference}. The tables below give each figure's range across seeds.`,
+        ),
+  );
+  return htmlPage({
+    title: 'toolwaves strategy benchmark',
+    intro: `Seeds ${meta.seeds.join(', ')}, maxConcurrency ${meta.maxConcurrency}, strategies: ${meta.strategies.map((strategy) => strategy.name).join(', ')}.`,
+    figures,
+    blocks: reportBlocks(report).slice(1),
+  });
+}
+
+/** One self-contained HTML page (pure): inline CSS, the figures (inline SVG), then the blocks. */
+export function htmlPage(options: {
+  readonly title: string;
+  readonly intro: string;
+  readonly figures: readonly string[];
+  readonly blocks: readonly ReportBlock[];
+}): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>toolwaves strategy benchmark</title>',
+    `<title>${escapeXml(options.title)}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',
-    '<h1>toolwaves strategy benchmark</h1>',
-    `<p>${escapeXml(`Seeds ${meta.seeds.join(', ')}, maxConcurrency ${meta.maxConcurrency}, strategies: ${meta.strategies.map((strategy) => strategy.name).join(', ')}.`)}</p>`,
+    `<h1>${escapeXml(options.title)}</h1>`,
+    `<p>${escapeXml(options.intro)}</p>`,
     '<section id="charts">',
-    ...figures,
+    ...options.figures,
     '</section>',
-    body,
+    blocksToHtml(options.blocks),
     '</body>',
     '</html>',
     '',
   ].join('\n');
 }
 
-function figure(svg: string, caption: string): string {
+/** A bar chart of ratios (a dashed line at 1) with its caption (backquoted names as code). */
+export function ratioFigure(
+  chart: Omit<GroupedBarChartOptions, 'referenceLine' | 'format'>,
+  caption: string,
+): string {
+  const svg = groupedBarChart({ ...chart, referenceLine: 1, format: formatRatio });
   const captionHtml = escapeXml(caption).replace(/`([^`]+)`/g, '<code>$1</code>');
   return `<figure>\n${svg}\n<figcaption>${captionHtml}</figcaption>\n</figure>`;
 }

@@ -1,14 +1,13 @@
+import type { TraceReport } from '../trace/replay-trace.js';
 import type { BenchReport } from './bench-report.js';
 
 /**
- * `report.json` (pure): the report as indented JSON, numbers rounded to 4 decimals (durations
- * are in ms: that is 0.1 µs). Shape: `{ meta, workloads: [{ name, batches, results: [{ planner,
- * waves, makespanMs, lowerBoundMs, ratio, planMs, proven, … }], perBatch }], scaling, realRuns,
- * gantt }` ({@link BenchReport}).
+ * `report.json` (pure): the report ({@link BenchReport} or a trace replay's) as indented JSON,
+ * numbers rounded to 4 decimals.
  *
- * @example JSON.parse(renderJson(report)).workloads[0].results[0].ratio;
+ * @example JSON.parse(renderJson(report)).overall.batch[0].versusGreedy.median;
  */
-export function renderJson(report: BenchReport): string {
+export function renderJson(report: BenchReport | TraceReport): string {
   return `${JSON.stringify(
     report,
     (_key, value: unknown) =>

@@ -1,37 +1,45 @@
-import type { PlanNode, Planner, PlanOptions } from '@toolwaves/planner';
+import type { Plan, PlanNode, Planner, PlanOptions } from '@toolwaves/planner';
 import type { ScalingPoint } from '../report/bench-report.js';
-import { timePlanning } from './time-planning.js';
 
-/** Options of {@link measureScaling}. */
-export interface MeasureScalingOptions {
-  readonly planners: readonly Planner[];
-  /** Batch sizes, ascending. */
-  readonly sizes: readonly number[];
-  /** The batch of a given size (generated once per size, shared by the planners). */
-  readonly nodesFor: (size: number) => readonly PlanNode[];
-  readonly maxConcurrency?: number;
-  /** A monotonic clock in ms. */
+/** A plan and its planning time: an untimed run, then the median of timed samples. */
+export function timePlanning(options: {
+  readonly planner: Planner;
+  readonly nodes: readonly PlanNode[];
+  readonly planOptions?: PlanOptions;
   readonly clock: () => number;
-  /** A planner that needs longer than this on one batch is not run on larger ones (default 2000). */
-  readonly capMs?: number;
-  /** Repeat fast plannings until this long (default 0). */
-  readonly minTimingMs?: number;
-  /** Timed samples per planner and size, the median counts (default 3). */
+  readonly minMs?: number;
   readonly samples?: number;
-  /** Told after each size. */
-  readonly onSize?: (size: number, done: number, total: number) => void;
+}): { plan: Plan; ms: number } {
+  const { planner, nodes, planOptions, clock } = options;
+  const plan = planner.plan(nodes, planOptions);
+  const samples: number[] = [];
+  for (let sample = 0; sample < (options.samples ?? 1); sample++) {
+    let repeats = 0;
+    const start = clock();
+    let elapsed = 0;
+    do {
+      planner.plan(nodes, planOptions);
+      repeats++;
+      elapsed = clock() - start;
+    } while (elapsed < (options.minMs ?? 0) && repeats < 1000);
+    samples.push(elapsed / repeats);
+  }
+  samples.sort((a, b) => a - b);
+  return { plan, ms: samples[Math.floor(samples.length / 2)]! };
 }
 
-/**
- * Planning time of every planner from small batches to huge ones. A planner over `capMs` at
- * one size is skipped at the larger ones (e.g. an exact planner whose budget does not scale),
- * with the reason in the point.
- *
- * @example
- * measureScaling({ planners, sizes: [10, 100, 1000], nodesFor, clock: () => performance.now() });
- * @see timePlanning
- */
-export function measureScaling(options: MeasureScalingOptions): ScalingPoint[] {
+/** Planning time per planner and size; one over `capMs` is skipped at larger sizes. */
+export function measureScaling(options: {
+  readonly planners: readonly Planner[];
+  readonly sizes: readonly number[];
+  /** The batch of a size, shared by the planners. */
+  readonly nodesFor: (size: number) => readonly PlanNode[];
+  readonly maxConcurrency?: number;
+  readonly clock: () => number;
+  readonly capMs?: number;
+  readonly minTimingMs?: number;
+  readonly onSize?: (size: number, done: number, total: number) => void;
+}): ScalingPoint[] {
   const capMs = options.capMs ?? 2000;
   const planOptions: PlanOptions =
     options.maxConcurrency === undefined ? {} : { maxConcurrency: options.maxConcurrency };
@@ -51,7 +59,7 @@ export function measureScaling(options: MeasureScalingOptions): ScalingPoint[] {
         planOptions,
         clock: options.clock,
         minMs: options.minTimingMs ?? 0,
-        samples: options.samples ?? 3,
+        samples: 3,
       });
       points.push({ planner: planner.name, size, planMs: ms, waves: plan.waves.length });
       if (ms > capMs) {

@@ -1,6 +1,5 @@
 import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
-import type { Strategy } from './strategy.js';
-import { streamEnd } from './stream-end.js';
+import { type Strategy, streamEnd } from './strategy.js';
 
 /** Options of {@link plannerStrategy}. */
 export interface PlannerStrategyOptions {
@@ -13,17 +12,17 @@ export interface PlannerStrategyOptions {
 }
 
 /**
- * A planner as a strategy, the way the executor's parallel mode runs it: plan the whole batch
- * on the estimates, then run the waves one after another under `maxConcurrency`. In a streamed
- * turn that means waiting for the last call before the first wave (wait-then-waves). Plans are
- * remembered per node list, so the batch and the streamed run of one turn plan once.
+ * A planner as a strategy, the way the executor's parallel mode runs it: plan the batch on the
+ * estimates, run the waves one after another (streamed: after the last call arrived). The
+ * batch and streamed runs of one turn plan once (plans are kept per node list).
  *
  * @example
- * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan, ... }
+ * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan,
+ * ... }
  * @see Strategy
  */
 export function plannerStrategy(planner: Planner, options: PlannerStrategyOptions = {}): Strategy {
-  const plans = new WeakMap<readonly PlanNode[], Map<number, Plan>>();
+  const plans = new WeakMap<readonly PlanNode[], { cap: number; plan: Plan }>();
   const name = options.name ?? planner.name;
   return {
     name,
@@ -31,20 +30,19 @@ export function plannerStrategy(planner: Planner, options: PlannerStrategyOption
       options.description ??
       `The \`${planner.name}\` planner's waves, one after another (a streamed turn waits for its last call).`,
     ...(options.clairvoyant === true ? { clairvoyant: true } : {}),
+    planner,
     execute(turn) {
-      let byCap = plans.get(turn.nodes);
-      if (byCap === undefined) {
-        byCap = new Map();
-        plans.set(turn.nodes, byCap);
-      }
-      let plan = byCap.get(turn.maxConcurrency);
-      if (plan === undefined) {
-        plan = planner.plan(turn.nodes, { maxConcurrency: turn.maxConcurrency });
-        byCap.set(turn.maxConcurrency, plan);
+      let cached = plans.get(turn.nodes);
+      if (cached?.cap !== turn.maxConcurrency) {
+        cached = {
+          cap: turn.maxConcurrency,
+          plan: planner.plan(turn.nodes, { maxConcurrency: turn.maxConcurrency }),
+        };
+        plans.set(turn.nodes, cached);
       }
       return {
         kind: 'waves',
-        plan,
+        plan: cached.plan,
         maxConcurrency: turn.maxConcurrency,
         startMs: streamEnd(turn),
       };

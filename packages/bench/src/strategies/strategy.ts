@@ -1,72 +1,44 @@
-import type { Plan, PlanNode } from '@toolwaves/planner';
+import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
 
-/**
- * What a strategy is told about one turn — what a dispatcher would know when it runs it, and
- * never the durations the simulation will use (except for a strategy marked `clairvoyant`).
- */
+/** What a strategy is told about a turn: never the sampled durations. */
 export interface TurnView {
-  /**
-   * The calls' declarations, `estimateMs` set to the health record's estimate of each call's
-   * tool (missing for a tool never seen yet); for a clairvoyant strategy, the sampled duration.
-   */
+  /** Declarations; `estimateMs` the estimate (clairvoyant: the duration). */
   readonly nodes: readonly PlanNode[];
-  /** The cap of capped strategies (the bench's `maxConcurrency`). */
+  /** The cap of capped strategies. */
   readonly maxConcurrency: number;
-  /**
-   * Streamed turns only: when each call has been written out, in ms from the model's first
-   * tool-call token (non-decreasing; the last one is when the model stopped writing).
-   */
+  /** Streamed turns only: when each call was written, ms from the first tool-call token. */
   readonly arrivalMs?: readonly number[];
 }
 
-/** Waves one after another from `startMs`; inside a wave, calls start in order as slots free up. */
+/** A wave plan: waves one after another from `startMs` (the planner package's `makespan`). */
 export interface WavesExecution {
   readonly kind: 'waves';
   readonly plan: Plan;
-  /** Slots inside a wave. */
   readonly maxConcurrency: number;
-  /** When the first wave may start (a streamed turn that waits for the whole batch: the stream's end). */
+  /** When the first wave may start (wait-then-waves: the stream's end). */
   readonly startMs: number;
 }
 
 /**
- * Calls start as soon as they may: call `i` once `readyMs[i]` has passed and every call in
- * `dependsOn[i]` has ended, and a slot is free; among ready calls the lowest index first.
- */
-export interface DependenciesExecution {
-  readonly kind: 'dependencies';
-  /** Per call, the earlier calls it waits for. */
-  readonly dependsOn: readonly (readonly number[])[];
-  /** Per call, the earliest start (its arrival, or the stream's end). */
-  readonly readyMs: readonly number[];
-  /** Calls running at once (`Infinity`: no cap). */
-  readonly maxConcurrency: number;
-}
-
-/**
- * The executor's eager mode, simulated by the planner's `simulateEager` on the sampled
- * durations: each call starts once it has arrived, the earlier calls it depends on
- * (`dependencies`: rules 4 and 5) have ended and a slot is free, the earlier call first.
+ * The planner package's eager ready queue (`simulateEager`) on the declarations the strategy
+ * acts on: a peer states its rule as declarations (Codex's global lock: a read or a write of one
+ * key; all-at-once: everything safe).
  */
 export interface EagerExecution {
   readonly kind: 'eager';
-  /** The calls' declarations (their `estimateMs` are ignored: the simulator sets the durations). */
+  /** The declarations acted on (their `estimateMs` are replaced by the durations). */
   readonly nodes: readonly PlanNode[];
-  /** When each call arrives (streamed turns); all at 0 when missing. */
+  /** Earliest start of each call (default 0). */
   readonly arrivalMs?: readonly number[];
   readonly maxConcurrency: number;
 }
 
-/**
- * How a strategy runs a turn, as rules the simulator applies to the sampled durations: the
- * strategy decides the rules, the simulator (which alone holds the durations) the times.
- */
-export type Execution = WavesExecution | DependenciesExecution | EagerExecution;
+/** How a strategy runs a turn: rules the simulator, which alone holds the durations, applies. */
+export type Execution = WavesExecution | EagerExecution;
 
 /**
- * A way of running the tool calls of a turn: the bench's planners (through
- * {@link plannerStrategy}), the eager mode, and peers' strategies. Bind your own under
- * `STRATEGY` in the bench's container to compare it.
+ * A way of running the tool calls of a turn: the planners (through `plannerStrategy`), the
+ * eager mode, and peers' strategies. Pass your own in `runBench({ strategies })` to compare it.
  *
  * @example
  * ```ts
@@ -74,24 +46,34 @@ export type Execution = WavesExecution | DependenciesExecution | EagerExecution;
  *   name: 'one-by-one',
  *   description: 'Every call after the previous one ended.',
  *   execute: ({ nodes, arrivalMs }) => ({
- *     kind: 'dependencies',
- *     dependsOn: nodes.map((_, i) => (i === 0 ? [] : [i - 1])),
- *     readyMs: nodes.map((_, i) => arrivalMs?.[i] ?? 0),
+ *     kind: 'eager',
+ *     nodes: nodes.map((node) => ({ index: node.index, parallelizable: false })),
+ *     ...(arrivalMs === undefined ? {} : { arrivalMs }),
  *     maxConcurrency: 1,
  *   }),
  * };
+ * await runBench({ strategies: [...defaultStrategies(), oneByOne] });
  * ```
+ * @see defaultStrategies
  */
 export interface Strategy {
   /** Unique among the strategies compared; the row of the report. */
   readonly name: string;
   /** One sentence for the report. */
   readonly description: string;
-  /**
-   * Sees the sampled durations as `estimateMs`: shown only as labelled headroom, never as a
-   * strategy anyone can run.
-   */
+  /** Sees the sampled durations: shown only as labelled headroom. */
   readonly clairvoyant?: boolean;
-  /** Decides how the turn runs (pure: the same view gives the same execution). */
+  /** The planner behind a wave strategy (timed for scaling, run for real). */
+  readonly planner?: Planner;
+  /** Decides how the turn runs (pure). */
   execute(turn: TurnView): Execution;
+}
+
+/**
+ * When the model stopped writing the turn: the latest arrival in a streamed turn, 0 in a batch.
+ *
+ * @example streamEnd({ nodes, maxConcurrency: 8, arrivalMs: [150, 300] }); // 300
+ */
+export function streamEnd(turn: TurnView): number {
+  return Math.max(0, ...(turn.arrivalMs ?? []));
 }

@@ -1,43 +1,47 @@
 import type { ToolRegistry } from '@toolwaves/core';
 import { checkOption, describeValue, optionRules } from '@toolwaves/core/internal';
 import { BenchError } from '../bench-error.js';
-import type { BenchBatch, BenchWorkload, WarmupTurn } from './bench-batch.js';
-import { seedFor } from './seed-for.js';
-import { SEED_MODEL_ARGUMENTS } from './seed-model-arguments.js';
-import { SeededRandom } from './seeded-random.js';
-import type { Workload } from './workload.js';
+import {
+  SEED_MODEL_ARGUMENTS,
+  seedExampleWorkload,
+  seedModelWorkload,
+} from './seed-model-workloads.js';
+import { SeededRandom, seedFor } from './seeded-random.js';
+import {
+  barrierHeavyWorkload,
+  exploreWorkload,
+  hotFileWorkload,
+  mixedTurnWorkload,
+  refactorWorkload,
+  remoteToolsWorkload,
+} from './tool-workloads.js';
+import type { BenchBatch, BenchWorkload, Workload } from './workload.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
 
-/** Options of {@link generateBatches}. */
-export interface GenerateBatchesOptions {
-  readonly workloads: readonly Workload[];
-  /** The registry whose declarations turn tool calls into plan nodes (`toPlanNodes`). */
-  readonly registry: ToolRegistry;
-  /** The workspace the calls refer to. */
-  readonly layout: WorkspaceLayout;
-  /** The seed: the same seed gives the same batches. */
-  readonly seed: number;
-  /** Batch sizes, each from 1 up (workloads with fixed sizes use theirs). */
-  readonly sizes: readonly number[];
-  /** Batches per size (default 1). */
-  readonly repeats?: number;
-  /** Turns of 16 calls (or the workload's fixed size) before the measured ones (default 0). */
-  readonly warmupTurns?: number;
+/** Every built-in workload, in report order: the tool workloads, then the seed-model ones. */
+export function defaultWorkloads(): Workload[] {
+  return [
+    exploreWorkload(),
+    refactorWorkload(),
+    mixedTurnWorkload(),
+    hotFileWorkload(),
+    barrierHeavyWorkload(),
+    remoteToolsWorkload(),
+    seedExampleWorkload(),
+    seedModelWorkload(),
+  ];
 }
 
-/**
- * Generates every workload's batches for one seed. Tool workloads get their plan nodes from
- * the registry's `toPlanNodes`, so the declarations are the tools' real ones; nodes carry no
- * `estimateMs` (the sampled durations are kept apart, in `durationsMs`). Each batch has its
- * own seeded stream ({@link seedFor}), so the batches do not depend on which other workloads
- * or sizes run; warm-up turns come from a stream of their own.
- *
- * @throws {BenchError} `invalid_options` for a size or `repeats` that is not an integer from 1
- * up, or `warmupTurns` that is not one from 0 up.
- * @example
- * generateBatches({ workloads: defaultWorkloads(), registry, layout, seed: 1, sizes: [4, 16] });
- */
-export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[] {
+/** Every workload's batches for one seed, each from its own seeded stream. */
+export function generateBatches(options: {
+  readonly workloads: readonly Workload[];
+  readonly registry: ToolRegistry;
+  readonly layout: WorkspaceLayout;
+  readonly seed: number;
+  readonly sizes: readonly number[];
+  readonly repeats?: number;
+  readonly warmupTurns?: number;
+}): BenchWorkload[] {
   const repeats = options.repeats ?? 1;
   const warmupTurns = checkOption({
     name: 'warmupTurns',
@@ -71,18 +75,16 @@ export function generateBatches(options: GenerateBatchesOptions): BenchWorkload[
         calls,
       };
     };
-    const warmup = Array.from({ length: warmupTurns }, (_, item): WarmupTurn => {
-      const { tools, durationsMs } = make(
-        `${workload.name}:warm-up`,
-        item,
-        workload.sizes?.[0] ?? 16,
-      );
-      return { tools, durationsMs };
-    });
+    const warmup = Array.from({ length: warmupTurns }, (_, item) =>
+      make(`${workload.name}:warm-up`, item, workload.sizes?.[0] ?? 16),
+    );
     return {
       name: workload.name,
       description: workload.description,
       kind: workload.kind,
+      ...(workload.kind === 'tools' && workload.simulatedOnly === true
+        ? { simulatedOnly: true }
+        : {}),
       seed: options.seed,
       warmup,
       batches: batchSizes.map((size, item) => make(workload.name, item, size)),

@@ -1,3 +1,8 @@
+import { accessSync, constants } from 'node:fs';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
 /** The files of a generated workspace, as paths relative to its root (`/`-separated). */
 export interface WorkspaceLayout {
   /** Source folders, e.g. `src/core`. */
@@ -10,51 +15,30 @@ export interface WorkspaceLayout {
   readonly scratchFiles: readonly string[];
 }
 
-/** Options of {@link workspaceLayout}. */
-export interface WorkspaceLayoutOptions {
-  /** Number of source folders (default 8). */
-  readonly modules?: number;
-  /** Sources per folder (default 8). */
-  readonly filesPerModule?: number;
-  /** Scratch files (default 64). */
-  readonly scratchFiles?: number;
-}
-
 /** How many distinct `edit_file` edits each source file supports ({@link editMarker}). */
 export const EDIT_MARKERS = 48;
 
 const MODULE_NAMES = ['core', 'api', 'ui', 'db', 'auth', 'cli', 'jobs', 'util'];
 
-/**
- * The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files by default.
- * Pure: {@link createWorkspace} writes it to disk.
- *
- * @example workspaceLayout().sourceFiles[0]; // 'src/core/file0.ts'
- */
-export function workspaceLayout(options: WorkspaceLayoutOptions = {}): WorkspaceLayout {
-  const moduleCount = options.modules ?? 8;
-  const perModule = options.filesPerModule ?? 8;
-  const modules = Array.from(
-    { length: moduleCount },
-    (_, m) => `src/${MODULE_NAMES[m] ?? `pkg${m}`}`,
-  );
+/** The paths of a workspace: 8 folders of 8 sources, 4 docs and 64 scratch files. */
+export function workspaceLayout(): WorkspaceLayout {
+  const modules = MODULE_NAMES.map((name) => `src/${name}`);
   const sourceFiles = modules.flatMap((module) =>
-    Array.from({ length: perModule }, (_, f) => `${module}/file${f}.ts`),
+    Array.from({ length: 8 }, (_, f) => `${module}/file${f}.ts`),
   );
   const docs = ['docs/guide.md', 'docs/api.md', 'docs/design.md', 'README.md'];
-  const scratchFiles = Array.from(
-    { length: options.scratchFiles ?? 64 },
-    (_, s) => `tmp/scratch${s}.txt`,
-  );
+  const scratchFiles = Array.from({ length: 64 }, (_, s) => `tmp/scratch${s}.txt`);
   return { modules, sourceFiles, docs, scratchFiles };
 }
 
-/**
- * The `k`-th edit a source file supports: `old_string` occurs exactly once in a fresh file
- * ({@link sourceFileContent}), and no other marker contains it.
- *
- * @example editMarker(3); // { old_string: 'const value3 = 3;', new_string: 'const value3 = 3 + 1;' }
- */
+/** The layout's source files under any of these folders, in layout order. */
+export function sourcesIn(layout: WorkspaceLayout, ...modules: readonly string[]): string[] {
+  return layout.sourceFiles.filter((path) =>
+    modules.some((module) => path.startsWith(`${module}/`)),
+  );
+}
+
+/** The `k`-th edit a source file supports: `old_string` occurs once in a fresh file. */
 export function editMarker(k: number): { old_string: string; new_string: string } {
   return { old_string: `const value${k} = ${k};`, new_string: `const value${k} = ${k} + 1;` };
 }
@@ -74,4 +58,26 @@ function sourceFileContent(path: string): string {
   lines.push('// TODO: split this module', '');
   for (let k = 0; k < EDIT_MARKERS; k++) lines.push(editMarker(k).old_string);
   return `${lines.join('\n')}\n`;
+}
+
+/** Writes a fresh workspace to a new temporary folder (`/dev/shm` when writable). */
+export async function createWorkspace(options: { layout: WorkspaceLayout }): Promise<string> {
+  const root = await mkdtemp(
+    join(writable('/dev/shm') ? '/dev/shm' : tmpdir(), 'toolwaves-bench-'),
+  );
+  const { layout } = options;
+  const files = [...layout.sourceFiles, ...layout.docs, ...layout.scratchFiles];
+  const folders = new Set(files.map((file) => dirname(join(root, file))));
+  await Promise.all([...folders].map((folder) => mkdir(folder, { recursive: true })));
+  await Promise.all(files.map((file) => writeFile(join(root, file), fileContent(file))));
+  return root;
+}
+
+function writable(folder: string): boolean {
+  try {
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
