@@ -71,6 +71,7 @@ class BatchRun implements ScheduledBatch {
   plan: Plan | undefined;
   #finished = false;
   #instrument: BatchInstrument | undefined;
+  #waveDeps: (readonly number[])[] | undefined;
 
   constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
     const { config, calls, dispatch } = options;
@@ -94,7 +95,10 @@ class BatchRun implements ScheduledBatch {
         : new FailureGate({
             policy: dispatch.onFailure,
             calls: this.calls,
-            dependenciesOf: (index) => (waves ? this.#ranBefore(index) : this.#rulesOf(index)),
+            dependenciesOf: (index) =>
+              waves
+                ? this.#waveDependencies()[index]!.filter((i) => i < index)
+                : this.#rulesOf(index),
           });
     this.instrument = config.instrumentation?.startBatch({
       mode: this.#shownMode(),
@@ -171,11 +175,10 @@ class BatchRun implements ScheduledBatch {
     return Math.max(1, Math.min(maxConcurrency, whole.length));
   }
 
-  /** Waves, for instrumentation: what each call waits for (the rules, or the call before it). */
+  /** Waves, for instrumentation: what each call waited for (the call before it, or its plan's). */
   waveWaits(sequential: boolean): readonly (readonly number[])[] {
     if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
-    this.rules ??= dependencies(this.prepared.nodes());
-    return this.rules;
+    return this.#waveDependencies();
   }
 
   /** A call raised a hard error: the others are stopped before it propagates. */
@@ -234,14 +237,22 @@ class BatchRun implements ScheduledBatch {
     return this.rules[index]!;
   }
 
-  /** Waves: the earlier calls it conflicts with that its plan ran before it (answered already). */
-  #ranBefore(index: number): readonly number[] {
-    const node = this.prepared.node(index);
-    const earlier: number[] = [];
-    for (let i = 0; i < index; i++) {
-      if (this.#results[i] !== undefined && conflicts(this.prepared.node(i), node)) earlier.push(i);
-    }
-    return earlier;
+  /** Waves: per call, the calls it conflicts with that its plan ran in an earlier wave. */
+  #waveDependencies(): readonly (readonly number[])[] {
+    if (this.#waveDeps !== undefined) return this.#waveDeps;
+    const waveOf: number[] = [];
+    this.plan!.waves.forEach((wave, position) => {
+      for (const index of wave.calls) waveOf[index] = position;
+    });
+    const nodes = this.prepared.nodes();
+    this.#waveDeps = nodes.map((node, index) => {
+      const earlier: number[] = [];
+      for (let i = 0; i < nodes.length; i++) {
+        if (waveOf[i]! < waveOf[index]! && conflicts(nodes[i]!, node)) earlier.push(i);
+      }
+      return earlier;
+    });
+    return this.#waveDeps;
   }
 
   #shownMode(): 'sequential' | 'parallel' | 'eager' {

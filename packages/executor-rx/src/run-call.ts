@@ -52,8 +52,25 @@ function startCall(
   }
   const skip = batch.gate?.verdict(prepared.index);
   if (skip !== undefined) {
-    const { call, index, toolName } = prepared;
+    const { call, index, toolName, tool, input } = prepared;
     const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
+    // The instrumentation sees a skipped call as an attempt that ended at once, never run.
+    batch.instrument
+      ?.startAttempt({
+        toolCallId: call.id,
+        toolName,
+        ...(tool === undefined ? {} : { toolDescription: tool.description }),
+        index,
+        attempt: 1,
+        input,
+        waitedFor: place.waitedFor.map((i) => batch.calls[i]!.id),
+      })
+      .end({
+        outcome: 'error',
+        errorKind: 'skipped',
+        result: { ...result, durationMs: 0 },
+        retried: false,
+      });
     subscriber.next({
       type: 'call-skipped',
       wave: place.wave,
