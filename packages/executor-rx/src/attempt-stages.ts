@@ -15,19 +15,7 @@ export type Concluded =
   | { readonly action: 'finish'; readonly answer: AttemptAnswer; readonly content: string }
   | (Extract<RecoveryStep, { action: 'retry' }> & { readonly answer: AttemptAnswer });
 
-/**
- * One attempt of one call, stage by stage, as an Observable that emits how it concluded (or
- * errors with the batch's hard error). The call's events go out through the attempt as they
- * happen. Every stage may answer now or later; a synchronous pipeline stays synchronous.
- * Unsubscribing (a stop, a timeout) ends whatever stage is running: a grant that arrives after
- * is given back, a tool still running outlives the attempt.
- *
- * @example
- * ```ts
- * attemptStages(attempt).subscribe((concluded) => concluded.action); // 'finish' | 'retry'
- * ```
- * @see runCall which runs the attempts of a call.
- */
+/** One attempt of one call, stage by stage, as an Observable that emits how it concluded. */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
   // A stage with nothing configured (no hooks, no recovery) is left out of the chain.
   const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;

@@ -22,19 +22,7 @@ export interface AttemptOptions {
   readonly events: Subscriber<DispatchEvent>;
 }
 
-/**
- * One attempt of one call: its signal (an {@link AttemptContext}), its clock readings, and the
- * events and instrumentation reports it owes — a `call-start` once it may run (or ends
- * early), a `call-end` for every `call-start`, an instrumentation `end` for every start. The
- * stages (`attemptStages`) move it along; the call (`runCall`) ends it.
- *
- * @example
- * ```ts
- * const attempt = new Attempt({ batch, place, prepared, attempt: 1, readyAt, events });
- * attempt.emitStart();
- * attempt.endEvent('ok', 'done');
- * ```
- */
+/** One attempt of one call. */
 export class Attempt {
   readonly batch: CallBatch;
   readonly place: CallPlace;

@@ -22,10 +22,7 @@ import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
 import { unnested } from './unnested.js';
 
-/**
- * The two schedules of a batch, parameters of its one shell (`runBatch`): the plan's waves, or
- * the ready queue. Each gives the batch's `batch-start` and the Observable of its calls' events.
- */
+// The two schedules of a batch, parameters of its one shell (`runBatch`).
 
 /** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
 export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observable<DispatchEvent>] {

@@ -28,16 +28,8 @@ export interface PlanBatchOptions {
   readonly maxConcurrency: number;
 }
 
-/**
- * Plans a batch. Sequential mode and batches of fewer than 2 calls skip planning: one call per
- * wave, in model order (the plan `sequentialPlanner` makes, without asking tools for their
- * declarations). Parallel mode takes the prepared calls' plan nodes (their input validated
- * once, the health record's latency estimates as `estimateMs`), runs the planner once and
- * checks its plan with `verifyPlan` (rule 5 too when the planner `keepsOrder`).
- *
- * @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules
- *   (the violations are listed in the message and in `violations`).
- */
+// Plans a batch (one call per wave in sequential mode or under 2 calls) and verifies the plan.
+/** @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules. */
 export function planBatch(options: PlanBatchOptions): PlannedBatch {
   const { planner, prepared, mode, maxConcurrency } = options;
   let nodes: PlanNode[] | undefined;

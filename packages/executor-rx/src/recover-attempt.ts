@@ -6,10 +6,7 @@ import { MAX_RETRIES, type RecoveryDecision, type RecoveryStrategy } from './rec
 import type { RecoveryCorrection, Reflection, Reflector } from './reflector.js';
 import type { SoftFailure } from './soft-failure.js';
 
-/**
- * What recovery decided for an attempt that ended with a soft error: end the call with
- * `content` in its slot, try again after `delayMs` (corrected), or fail the batch.
- */
+/** What recovery decided for an attempt that ended with a soft error. */
 export type RecoveryStep =
   | { readonly action: 'finish'; readonly content: string }
   | {
@@ -26,16 +23,7 @@ export interface RecoverAttemptOptions {
   readonly failure: SoftFailure;
 }
 
-/**
- * The recovery stage of an attempt that ended with a soft error: the reflector looks at the
- * failure, the strategy decides, and the decision becomes a {@link RecoveryStep}. `skip` ends
- * the call with the soft error (saying recovery gave up after retries); `retry` retries after its
- * back-off; `fail`, a retry past {@link MAX_RETRIES}, an invalid decision, or a reflector or
- * strategy that throws is a hard error. Either may answer asynchronously. Never rejects.
- *
- * @see RecoveryStrategy
- * @see Reflector
- */
+/** The recovery stage of an attempt that ended with a soft error. */
 export function recoverAttempt(options: RecoverAttemptOptions): MaybeAsync<RecoveryStep> {
   const { reflector, strategy, failure } = options;
   let reflection: MaybeAsync<Reflection>;

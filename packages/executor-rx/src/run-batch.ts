@@ -32,22 +32,8 @@ export interface RunBatchOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
-/**
- * One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events,
- * `batch-end` with the results in call order — collected by index from the calls' final
- * events — or the hard error. The mode is a parameter of the one scheduler: waves (`parallel`
- * and `sequential` batches: the plan's waves one after another, each a `mergeMap` under the
- * cap) or the ready queue (`eager` batches and every stream: `scheduleEager`, dependencies from
- * the planner, a stream's as each call arrives; a sequential stream's call waits for the one
- * before it). A hard error, the caller's signal or a failing source stops the calls in flight
- * (each ends with its `call-end`), and the batch errors; unsubscribing stops them quietly.
- *
- * @example
- * ```ts
- * runBatch({ config, calls, dispatch }).subscribe((event) => console.log(event.type));
- * ```
- * @see runCall for one call.
- */
+// One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events (waves
+// or the ready queue), `batch-end` with the results collected by index, or the hard error.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
   return new Observable<DispatchEvent>((subscriber) => new BatchRun(options, subscriber).start());
 }

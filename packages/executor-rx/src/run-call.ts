@@ -11,25 +11,9 @@ import type { PreparedCall } from './prepared-call.js';
 /** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
 const STOPPED: AttemptEndInfo = { outcome: 'cancelled', retried: false };
 
-/**
- * One call as a cold Observable, the one every mode runs: it emits the call's events
- * (`call-start` / `call-end` per attempt, `settle-timeout` while it waits for keys) and
- * completes after its final `call-end`, which carries the call's `result`; a call the failure
- * policy skips emits `call-skipped` (with its `result`) instead. Its attempts run the stages
- * of {@link attemptStages}; a retry begins after its back-off. A hard error it raises (a pre
- * hook's abort, recovery exhausted) is an `error`, after the batch has stopped the other calls.
- * When the batch stops (`batch.stops`), an open attempt ends with that outcome and the call
- * completes; unsubscribing ends it quietly. Either way its signal aborts and a tool still
- * running outlives it (its keys and grant held until it settles). Nothing starts once the
- * batch has failed.
- *
- *
- * @example
- * ```ts
- * from(wave.calls).pipe(mergeMap((i) => runCall(batch, prepared.call(i), place), cap));
- * ```
- * @see attemptStages for the stages of one attempt.
- */
+// One call as a cold Observable (every mode): its events, completing after the final `call-end`
+// (with its result) or `call-skipped`; a hard error is an `error`; the batch's stop or an
+// unsubscribe ends it, a tool still running outliving it until it settles.
 export function runCall(
   batch: CallBatch,
   prepared: PreparedCall,

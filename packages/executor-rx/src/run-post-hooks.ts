@@ -11,14 +11,7 @@ export interface RunPostHooksOptions {
   readonly isCurrent: () => boolean;
 }
 
-/**
- * The post-hook stage of an attempt whose tool ran: runs the hooks in order (an asynchronous
- * hook is awaited before the next one). A hook that throws or rejects skips the hooks after it
- * and overrules the attempt's answer with the soft error `hook_failed`, which this answers;
- * otherwise `undefined` (the answer stands). Never rejects.
- *
- * @see attemptStages which records the tool's health after it, whatever the hooks did.
- */
+/** The post-hook stage of an attempt whose tool ran. */
 export function runPostHooks(
   options: RunPostHooksOptions,
   from = 0,

@@ -5,10 +5,7 @@ import type { PreHook, PreHookContext, PreHookDecision } from './dispatch-hooks.
 import { errorMessage } from './error-message.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 
-/**
- * What the pre hooks decided for an attempt: `undefined` to go on and run the tool, a soft error
- * (`blocked`, `hook_failed`) that ends the attempt, or the hard error of an `abort`.
- */
+/** What the pre hooks decided for an attempt. */
 export type PreHookVerdict = AttemptAnswer | DispatchError | undefined;
 
 /** Options of {@link runPreHooks}. */
@@ -19,15 +16,7 @@ export interface RunPreHooksOptions {
   readonly isCurrent: () => boolean;
 }
 
-/**
- * The pre-hook stage of an attempt: runs the hooks in order (an asynchronous hook is awaited
- * before the next one) until one decides something other than `allow`. A `block`, a hook that
- * throws or rejects, or an answer that is not a decision is a soft error; an `abort` is a hard
- * error. Synchronous hooks give a synchronous verdict. Never rejects.
- *
- * @see attemptStages which runs the tool only when the verdict is `undefined` and the attempt
- *   was not stopped meanwhile.
- */
+/** The pre-hook stage of an attempt. */
 export function runPreHooks(options: RunPreHooksOptions, from = 0): MaybeAsync<PreHookVerdict> {
   const { hooks, context, isCurrent } = options;
   for (let i = from; i < hooks.length; i++) {

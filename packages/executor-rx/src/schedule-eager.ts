@@ -23,39 +23,11 @@ export interface EagerCall<T> {
 export interface ScheduleEagerOptions {
   /** Calls running at once: an integer ≥ 1. */
   readonly maxConcurrency: number;
-  /**
-   * Which ready call takes a free slot first: `'model-order'` (the default: the earliest call)
-   * or `'longest-first'` (the largest `estimateMs`, ties in model order).
-   */
+  /** Which ready call takes a free slot first. */
   readonly priority?: EagerPriority | undefined;
 }
 
-/**
- * Starts each arriving call as soon as it may: when it has arrived, every call it depends on
- * has ended, and one of `maxConcurrency` slots is free; among ready calls, by `priority`. The
- * ready calls are kept by the planner's {@link EagerQueue} (the one `simulateEager` drives):
- * an arrival adds its call, a call's completion ends it there, and every free slot takes the
- * queue's next ready call. Emits what the calls' `run` Observables emit, completes when the
- * source has completed and every call has ended. An error (from the source or a call) errors
- * the result at once: no call starts after it and the calls running are unsubscribed from, as
- * they are when the result is unsubscribed from.
- *
- * Calls that become ready in one synchronous step (a whole batch emitted on subscription, or
- * the calls one end releases) compete for the free slots together, by priority; ends and
- * arrivals in separate tasks are taken one after the other, in the order they happen. Calls
- * that end synchronously do not nest: the next ones start from the same loop.
- *
- * @example
- * ```ts
- * // Call 1 waits for call 0; call 2 runs beside call 0.
- * from([
- *   { index: 0, dependencies: [], run: () => timer(30).pipe(map(() => 'a')) },
- *   { index: 1, dependencies: [0], run: () => timer(10).pipe(map(() => 'b')) },
- *   { index: 2, dependencies: [], run: () => timer(10).pipe(map(() => 'c')) },
- * ]).pipe(scheduleEager({ maxConcurrency: 2 })); // 'c' at 10, 'a' at 30, 'b' at 40
- * ```
- * @see EagerQueue
- */
+/** Starts each arriving call as soon as it may. */
 export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunction<EagerCall<T>, T> {
   return (calls) =>
     new Observable<T>((subscriber) => {
