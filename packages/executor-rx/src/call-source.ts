@@ -33,10 +33,7 @@ export function callSource(calls: ToolCallSource): Observable<ToolCall> {
   });
 }
 
-/**
- * Reads an async iterator one call at a time into a subscriber. A class with its callbacks
- * made once: a long stream allocates nothing per call beyond what the iterator does.
- */
+/** Reads an async iterator one call at a time into a subscriber. */
 class IteratorReader {
   readonly #subscriber: Subscriber<ToolCall>;
   #iterator: AsyncIterator<ToolCall> | undefined;

@@ -39,19 +39,7 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-/**
- * A turn as a thin layer over the stream path: each `run` pushes its call into a Subject that
- * the stream scheduler reads (the call's `execute` kept by its index), and the call's final
- * `call-end` resolves its promise.
- *
- * @example
- * ```ts
- * const turn = dispatcher.openTurn({ signal });
- * const [a, b] = await Promise.all([turn.run(callA, runA), turn.run(callB)]);
- * await turn.close();
- * ```
- * @see Dispatcher.openTurn
- */
+/** A turn as a thin layer over the stream path. */
 export function openTurn(options: OpenTurnOptions): Turn {
   const calls = new Subject<ToolCall>();
   const given: (ToolExecute | undefined)[] = [];
