@@ -123,11 +123,11 @@ export class OutlivingTools {
   }
 }
 
-/** Gives a fleet grant back. */
+/** Gives a fleet grant back; a release that throws or rejects is ignored (the lease expires). */
 export function giveBack(grant: CoordinationGrant): void {
   try {
     grant.release().then(undefined, () => undefined);
   } catch {
-    // See above.
+    // ignored, as a rejection is
   }
 }
