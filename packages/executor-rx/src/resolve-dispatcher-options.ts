@@ -13,7 +13,7 @@ import {
   type Planner,
 } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { DispatchError } from './dispatch-error.js';
+import { invalidConfig } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
@@ -190,9 +190,6 @@ export function resolveDispatchOptions(
   };
 }
 
-const invalid = (message: string): DispatchError =>
-  new DispatchError({ code: 'invalid_config', message });
-
 /** Checks an options object against its rules: no unknown key, every given option by its rule. */
 function checkOptions(
   what: string,
@@ -200,7 +197,7 @@ function checkOptions(
   rules: Readonly<Record<string, OptionRule<unknown>>>,
 ): void {
   if (!optionRules.object.test(options)) {
-    throw invalid(
+    throw invalidConfig(
       optionMessage({ name: what, subject: what, expected: 'an object', value: options }),
     );
   }
@@ -209,7 +206,7 @@ function checkOptions(
   for (const key of Object.keys(options)) {
     if (known.includes(key)) continue;
     const list = known.map((k) => `\`${k}\``).join(', ');
-    throw invalid(`Unknown option \`${key}\` in ${what}; the options are ${list}`);
+    throw invalidConfig(`Unknown option \`${key}\` in ${what}; the options are ${list}`);
   }
   const values = options as Record<string, unknown>;
   for (const name of names) {
@@ -221,14 +218,14 @@ function checkOptions(
     if (child !== undefined && values[parent] === undefined) continue;
     if (value === undefined && !REQUIRED.has(name)) continue;
     const rule = rules[name]!;
-    checkOption({ name, value, rule, error: invalid });
+    checkOption({ name, value, rule, error: invalidConfig });
     if (rule !== FUNCTIONS) continue;
     (value as unknown[]).forEach((element, i) => {
       checkOption({
         name: `${name}[${i}]`,
         value: element,
         rule: optionRules.function,
-        error: invalid,
+        error: invalidConfig,
       });
     });
   }
