@@ -4,8 +4,7 @@ import { type AttemptAnswer, softError, unknownToolAnswer } from './attempt-answ
 import { DispatchError } from './dispatch-error.js';
 import { fromMaybeAsync } from './maybe-async.js';
 import { type RecoveryStep, recoverAttempt } from './recover-attempt.js';
-import { runPostHooks } from './run-post-hooks.js';
-import { runPreHooks } from './run-pre-hooks.js';
+import { runPostHooks, runPreHooks } from './run-hooks.js';
 import { type Answered, EarlyAnswer, grantedRun, type ToolInput } from './run-tool.js';
 
 export type { Answered };
@@ -50,34 +49,24 @@ function checked(attempt: Attempt): Observable<ToolInput> {
 
 /** 2. Pre hooks: go on, a soft error (block), or the batch's hard error (abort). */
 function preHooks(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
-  const hooks = attempt.batch.config.preHooks;
-  if (hooks.length === 0) return of(input);
   const { call, index } = attempt.prepared;
   const context = attempt.context;
-  return new Observable<ToolInput>((subscriber) => {
-    const verdict = runPreHooks({
-      hooks,
-      context: {
-        call,
-        index,
-        tool: input.tool,
-        input: input.value,
-        attempt: attempt.number,
-        get signal() {
-          return context.signal;
-        },
-      },
-      isCurrent: () => !subscriber.closed,
-    });
-    return fromMaybeAsync(verdict).subscribe({
-      next: (settled) => {
-        if (settled === undefined) subscriber.next(input);
-        else if (settled instanceof DispatchError) subscriber.error(settled);
-        else subscriber.error(new EarlyAnswer(settled));
-      },
-      complete: () => subscriber.complete(),
-    });
-  });
+  const hookContext = {
+    call,
+    index,
+    tool: input.tool,
+    input: input.value,
+    attempt: attempt.number,
+    get signal() {
+      return context.signal;
+    },
+  };
+  return runPreHooks(attempt.batch.config.preHooks, hookContext).pipe(
+    map((verdict) => {
+      if (verdict === undefined) return input;
+      throw verdict instanceof DispatchError ? verdict : new EarlyAnswer(verdict);
+    }),
+  );
 }
 
 /** 3. Waits until no tool that outlived its answer holds a conflicting key. */
@@ -105,28 +94,18 @@ function keysClear(attempt: Attempt, then: () => Observable<Answered>): Observab
 /** 6. Post hooks observe the answer; one that throws overrules it. */
 function postHooks(attempt: Attempt, answered: Answered): Observable<Answered> {
   const toolOk = observed(attempt, answered).toolOk === true;
-  const hooks = attempt.batch.config.postHooks;
   const { call, index, toolName, validation } = attempt.prepared;
   const { answer } = answered;
-  return new Observable<Answered>((subscriber) => {
-    const overrule = runPostHooks({
-      hooks,
-      context: {
-        call,
-        index,
-        toolName,
-        input: validation?.ok === true ? validation.value : undefined,
-        content: answer.content,
-        isError: answer.isError,
-        durationMs: attempt.durationMs,
-        attempt: attempt.number,
-      },
-      isCurrent: () => !subscriber.closed,
-    });
-    return fromMaybeAsync(overrule)
-      .pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })))
-      .subscribe(subscriber);
-  });
+  return runPostHooks(attempt.batch.config.postHooks, {
+    call,
+    index,
+    toolName,
+    input: validation?.ok === true ? validation.value : undefined,
+    content: answer.content,
+    isError: answer.isError,
+    durationMs: attempt.durationMs,
+    attempt: attempt.number,
+  }).pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })));
 }
 
 /** The tool's answer as it came, with its duration (what post hooks and the record see). */

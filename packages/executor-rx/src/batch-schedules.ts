@@ -99,7 +99,7 @@ export function scheduleReadyCalls(
     const rules = dependencies(batch.prepared.nodes());
     batch.rules = rules;
     calls = from(
-      batch.calls.map((_, index) => readyCall(batch, index, rules[index]!, batch.startedAt)),
+      batch.calls.map((_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt)),
     );
   } else {
     batch.rules = [];
@@ -113,7 +113,7 @@ export function scheduleReadyCalls(
       map((call) => {
         const arrival = arrivals.arrive(call);
         if (arrival.rules !== undefined) batch.rules![arrival.index] = arrival.rules;
-        return readyCall(
+        return new ReadyCall(
           batch,
           arrival.index,
           arrival.waits,
@@ -138,16 +138,6 @@ export function scheduleReadyCalls(
   return [start, calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority }))];
 }
 
-function readyCall(
-  batch: ScheduledBatch,
-  index: number,
-  waits: readonly number[],
-  arrivedAt: number,
-  duplicateOf?: number,
-): EagerCall<DispatchEvent> {
-  return new ReadyCall(batch, index, waits, arrivedAt, duplicateOf);
-}
-
 /** A call for the ready queue (a class: its `run` is not made per call). */
 class ReadyCall implements EagerCall<DispatchEvent> {
   readonly estimateMs: number | undefined;
@@ -157,7 +147,7 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly index: number,
     readonly dependencies: readonly number[],
     readonly arrivedAt: number,
-    readonly duplicateOf: number | undefined,
+    readonly duplicateOf?: number,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }

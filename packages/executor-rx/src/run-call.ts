@@ -1,6 +1,6 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
 import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
-import { Attempt } from './attempt.js';
+import { Attempt, startAttempt } from './attempt.js';
 import { AttemptContext } from './attempt-context.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
@@ -36,33 +36,25 @@ function startCall(
   }
   const skip = batch.gate?.verdict(prepared.index);
   if (skip !== undefined) {
-    const { call, index, toolName, tool, input } = prepared;
+    const { call, index, toolName } = prepared;
     const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
+    const slot = { ...result, durationMs: 0 };
     // The instrumentation sees a skipped call as an attempt that ended at once, never run.
-    batch.instrument
-      ?.startAttempt({
-        toolCallId: call.id,
-        toolName,
-        ...(tool === undefined ? {} : { toolDescription: tool.description }),
-        index,
-        attempt: 1,
-        input,
-        waitedFor: place.waitedFor.map((i) => batch.calls[i]!.id),
-      })
-      .end({
-        outcome: 'error',
-        errorKind: 'skipped',
-        result: { ...result, durationMs: 0 },
-        retried: false,
-      });
+    startAttempt(batch, prepared, 1, place.waitedFor)?.end({
+      outcome: 'error',
+      errorKind: 'skipped',
+      result: slot,
+      retried: false,
+    });
+    const { wave } = place;
     subscriber.next({
       type: 'call-skipped',
-      wave: place.wave,
+      wave,
       index,
       toolCallId: call.id,
       toolName,
       ...skip,
-      result: { ...result, durationMs: 0 },
+      result: slot,
     });
     subscriber.complete();
     return undefined;
