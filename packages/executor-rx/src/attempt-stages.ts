@@ -2,7 +2,6 @@ import { catchError, concatMap, identity, map, Observable, of, throwError } from
 import type { Attempt } from './attempt.js';
 import { type AttemptAnswer, softError, unknownToolAnswer } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
-import { fromMaybeAsync } from './maybe-async.js';
 import { type RecoveryStep, recoverAttempt } from './recover-attempt.js';
 import { runPostHooks, runPreHooks } from './run-hooks.js';
 import { type Answered, EarlyAnswer, grantedRun, type ToolInput } from './run-tool.js';
@@ -154,7 +153,7 @@ function recover(attempt: Attempt, answer: AttemptAnswer): Observable<Concluded>
       ...(answer.error === undefined ? {} : { error: answer.error }),
     },
   });
-  return fromMaybeAsync(step).pipe(concatMap((settled) => concluded(answer, settled)));
+  return step.pipe(concatMap((settled) => concluded(answer, settled)));
 }
 
 function concluded(answer: AttemptAnswer, step: RecoveryStep): Observable<Concluded> {
