@@ -100,7 +100,11 @@ class CallAttempts {
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
     // closes the stages at once, and the next stage never runs.
-    const work = new Subscriber<Concluded>(new AttemptObserver(this, attempt));
+    const work = new Subscriber<Concluded>({
+      next: (concluded) => this.concluded(attempt, concluded),
+      error: (error: unknown) => this.failed(attempt, error),
+      complete: () => undefined,
+    });
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
@@ -188,25 +192,4 @@ class CallAttempts {
     this.#work?.unsubscribe();
     this.#work = undefined;
   }
-}
-
-/** Where an attempt's conclusion goes (a class: nothing is made per attempt but the instance). */
-class AttemptObserver {
-  readonly #call: CallAttempts;
-  readonly #attempt: Attempt;
-
-  constructor(call: CallAttempts, attempt: Attempt) {
-    this.#call = call;
-    this.#attempt = attempt;
-  }
-
-  next(concluded: Concluded): void {
-    this.#call.concluded(this.#attempt, concluded);
-  }
-
-  error(error: unknown): void {
-    this.#call.failed(this.#attempt, error);
-  }
-
-  complete(): void {}
 }
