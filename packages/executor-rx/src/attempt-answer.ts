@@ -1,6 +1,5 @@
 import type { ToolOutput } from '@toolwaves/core';
 import { describeValue } from '@toolwaves/core/internal';
-import { errorMessage } from './error-message.js';
 import type { SoftErrorKind } from './soft-failure.js';
 
 /** How one attempt ended, as the stages of the pipeline hand it on. */
@@ -9,6 +8,11 @@ export interface AttemptAnswer {
   readonly isError: boolean;
   readonly kind: SoftErrorKind;
   readonly error?: unknown;
+}
+
+/** The message of a thrown value: `error.message` for errors, the value as text otherwise. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A soft error of an attempt. */

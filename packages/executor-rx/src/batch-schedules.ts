@@ -12,10 +12,10 @@ import {
   type Observable,
   of,
 } from 'rxjs';
+import { errorMessage } from './attempt-answer.js';
 import type { CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
-import { errorMessage } from './error-message.js';
 import { type PlannedBatch, planBatch } from './plan-batch.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';

@@ -6,9 +6,9 @@ import {
   type Planner,
   verifyPlan,
 } from '@toolwaves/planner';
+import { errorMessage } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchMode } from './dispatcher-options.js';
-import { errorMessage } from './error-message.js';
 import type { PreparedCalls } from './prepared-call.js';
 
 /** A batch's plan and, on demand, why each call sits where it does. */

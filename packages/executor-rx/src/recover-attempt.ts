@@ -1,7 +1,7 @@
 import { describeValue } from '@toolwaves/core/internal';
 import { catchError, concatMap, defer, map, type Observable, of } from 'rxjs';
+import { errorMessage } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
-import { errorMessage } from './error-message.js';
 import { fromMaybeAsync } from './maybe-async.js';
 import { MAX_RETRIES, type RecoveryDecision, type RecoveryStrategy } from './recovery-strategy.js';
 import type { RecoveryCorrection, Reflector } from './reflector.js';

@@ -1,6 +1,7 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
 import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import { Attempt, startAttempt } from './attempt.js';
+import { errorMessage } from './attempt-answer.js';
 import { AttemptContext } from './attempt-context.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
@@ -153,8 +154,7 @@ class CallAttempts {
     const code = error instanceof DispatchError ? error.code : 'aborted';
     attempt.endInstrument({ outcome: 'error', errorKind: code, retried: false });
     if (!attempt.open) attempt.emitStart();
-    const message = error instanceof Error ? error.message : String(error);
-    attempt.endEvent('hard-error', message, attempt.now() - attempt.beganAt);
+    attempt.endEvent('hard-error', errorMessage(error), attempt.now() - attempt.beganAt);
     if (this.#ended) return;
     AttemptContext.abort(attempt.context, error);
     this.#end();

@@ -11,7 +11,7 @@ import {
   of,
   take,
 } from 'rxjs';
-import { type AttemptAnswer, softError } from './attempt-answer.js';
+import { type AttemptAnswer, errorMessage, softError } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
 import type {
   PostHook,
@@ -20,7 +20,6 @@ import type {
   PreHookContext,
   PreHookDecision,
 } from './dispatch-hooks.js';
-import { errorMessage } from './error-message.js';
 import { fromMaybeAsync, type MaybeAsync } from './maybe-async.js';
 
 /** What the pre hooks decided for an attempt: go on (`undefined`), a soft or a hard error. */
