@@ -1,5 +1,12 @@
 import type { ToolCall } from '@toolwaves/core';
-import { dependencies, type Wave } from '@toolwaves/planner';
+import {
+  type CallExplanation,
+  dependencies,
+  explainPlan,
+  type Plan,
+  verifyPlan,
+  type Wave,
+} from '@toolwaves/planner';
 import {
   catchError,
   concat,
@@ -16,7 +23,6 @@ import { errorMessage } from './attempt-answer.js';
 import type { CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
-import { type PlannedBatch, planBatch } from './plan-batch.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
@@ -29,15 +35,9 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
   const { config } = batch;
   const { mode } = batch.dispatch;
   const cap = batch.cap;
-  const planned: PlannedBatch = planBatch({
-    planner: config.planner,
-    prepared: batch.prepared,
-    mode,
-    maxConcurrency: cap,
-  });
-  const { plan } = planned;
+  const plan = planWaves(batch);
   batch.plan = plan;
-  let explanation: ReturnType<PlannedBatch['explain']> | undefined;
+  let explanation: CallExplanation[] | undefined;
   const start: BatchStartEvent = {
     type: 'batch-start',
     mode,
@@ -45,7 +45,7 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
     callCount: batch.calls.length,
     plan,
     get explanation() {
-      explanation ??= planned.explain();
+      explanation ??= explainPlan(batch.prepared.nodes(), plan);
       return explanation;
     },
   };
@@ -77,6 +77,39 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
     start,
     from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),
   ];
+}
+
+// Plans the waves (one call per wave in sequential mode or under 2 calls) and verifies them.
+/** @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules. */
+function planWaves(batch: ScheduledBatch): Plan {
+  const { prepared, cap } = batch;
+  const { planner } = batch.config;
+  const count = batch.calls.length;
+  if (batch.dispatch.mode === 'sequential' || count < 2) {
+    const waves = Array.from({ length: count }, (_, index) => ({ calls: [index], open: false }));
+    return { planner: 'sequential', waves };
+  }
+  let plan: Plan;
+  let violations: string[];
+  try {
+    const nodes = prepared.nodes();
+    plan = planner.plan(nodes, { maxConcurrency: cap });
+    violations = verifyPlan(nodes, plan, { ordered: planner.keepsOrder === true });
+  } catch (error) {
+    throw new DispatchError({
+      code: 'invalid_plan',
+      message: `Planner \`${planner.name}\` failed: ${errorMessage(error)}`,
+      cause: error,
+    });
+  }
+  if (violations.length > 0) {
+    throw new DispatchError({
+      code: 'invalid_plan',
+      message: `Planner \`${planner.name}\` returned a plan that breaks the rules: ${violations.join('; ')}`,
+      violations,
+    });
+  }
+  return plan;
 }
 
 /** The ready queue: each call starts once its dependencies have ended and a slot is free. */
