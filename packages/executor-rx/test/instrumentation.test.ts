@@ -280,22 +280,26 @@ describe('instrumentation: attempts that do not end well', () => {
   });
 });
 
+/** Dispatches `batch` with a recording instrumentation and waits until it has resolved. */
+async function recordDispatch(options: Partial<DispatcherOptions>, batch: ToolCall[]) {
+  const instrumentation = new RecordingInstrumentation();
+  const { dispatcher, ranInside } = setUp(instrumentation, options);
+  const done = trackPromise(dispatcher.dispatch(batch));
+  await vi.advanceTimersByTimeAsync(100);
+  expect(done.status).toBe('resolved');
+  return { lines: instrumentation.lines, ranInside };
+}
+
 describe('instrumentation: what a call waited for, and calls never run', () => {
   it('waves: a call waited for the calls of earlier waves it conflicts with, not the rules of eager mode', async () => {
     // b is not concurrency-safe: greedy waves run a and c first (wave 0), then b (wave 1); c,
     // though after b in model order, did not wait for b (it ran before it).
-    const instrumentation = new RecordingInstrumentation();
-    const { dispatcher } = setUp(instrumentation, { mode: 'parallel' });
-    const done = trackPromise(
-      dispatcher.dispatch([
-        { id: 'a', name: 'work', input: { ms: 10 } },
-        { id: 'b', name: 'barrier', input: { ms: 5 } },
-        { id: 'c', name: 'work', input: { ms: 20 } },
-      ]),
-    );
-    await vi.advanceTimersByTimeAsync(100);
-    expect(done.status).toBe('resolved');
-    expect(instrumentation.lines.filter((line) => line.startsWith('start'))).toEqual([
+    const { lines } = await recordDispatch({ mode: 'parallel' }, [
+      { id: 'a', name: 'work', input: { ms: 10 } },
+      { id: 'b', name: 'barrier', input: { ms: 5 } },
+      { id: 'c', name: 'work', input: { ms: 20 } },
+    ]);
+    expect(lines.filter((line) => line.startsWith('start'))).toEqual([
       'start a#1 @0 index=0 waitedFor=[]',
       'start c#1 @0 index=2 waitedFor=[]',
       'start b#1 @20 index=1 waitedFor=[a,c]',
@@ -304,21 +308,15 @@ describe('instrumentation: what a call waited for, and calls never run', () => {
 
   it('a call skipped by the failure policy is an attempt that ended as an error of kind skipped, never granted or run', async () => {
     // a fails; b writes the key a writes, so it depends on a and is skipped; c is independent.
-    const instrumentation = new RecordingInstrumentation();
-    const { dispatcher, ranInside } = setUp(instrumentation, {
-      mode: 'eager',
-      onFailure: 'skip-dependents',
-    });
-    const done = trackPromise(
-      dispatcher.dispatch([
+    const { lines, ranInside } = await recordDispatch(
+      { mode: 'eager', onFailure: 'skip-dependents' },
+      [
         { id: 'a', name: 'work', input: { ms: 10, write: 'x', fail: 1 } },
         { id: 'b', name: 'work', input: { ms: 5, write: 'x' } },
         { id: 'c', name: 'work', input: { ms: 5, read: 'y' } },
-      ]),
+      ],
     );
-    await vi.advanceTimersByTimeAsync(100);
-    expect(done.status).toBe('resolved');
-    expect(instrumentation.lines.slice(1)).toEqual([
+    expect(lines.slice(1)).toEqual([
       'start a#1 @0 index=0 waitedFor=[]',
       'granted a#1 @0 key=0 fleet=0 token=undefined',
       'start c#1 @0 index=2 waitedFor=[]',
@@ -333,17 +331,11 @@ describe('instrumentation: what a call waited for, and calls never run', () => {
   });
 
   it("waves, 'stop': the calls of a later wave are attempts skipped at once, waiting for the earlier wave", async () => {
-    const instrumentation = new RecordingInstrumentation();
-    const { dispatcher } = setUp(instrumentation, { mode: 'parallel', onFailure: 'stop' });
-    const done = trackPromise(
-      dispatcher.dispatch([
-        { id: 'a', name: 'work', input: { ms: 10, write: 'x', fail: 1 } },
-        { id: 'b', name: 'work', input: { ms: 5, write: 'x' } },
-      ]),
-    );
-    await vi.advanceTimersByTimeAsync(100);
-    expect(done.status).toBe('resolved');
-    expect(instrumentation.lines.slice(1)).toEqual([
+    const { lines } = await recordDispatch({ mode: 'parallel', onFailure: 'stop' }, [
+      { id: 'a', name: 'work', input: { ms: 10, write: 'x', fail: 1 } },
+      { id: 'b', name: 'work', input: { ms: 5, write: 'x' } },
+    ]);
+    expect(lines.slice(1)).toEqual([
       'start a#1 @0 index=0 waitedFor=[]',
       'granted a#1 @0 key=0 fleet=0 token=undefined',
       'end a#1 @10 error kind=tool_error retried=false "Tool `work` failed: flaky"',
