@@ -1,18 +1,18 @@
 import type { ToolOutput } from '@toolwaves/core';
 import { describeValue } from '@toolwaves/core/internal';
-import { errorMessage } from './error-message.js';
 import type { SoftErrorKind } from './soft-failure.js';
 
-/**
- * How one attempt ended, as the stages of the pipeline hand it on: the content the model would
- * see, whether it is an error and of what kind, and what was thrown (for `tool_error` and
- * `hook_failed`).
- */
+/** How one attempt ended, as the stages of the pipeline hand it on. */
 export interface AttemptAnswer {
   readonly content: string;
   readonly isError: boolean;
   readonly kind: SoftErrorKind;
   readonly error?: unknown;
+}
+
+/** The message of a thrown value: `error.message` for errors, the value as text otherwise. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A soft error of an attempt. */
@@ -22,10 +22,7 @@ export function softError(kind: SoftErrorKind, content: string, error?: unknown)
     : { content, isError: true, kind, error };
 }
 
-/**
- * What a tool's answer means: a string is the content; `{ content, isError? }` is taken as is;
- * anything else is the soft error `tool_error` describing what came back.
- */
+/** A tool's answer: a string is content; `{ content, isError? }` as is; else `tool_error`. */
 export function answerOf(toolName: string, output: unknown): AttemptAnswer {
   if (typeof output === 'string') return { content: output, isError: false, kind: 'tool_reported' };
   if (
@@ -65,10 +62,7 @@ export function lostLeaseAnswer(toolName: string, reason: unknown): AttemptAnswe
   return softError('lease_lost', `Tool \`${toolName}\` lost its fleet lease${why}`, reason);
 }
 
-/**
- * The soft error `outcome_unknown` of a tool whose fleet grant was lost after it started: it
- * was told to stop, but it may have written already.
- */
+/** The soft error `outcome_unknown` of a tool whose fleet grant was lost after it started. */
 export function outcomeUnknownAnswer(toolName: string, reason: unknown): AttemptAnswer {
   const why = reason === undefined ? '' : ` (${errorMessage(reason)})`;
   return softError(

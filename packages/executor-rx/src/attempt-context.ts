@@ -5,18 +5,7 @@ interface Aborted {
   readonly reason: unknown;
 }
 
-/**
- * The {@link ToolContext} of one attempt of one call, with the attempt's own `AbortSignal`,
- * created on first read: a tool or hook that never looks at its signal costs no
- * `AbortController`. The signal is the call's own, never the batch's: the batch aborts it
- * (through its calls in flight) on a hard error or a cancel, the attempt's timeout or a lost
- * fleet lease aborts it too, and once the attempt has ended nothing aborts it any more — so
- * listeners a tool leaves on it never pile up on a batch-wide signal. Read after an abort, it
- * is already aborted with the reason.
- *
- * Only the pipeline aborts it or sets its fencing token (static methods: a tool sees nothing
- * but the {@link ToolContext}).
- */
+/** The {@link ToolContext} of one attempt of one call. */
 export class AttemptContext implements ToolContext {
   readonly toolCallId: string;
   readonly attempt: number;

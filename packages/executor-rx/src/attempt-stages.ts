@@ -2,10 +2,8 @@ import { catchError, concatMap, identity, map, Observable, of, throwError } from
 import type { Attempt } from './attempt.js';
 import { type AttemptAnswer, softError, unknownToolAnswer } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
-import { fromMaybeAsync } from './maybe-async.js';
 import { type RecoveryStep, recoverAttempt } from './recover-attempt.js';
-import { runPostHooks } from './run-post-hooks.js';
-import { runPreHooks } from './run-pre-hooks.js';
+import { runPostHooks, runPreHooks } from './run-hooks.js';
 import { type Answered, EarlyAnswer, grantedRun, type ToolInput } from './run-tool.js';
 
 export type { Answered };
@@ -15,19 +13,7 @@ export type Concluded =
   | { readonly action: 'finish'; readonly answer: AttemptAnswer; readonly content: string }
   | (Extract<RecoveryStep, { action: 'retry' }> & { readonly answer: AttemptAnswer });
 
-/**
- * One attempt of one call, stage by stage, as an Observable that emits how it concluded (or
- * errors with the batch's hard error). The call's events go out through the attempt as they
- * happen. Every stage may answer now or later; a synchronous pipeline stays synchronous.
- * Unsubscribing (a stop, a timeout) ends whatever stage is running: a grant that arrives after
- * is given back, a tool still running outlives the attempt.
- *
- * @example
- * ```ts
- * attemptStages(attempt).subscribe((concluded) => concluded.action); // 'finish' | 'retry'
- * ```
- * @see runCall which runs the attempts of a call.
- */
+/** One attempt of one call, stage by stage, as an Observable that emits how it concluded. */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
   // A stage with nothing configured (no hooks, no recovery) is left out of the chain.
   const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;
@@ -62,34 +48,24 @@ function checked(attempt: Attempt): Observable<ToolInput> {
 
 /** 2. Pre hooks: go on, a soft error (block), or the batch's hard error (abort). */
 function preHooks(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
-  const hooks = attempt.batch.config.preHooks;
-  if (hooks.length === 0) return of(input);
   const { call, index } = attempt.prepared;
   const context = attempt.context;
-  return new Observable<ToolInput>((subscriber) => {
-    const verdict = runPreHooks({
-      hooks,
-      context: {
-        call,
-        index,
-        tool: input.tool,
-        input: input.value,
-        attempt: attempt.number,
-        get signal() {
-          return context.signal;
-        },
-      },
-      isCurrent: () => !subscriber.closed,
-    });
-    return fromMaybeAsync(verdict).subscribe({
-      next: (settled) => {
-        if (settled === undefined) subscriber.next(input);
-        else if (settled instanceof DispatchError) subscriber.error(settled);
-        else subscriber.error(new EarlyAnswer(settled));
-      },
-      complete: () => subscriber.complete(),
-    });
-  });
+  const hookContext = {
+    call,
+    index,
+    tool: input.tool,
+    input: input.value,
+    attempt: attempt.number,
+    get signal() {
+      return context.signal;
+    },
+  };
+  return runPreHooks(attempt.batch.config.preHooks, hookContext).pipe(
+    map((verdict) => {
+      if (verdict === undefined) return input;
+      throw verdict instanceof DispatchError ? verdict : new EarlyAnswer(verdict);
+    }),
+  );
 }
 
 /** 3. Waits until no tool that outlived its answer holds a conflicting key. */
@@ -117,28 +93,18 @@ function keysClear(attempt: Attempt, then: () => Observable<Answered>): Observab
 /** 6. Post hooks observe the answer; one that throws overrules it. */
 function postHooks(attempt: Attempt, answered: Answered): Observable<Answered> {
   const toolOk = observed(attempt, answered).toolOk === true;
-  const hooks = attempt.batch.config.postHooks;
   const { call, index, toolName, validation } = attempt.prepared;
   const { answer } = answered;
-  return new Observable<Answered>((subscriber) => {
-    const overrule = runPostHooks({
-      hooks,
-      context: {
-        call,
-        index,
-        toolName,
-        input: validation?.ok === true ? validation.value : undefined,
-        content: answer.content,
-        isError: answer.isError,
-        durationMs: attempt.durationMs,
-        attempt: attempt.number,
-      },
-      isCurrent: () => !subscriber.closed,
-    });
-    return fromMaybeAsync(overrule)
-      .pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })))
-      .subscribe(subscriber);
-  });
+  return runPostHooks(attempt.batch.config.postHooks, {
+    call,
+    index,
+    toolName,
+    input: validation?.ok === true ? validation.value : undefined,
+    content: answer.content,
+    isError: answer.isError,
+    durationMs: attempt.durationMs,
+    attempt: attempt.number,
+  }).pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })));
 }
 
 /** The tool's answer as it came, with its duration (what post hooks and the record see). */
@@ -187,7 +153,7 @@ function recover(attempt: Attempt, answer: AttemptAnswer): Observable<Concluded>
       ...(answer.error === undefined ? {} : { error: answer.error }),
     },
   });
-  return fromMaybeAsync(step).pipe(concatMap((settled) => concluded(answer, settled)));
+  return step.pipe(concatMap((settled) => concluded(answer, settled)));
 }
 
 function concluded(answer: AttemptAnswer, step: RecoveryStep): Observable<Concluded> {

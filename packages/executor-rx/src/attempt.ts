@@ -22,19 +22,7 @@ export interface AttemptOptions {
   readonly events: Subscriber<DispatchEvent>;
 }
 
-/**
- * One attempt of one call: its signal (an {@link AttemptContext}), its clock readings, and the
- * events and instrumentation reports it owes — a `call-start` once it may run (or ends
- * early), a `call-end` for every `call-start`, an instrumentation `end` for every start. The
- * stages (`attemptStages`) move it along; the call (`runCall`) ends it.
- *
- * @example
- * ```ts
- * const attempt = new Attempt({ batch, place, prepared, attempt: 1, readyAt, events });
- * attempt.emitStart();
- * attempt.endEvent('ok', 'done');
- * ```
- */
+/** One attempt of one call. */
 export class Attempt {
   readonly batch: CallBatch;
   readonly place: CallPlace;
@@ -68,19 +56,7 @@ export class Attempt {
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.keyWaitMs =
       options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
-    const instrument = batch.instrument;
-    if (instrument === undefined) return;
-    const { call, index, toolName, tool, input } = prepared;
-    const calls = batch.calls;
-    this.#instrument = instrument.startAttempt({
-      toolCallId: call.id,
-      toolName,
-      ...(tool === undefined ? {} : { toolDescription: tool.description }),
-      index,
-      attempt: options.attempt,
-      input,
-      waitedFor: this.#waitedFor().map((i) => calls[i]!.id),
-    });
+    this.#instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
   }
 
   /** The instrumentation's view of the attempt, when there is one (`granted`, `run`). */
@@ -174,4 +150,23 @@ export class Attempt {
   #waitedFor(): readonly number[] {
     return this.number === 1 ? this.place.waitedFor : NO_CALLS;
   }
+}
+
+/** Tells the batch's instrumentation, if any, that an attempt of `prepared` begins. */
+export function startAttempt(
+  batch: CallBatch,
+  prepared: PreparedCall,
+  attempt: number,
+  waitedFor: readonly number[],
+): AttemptInstrument | undefined {
+  const { call, index, toolName, tool, input } = prepared;
+  return batch.instrument?.startAttempt({
+    toolCallId: call.id,
+    toolName,
+    ...(tool === undefined ? {} : { toolDescription: tool.description }),
+    index,
+    attempt,
+    input,
+    waitedFor: waitedFor.map((i) => batch.calls[i]!.id),
+  });
 }

@@ -1,5 +1,12 @@
 import type { ToolCall } from '@toolwaves/core';
-import { dependencies, type Wave } from '@toolwaves/planner';
+import {
+  type CallExplanation,
+  dependencies,
+  explainPlan,
+  type Plan,
+  verifyPlan,
+  type Wave,
+} from '@toolwaves/planner';
 import {
   catchError,
   concat,
@@ -12,35 +19,25 @@ import {
   type Observable,
   of,
 } from 'rxjs';
+import { errorMessage } from './attempt-answer.js';
 import type { CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
-import { errorMessage } from './error-message.js';
-import { type PlannedBatch, planBatch } from './plan-batch.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
 import { unnested } from './unnested.js';
 
-/**
- * The two schedules of a batch, parameters of its one shell (`runBatch`): the plan's waves, or
- * the ready queue. Each gives the batch's `batch-start` and the Observable of its calls' events.
- */
+// The two schedules of a batch, parameters of its one shell (`runBatch`).
 
 /** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
 export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observable<DispatchEvent>] {
   const { config } = batch;
   const { mode } = batch.dispatch;
   const cap = batch.cap;
-  const planned: PlannedBatch = planBatch({
-    planner: config.planner,
-    prepared: batch.prepared,
-    mode,
-    maxConcurrency: cap,
-  });
-  const { plan } = planned;
+  const plan = planWaves(batch);
   batch.plan = plan;
-  let explanation: ReturnType<PlannedBatch['explain']> | undefined;
+  let explanation: CallExplanation[] | undefined;
   const start: BatchStartEvent = {
     type: 'batch-start',
     mode,
@@ -48,7 +45,7 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
     callCount: batch.calls.length,
     plan,
     get explanation() {
-      explanation ??= planned.explain();
+      explanation ??= explainPlan(batch.prepared.nodes(), plan);
       return explanation;
     },
   };
@@ -82,6 +79,39 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
   ];
 }
 
+// Plans the waves (one call per wave in sequential mode or under 2 calls) and verifies them.
+/** @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules. */
+function planWaves(batch: ScheduledBatch): Plan {
+  const { prepared, cap } = batch;
+  const { planner } = batch.config;
+  const count = batch.calls.length;
+  if (batch.dispatch.mode === 'sequential' || count < 2) {
+    const waves = Array.from({ length: count }, (_, index) => ({ calls: [index], open: false }));
+    return { planner: 'sequential', waves };
+  }
+  let plan: Plan;
+  let violations: string[];
+  try {
+    const nodes = prepared.nodes();
+    plan = planner.plan(nodes, { maxConcurrency: cap });
+    violations = verifyPlan(nodes, plan, { ordered: planner.keepsOrder === true });
+  } catch (error) {
+    throw new DispatchError({
+      code: 'invalid_plan',
+      message: `Planner \`${planner.name}\` failed: ${errorMessage(error)}`,
+      cause: error,
+    });
+  }
+  if (violations.length > 0) {
+    throw new DispatchError({
+      code: 'invalid_plan',
+      message: `Planner \`${planner.name}\` returned a plan that breaks the rules: ${violations.join('; ')}`,
+      violations,
+    });
+  }
+  return plan;
+}
+
 /** The ready queue: each call starts once its dependencies have ended and a slot is free. */
 export function scheduleReadyCalls(
   batch: ScheduledBatch,
@@ -102,7 +132,7 @@ export function scheduleReadyCalls(
     const rules = dependencies(batch.prepared.nodes());
     batch.rules = rules;
     calls = from(
-      batch.calls.map((_, index) => readyCall(batch, index, rules[index]!, batch.startedAt)),
+      batch.calls.map((_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt)),
     );
   } else {
     batch.rules = [];
@@ -116,7 +146,7 @@ export function scheduleReadyCalls(
       map((call) => {
         const arrival = arrivals.arrive(call);
         if (arrival.rules !== undefined) batch.rules![arrival.index] = arrival.rules;
-        return readyCall(
+        return new ReadyCall(
           batch,
           arrival.index,
           arrival.waits,
@@ -141,16 +171,6 @@ export function scheduleReadyCalls(
   return [start, calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority }))];
 }
 
-function readyCall(
-  batch: ScheduledBatch,
-  index: number,
-  waits: readonly number[],
-  arrivedAt: number,
-  duplicateOf?: number,
-): EagerCall<DispatchEvent> {
-  return new ReadyCall(batch, index, waits, arrivedAt, duplicateOf);
-}
-
 /** A call for the ready queue (a class: its `run` is not made per call). */
 class ReadyCall implements EagerCall<DispatchEvent> {
   readonly estimateMs: number | undefined;
@@ -160,7 +180,7 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly index: number,
     readonly dependencies: readonly number[],
     readonly arrivedAt: number,
-    readonly duplicateOf: number | undefined,
+    readonly duplicateOf?: number,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }

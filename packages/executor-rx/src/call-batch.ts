@@ -38,7 +38,8 @@ export interface CallPlace {
   readonly readyAt: number;
   /** Eager mode and streams: when the call arrived (its `call-start`s tell the wait). */
   readonly arrivedAt?: number | undefined;
-  /** The earlier calls it waited for (eager: its dependencies not ended on arrival), ascending. */
+  /** The calls it waited for (eager: its dependencies not ended on arrival; waves: the calls of
+   * earlier waves it conflicts with), ascending. */
   readonly waitedFor: readonly number[];
 }
 

@@ -1,6 +1,6 @@
 import type { ToolCall } from '@toolwaves/core';
 import { describeValue } from '@toolwaves/core/internal';
-import { isObservable, Observable, type Subscriber } from 'rxjs';
+import { isObservable, Observable } from 'rxjs';
 import { DispatchError } from './dispatch-error.js';
 
 /** Tool calls the model is still writing: an async iterable or an Observable. */
@@ -27,72 +27,45 @@ export function callSource(calls: ToolCallSource): Observable<ToolCall> {
     });
   }
   return new Observable<ToolCall>((subscriber) => {
-    const reader = new IteratorReader(subscriber);
-    reader.start(calls);
-    return () => reader.stop();
+    let iterator: AsyncIterator<ToolCall> | undefined;
+    let done = false;
+    const failed = (error: unknown): void => {
+      done = true;
+      subscriber.error(error);
+    };
+    const pull = (): void => {
+      let next: Promise<IteratorResult<ToolCall>>;
+      try {
+        iterator ??= calls[Symbol.asyncIterator]();
+        next = Promise.resolve(iterator.next());
+      } catch (error) {
+        failed(error);
+        return;
+      }
+      next.then((result) => {
+        if (subscriber.closed) return;
+        if (result.done === true) {
+          done = true;
+          subscriber.complete();
+          return;
+        }
+        subscriber.next(result.value);
+        if (!subscriber.closed) pull();
+      }, failed);
+    };
+    pull();
+    // Unsubscribed: stop reading, and tell the iterator (its `return()`) unless it has ended;
+    // its own failure to close (thrown or rejected) is not the dispatch's.
+    return () => {
+      if (done || iterator === undefined) return;
+      done = true;
+      try {
+        Promise.resolve(iterator.return?.()).catch(() => undefined);
+      } catch {
+        // ignored, as a rejection is
+      }
+    };
   });
-}
-
-/**
- * Reads an async iterator one call at a time into a subscriber. A class with its callbacks
- * made once: a long stream allocates nothing per call beyond what the iterator does.
- */
-class IteratorReader {
-  readonly #subscriber: Subscriber<ToolCall>;
-  #iterator: AsyncIterator<ToolCall> | undefined;
-  #done = false;
-  readonly #onResult = (result: IteratorResult<ToolCall>): void => {
-    const subscriber = this.#subscriber;
-    if (subscriber.closed) return;
-    if (result.done === true) {
-      this.#done = true;
-      subscriber.complete();
-      return;
-    }
-    subscriber.next(result.value);
-    if (!subscriber.closed) this.#pull();
-  };
-  readonly #onError = (error: unknown): void => {
-    this.#done = true;
-    this.#subscriber.error(error);
-  };
-
-  constructor(subscriber: Subscriber<ToolCall>) {
-    this.#subscriber = subscriber;
-  }
-
-  start(calls: AsyncIterable<ToolCall>): void {
-    try {
-      this.#iterator = calls[Symbol.asyncIterator]();
-    } catch (error) {
-      this.#onError(error);
-      return;
-    }
-    this.#pull();
-  }
-
-  /** Unsubscribed: stop reading, and tell the iterator (its `return()`) unless it has ended. */
-  stop(): void {
-    if (this.#done || this.#iterator === undefined) return;
-    this.#done = true;
-    try {
-      // The iterator's own failure to close is not the dispatch's: nothing waits for it.
-      Promise.resolve(this.#iterator.return?.()).catch(() => undefined);
-    } catch {
-      // A synchronous throw from `return()` likewise.
-    }
-  }
-
-  #pull(): void {
-    let next: Promise<IteratorResult<ToolCall>>;
-    try {
-      next = Promise.resolve((this.#iterator as AsyncIterator<ToolCall>).next());
-    } catch (error) {
-      this.#onError(error);
-      return;
-    }
-    next.then(this.#onResult, this.#onError);
-  }
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<ToolCall> {

@@ -1,11 +1,4 @@
-/**
- * JSON with object keys sorted at every depth, so two inputs that differ only in key order
- * give the same text. `undefined` properties are left out (as `JSON.stringify` does); a
- * top-level `undefined` gives `"undefined"`.
- *
- * @throws TypeError for circular structures (as `JSON.stringify` does).
- * @example canonicalJson({ b: 1, a: { d: 2, c: 3 } }) // '{"a":{"c":3,"d":2},"b":1}'
- */
+/** JSON with object keys sorted at every depth. */
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, sortKeys) ?? 'undefined';
 }

@@ -69,3 +69,7 @@ export class DispatchError extends Error {
     this.violations = options.violations;
   }
 }
+
+/** The hard error `invalid_config` with `message` (what an option check throws). */
+export const invalidConfig = (message: string): DispatchError =>
+  new DispatchError({ code: 'invalid_config', message });

@@ -15,11 +15,7 @@ export interface DispatcherOptions {
   readonly mode?: DispatchMode | undefined;
   /** Calls running at once inside a wave: an integer ≥ 1, default 8, clamped to the batch size. */
   readonly maxConcurrency?: number | undefined;
-  /**
-   * Eager mode and streams: which ready call takes a free slot first, `'model-order'` (the
-   * default: the earliest) or `'longest-first'` (the largest estimate from the health record,
-   * ties in model order).
-   */
+  /** Eager mode and streams: which ready call starts first. Default `'model-order'`. */
   readonly priority?: EagerPriority | undefined;
   /** How parallel batches are planned. Default `greedyPlanner()`. */
   readonly planner?: Planner | undefined;
@@ -31,44 +27,21 @@ export interface DispatcherOptions {
   readonly timeoutMs?: number | undefined;
   /** Where attempts are recorded; pass one to share it between dispatchers. Default a new one. */
   readonly health?: ToolHealth | undefined;
-  /**
-   * Clock and timers (timeouts, back-off) and `now()` for durations. Default `asyncScheduler`
-   * (which uses `setInterval` and `Date.now`, so fake timers drive it).
-   */
+  /** Clock and timers (timeouts, back-off, durations). Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike | undefined;
   /**
-   * Fleet-wide coordination: every attempt, after its pre hooks and before its tool runs, holds
-   * a grant for the call's declared accesses (`access` / `resourceKey`, empty when none). The
-   * wait counts in `timeoutMs` and obeys cancellation; `call-start` reports it as
-   * `fleetWaitMs`; the grant's `fencingToken` reaches the tool as `ToolContext.fencingToken`; a
-   * grant that cannot be had is the soft error `coordination_failed` (one lost before the tool
-   * started, `lease_lost`), and the tool never runs unlocked; one lost after the tool started is
-   * `outcome_unknown`, never retried. The grant is released when the tool settles. A call whose
-   * declarations cannot be read asks for `exclusive: true`. Default `noCoordination`.
+   * Fleet-wide coordination: each attempt holds a grant for its declared accesses while its tool
+   * runs (README: the per-call pipeline). Default `noCoordination`.
    */
   readonly coordinator?: Coordinator | undefined;
   /**
-   * How long, in ms (a number above 0, or `Infinity`), a call keeps its keys after its slot was
-   * answered without its tool settling (it timed out, lost its lease, or its batch was cancelled
-   * or failed, and the tool ignores its signal). Until the tool settles, or this long at most,
-   * a conflicting call of this dispatcher — in the same batch or a later one — waits; then the
-   * keys are given back anyway and the waiting call's batch gets a `settle-timeout` event.
-   * Nothing else waits. A fleet grant is held longer: until the tool settles. Default 30 000.
+   * How long (ms, or `Infinity`) a tool that outlived its answer keeps its keys if it never
+   * settles; its fleet grant is held until it settles. Default 30 000.
    */
   readonly settleTimeoutMs?: number | undefined;
-  /**
-   * Where dispatches and attempts are reported (e.g. `openTelemetry()` of `@toolwaves/otel`):
-   * `startBatch` when a dispatch, stream or turn starts (when its Observable is subscribed:
-   * synchronously inside `dispatch`, `dispatchStream` and `openTurn`), `startAttempt` when an
-   * attempt begins, `granted` just before its tool runs, the tool's `execute` inside
-   * `run`, `end` once per attempt and once per batch. Default `noInstrumentation`.
-   */
+  /** Where dispatches and attempts are reported (README). Default `noInstrumentation`. */
   readonly instrumentation?: Instrumentation | undefined;
-  /**
-   * What a soft error does to the rest of the batch: `'continue'` (the default: nothing),
-   * `'skip-dependents'` (the calls that depend on it, directly or not, are answered with a soft
-   * error naming it and never run) or `'stop'` (no call starts after it). Also per dispatch.
-   */
+  /** What a soft error does to the rest of the batch. Default `'continue'`. */
   readonly onFailure?: FailurePolicy | undefined;
 }
 
@@ -84,11 +57,7 @@ export interface DispatchOptions {
   readonly priority?: EagerPriority | undefined;
   /** This batch's failure policy; default the dispatcher's. */
   readonly onFailure?: FailurePolicy | undefined;
-  /**
-   * Called with every event of the batch, in order, as it happens (with `dispatch`, the
-   * results and the events without writing any RxJS). An `onEvent` that throws fails the
-   * batch with what it threw: the calls in flight are stopped as if unsubscribed from.
-   */
+  /** Called with every event, in order, as it happens; one that throws fails the batch. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
 }
 

@@ -16,20 +16,10 @@ import { runBatch } from './run-batch.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
- * Runs the tool calls of one model turn and answers each in its slot. Sequential by default;
- * in parallel mode it plans waves once (default `greedyPlanner()`), refuses a plan that breaks
- * the rules, runs the waves one after another and each wave's calls concurrently under
- * `maxConcurrency`. In eager mode there are no waves: each call starts as soon as the earlier
- * calls it depends on (the planner's `dependencies`) have ended and a slot is free. Calls the
- * model is still writing run with {@link Dispatcher.dispatchStream} / {@link Dispatcher.runStream},
- * each as soon as it may. Every mode runs every call through the same pipeline: validate input
- * → pre hooks → hold its keys (calls of this dispatcher still settling, the fleet
- * `coordinator`) → execute with timeout → post hooks → health record → recovery.
- *
- * Soft errors (the tool threw or answered `isError`, unknown tool, invalid input, blocked,
- * timed out, recovery gave up) are results with `isError: true`; hard errors (cancelled, a hook
- * aborted, loop detected, recovery exhausted) reject the whole dispatch with a
- * {@link DispatchError} and no results.
+ * Runs the tool calls of one model turn and answers each in its slot: sequential by default,
+ * in planned waves (`parallel`), or each call as soon as its dependencies have ended (`eager`,
+ * and every stream), under `maxConcurrency`. Soft errors are results with `isError: true`;
+ * hard errors reject the whole dispatch with a {@link DispatchError} and no results.
  *
  * @example
  * ```ts
@@ -86,13 +76,8 @@ export class Dispatcher {
 
   /**
    * Runs calls the model is still writing and resolves with one result per call, in call
-   * order, once the source has ended. Each call starts as soon as it may while the source is
-   * still producing: when the earlier calls it depends on have ended and a slot is free (in
-   * `parallel` and `eager` mode; waves need the whole batch), or one by one as they arrive in
-   * `sequential` mode. A second call with an id already seen gets a soft error naming the id.
-   * An empty source resolves with `[]`. Cancelling stops reading the source (an async
-   * iterator's `return()` is called) and stops the calls in flight. With `onEvent`, every event
-   * goes to it as it happens (the same events `runStream` emits).
+   * order, once the source has ended; each call starts as soon as it may (one by one in
+   * `sequential` mode). A repeated id gets a soft error; cancelling stops reading the source.
    *
    * @example
    * ```ts
@@ -111,11 +96,8 @@ export class Dispatcher {
   }
 
   /**
-   * A stream of calls as a cold Observable of {@link DispatchEvent}s (see
-   * {@link Dispatcher.dispatchStream}): `batch-start` (no plan, `callCount` undefined), the
-   * calls' `call-start`/`call-end` pairs (no waves: `call-start` says which calls it waited
-   * for and how long since it arrived), then `batch-end` once the source has ended.
-   * Unsubscribing stops the calls and the reading of the source.
+   * A stream of calls as a cold Observable of {@link DispatchEvent}s (no plan, no waves:
+   * `call-start` says what it waited for); unsubscribing stops the calls and the source.
    *
    * @throws DispatchError `invalid_config` (synchronously) for invalid options or a `calls`
    *   that is neither an AsyncIterable nor an Observable.
@@ -129,15 +111,9 @@ export class Dispatcher {
   }
 
   /**
-   * Opens a turn fed one call at a time, for frameworks that execute their tools themselves
-   * (LangChain, OpenAI Agents, the AI SDK with `execute`): `turn.run(call, execute?)` resolves
-   * with the call's result once it has run; each call starts as soon as the earlier calls it
-   * depends on (the same rules as {@link Dispatcher.dispatchStream}, in the order `run` was
-   * called) have ended and a slot is free. `execute` runs in place of the registered tool's,
-   * inside the same pipeline (validation, hooks, timeout, fleet grant, events, recovery); a
-   * tool known only by its declarations (`declareTool`) is scheduled by them, and one the
-   * registry does not know runs alone. A hard error (the signal, a hook's abort) rejects every
-   * pending `run` and `close()`, and nothing starts after it.
+   * Opens a turn fed one call at a time, for frameworks that execute their tools themselves:
+   * `turn.run(call, execute?)` resolves with the call's result once it has run, scheduled by
+   * the same rules as {@link Dispatcher.dispatchStream}; a hard error rejects every pending run.
    *
    * @example
    * ```ts

@@ -1,5 +1,5 @@
-import { describeValue } from '@toolwaves/core/internal';
-import { DispatchError } from './dispatch-error.js';
+import { checkOption, optionRules } from '@toolwaves/core/internal';
+import { invalidConfig } from './dispatch-error.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 
 /** Options of {@link exponentialBackoff}. */
@@ -26,9 +26,9 @@ export interface ExponentialBackoffOptions {
  * @see basicReflector for what is retryable by default.
  */
 export function exponentialBackoff(options: ExponentialBackoffOptions = {}): RecoveryStrategy {
-  const baseMs = check('baseMs', options.baseMs ?? 100, 0);
-  const factor = check('factor', options.factor ?? 2, 1);
-  const capMs = check('capMs', options.capMs ?? 30_000, 0);
+  const baseMs = check('baseMs', options.baseMs, 100, 0);
+  const factor = check('factor', options.factor, 2, 1);
+  const capMs = check('capMs', options.capMs, 30_000, 0);
   return {
     name: 'exponential-backoff',
     decide: ({ failure, retryable, correction }) => {
@@ -41,12 +41,8 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Rec
   };
 }
 
-function check(name: string, value: unknown, min: number): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) {
-    throw new DispatchError({
-      code: 'invalid_config',
-      message: `Expected \`${name}\` of exponentialBackoff to be a finite number from ${min} and up, got ${describeValue(value)}`,
-    });
-  }
-  return value;
+function check(name: string, value: unknown, fallback: number, min: number): number {
+  const subject = `\`${name}\` of exponentialBackoff`;
+  const rule = optionRules.numberFrom(min);
+  return checkOption({ name, subject, value, rule, error: invalidConfig, default: fallback });
 }

@@ -30,20 +30,8 @@ export interface FailureGateOptions {
   readonly dependenciesOf: (index: number) => readonly number[];
 }
 
-/**
- * The failure policy of one batch: told each call's final answer ({@link FailureGate.answered}),
- * it says, when a call's turn to start comes, whether it must be skipped and why
- * ({@link FailureGate.verdict}). A call's dependencies have all ended by the time it may start
- * (in every mode), so the verdict is final. Under `'skip-dependents'` a skipped call counts as
- * failed for its own dependents, naming the same first failed call.
- *
- * @example
- * ```ts
- * const gate = new FailureGate({ policy: 'stop', calls, dependenciesOf });
- * gate.answered(0, { ...result, isError: true });
- * gate.verdict(1); // { reason: 'stopped', failedCallId: calls[0].id, content: '...' }
- * ```
- */
+// The failure policy of one batch: told each call's final answer, it says whether a call whose
+// turn has come must be skipped, and why.
 export class FailureGate {
   readonly #policy: FailurePolicy;
   readonly #calls: readonly ToolCall[];

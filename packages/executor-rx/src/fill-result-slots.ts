@@ -1,9 +1,6 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 
-/**
- * The batch's results in call order, with every empty slot (defensively unreachable) turned
- * into the soft error "dispatch produced no result", so a hole never reaches the model.
- */
+/** The batch's results in call order, with every empty slot. */
 export function fillResultSlots(
   calls: readonly ToolCall[],
   slots: readonly (ToolResult | undefined)[],

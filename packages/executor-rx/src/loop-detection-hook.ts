@@ -1,6 +1,6 @@
-import { describeValue } from '@toolwaves/core/internal';
+import { checkOption, optionRules } from '@toolwaves/core/internal';
 import { canonicalJson } from './canonical-json.js';
-import { DispatchError } from './dispatch-error.js';
+import { invalidConfig } from './dispatch-error.js';
 import type { PreHook } from './dispatch-hooks.js';
 
 /** Options of {@link loopDetectionHook}. */
@@ -22,13 +22,14 @@ export interface LoopDetectionOptions {
  * ```
  */
 export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
-  const threshold = options.threshold ?? 3;
-  if (typeof threshold !== 'number' || !Number.isInteger(threshold) || threshold < 1) {
-    throw new DispatchError({
-      code: 'invalid_config',
-      message: `Expected \`threshold\` of loopDetectionHook to be an integer from 1 and up, got ${describeValue(threshold)}`,
-    });
-  }
+  const threshold = checkOption({
+    name: 'threshold',
+    subject: '`threshold` of loopDetectionHook',
+    value: options.threshold,
+    rule: optionRules.integerFrom(1),
+    error: invalidConfig,
+    default: 3,
+  });
   const seen = new Map<string, number>();
   return ({ tool, input, attempt }) => {
     if (attempt !== 1) return undefined;

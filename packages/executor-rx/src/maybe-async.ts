@@ -12,15 +12,7 @@ export function isPromiseLike<T>(value: MaybeAsync<T>): value is PromiseLike<T> 
   );
 }
 
-/**
- * An answer given now or later as an Observable: synchronous for a plain value (so a pipeline of
- * synchronous stages stays synchronous), from the promise otherwise.
- *
- * @example
- * ```ts
- * fromMaybeAsync(hook(context)).pipe(map(verdictOf));
- * ```
- */
+/** An answer given now or later as an Observable. */
 export function fromMaybeAsync<T>(value: MaybeAsync<T>): Observable<T> {
   return isPromiseLike(value) ? from(value) : of(value);
 }

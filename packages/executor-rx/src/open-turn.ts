@@ -39,19 +39,7 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-/**
- * A turn as a thin layer over the stream path: each `run` pushes its call into a Subject that
- * the stream scheduler reads (the call's `execute` kept by its index), and the call's final
- * `call-end` resolves its promise.
- *
- * @example
- * ```ts
- * const turn = dispatcher.openTurn({ signal });
- * const [a, b] = await Promise.all([turn.run(callA, runA), turn.run(callB)]);
- * await turn.close();
- * ```
- * @see Dispatcher.openTurn
- */
+/** A turn as a thin layer over the stream path. */
 export function openTurn(options: OpenTurnOptions): Turn {
   const calls = new Subject<ToolCall>();
   const given: (ToolExecute | undefined)[] = [];
@@ -59,15 +47,6 @@ export function openTurn(options: OpenTurnOptions): Turn {
   let failure: unknown;
   let failed = false;
   let closed = false;
-  let closedOk: () => void = () => undefined;
-  let closedWith: (error: unknown) => void = () => undefined;
-  const done = new Promise<void>((resolve, reject) => {
-    closedOk = resolve;
-    closedWith = reject;
-  });
-  // A turn nobody closes must not leave an unhandled rejection behind.
-  done.catch(() => undefined);
-
   const { onEvent } = options.dispatch;
   const events = runBatch({
     config: options.config,
@@ -76,23 +55,27 @@ export function openTurn(options: OpenTurnOptions): Turn {
     turn: true,
     executeOf: (index) => given[index],
   });
-  (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
-    next: (event) => {
-      if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
-      const { result, index } = event;
-      if (result === undefined) return;
-      const waiting = pending[index];
-      pending[index] = undefined;
-      waiting?.resolve(result);
-    },
-    error: (error: unknown) => {
-      failed = true;
-      failure = error;
-      for (const waiting of pending.splice(0)) waiting?.reject(error);
-      closedWith(error);
-    },
-    complete: () => closedOk(),
+  const done = new Promise<void>((resolve, reject) => {
+    (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
+      next: (event) => {
+        if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
+        const { result, index } = event;
+        if (result === undefined) return;
+        const waiting = pending[index];
+        pending[index] = undefined;
+        waiting?.resolve(result);
+      },
+      error: (error: unknown) => {
+        failed = true;
+        failure = error;
+        for (const waiting of pending.splice(0)) waiting?.reject(error);
+        reject(error);
+      },
+      complete: resolve,
+    });
   });
+  // A turn nobody closes must not leave an unhandled rejection behind.
+  done.catch(() => undefined);
 
   return {
     run(call, execute) {

@@ -39,22 +39,7 @@ interface Waiter {
   readonly subscriber: Subscriber<SettleTimeoutEvent>;
 }
 
-/**
- * The tools of a dispatcher that outlived their answer: their call timed out, lost its fleet
- * lease, or its batch was cancelled or failed, and the tool ignored its signal. Each one holds
- * its keys until it settles, or `settleTimeoutMs` at most (then they are given back anyway and
- * every call waiting for them gets a {@link SettleTimeoutEvent}), and its fleet grant until it
- * settles, however long that takes (the coordinator renews it meanwhile). One instance per
- * `Dispatcher`, shared by its batches, so the next turn does not race a tool the previous one
- * gave up on. A call waits only when it needs a conflicting key ({@link OutlivingTools.whenClear}).
- *
- * @example
- * ```ts
- * const hold = outliving.hold({ node, toolCallId: 'a', toolName: 'write_file', grant });
- * toolPromise.finally(() => hold.settled());
- * outliving.whenClear(otherNode).subscribe({ complete: () => start() }); // waits only on conflict
- * ```
- */
+/** The tools of a dispatcher that outlived their answer. */
 export class OutlivingTools {
   readonly #scheduler: SchedulerLike;
   readonly #settleTimeoutMs: number;
@@ -103,11 +88,7 @@ export class OutlivingTools {
     return false;
   }
 
-  /**
-   * Completes once no outliving tool conflicts with `node` (at once, synchronously, when none
-   * does). Emits a {@link SettleTimeoutEvent} for each conflicting tool given up on meanwhile.
-   * Unsubscribing stops waiting.
-   */
+  /** Completes once no outliving tool conflicts with `node`. */
   whenClear(node: PlanNode): Observable<SettleTimeoutEvent> {
     return new Observable<SettleTimeoutEvent>((subscriber) => {
       if (!this.blocks(node)) {
@@ -142,14 +123,11 @@ export class OutlivingTools {
   }
 }
 
-/**
- * Gives a fleet grant back. `release()` never throws by contract; a throw or a rejection is
- * swallowed all the same: a coordinator that breaks its contract does not break the batch.
- */
+/** Gives a fleet grant back; a release that throws or rejects is ignored (the lease expires). */
 export function giveBack(grant: CoordinationGrant): void {
   try {
     grant.release().then(undefined, () => undefined);
   } catch {
-    // See above.
+    // ignored, as a rejection is
   }
 }

@@ -27,20 +27,7 @@ export interface PreparedCallsOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
-/**
- * The calls of one batch, each resolved once: its input validated against its tool's schema on
- * first need (by planning, or by its first attempt), its plan node (the tool's declarations for
- * the parsed input) made once. Kept column by column, so that nothing per call but its
- * validation and its node lives through the whole batch; {@link PreparedCalls.call} makes the
- * {@link PreparedCall} a call's attempts use when it starts.
- *
- * @example
- * ```ts
- * const prepared = new PreparedCalls({ registry, calls, health });
- * planner.plan(prepared.nodes());                // inputs parsed here, once
- * runCall(batch, prepared.call(0), place);      // reuses the parsed input
- * ```
- */
+// The calls of one batch, each resolved once: input validated on first need, plan node made once.
 export class PreparedCalls {
   readonly registry: ToolRegistry;
   readonly health: ToolHealth | undefined;
@@ -117,20 +104,7 @@ export class PreparedCalls {
   }
 }
 
-/**
- * One call as its attempts see it: its tool, its validated input and its plan node. Without a
- * correction they are the batch's ({@link PreparedCalls}: parsed once, shared with planning);
- * a retry with a correction (another tool, another input) prepares them afresh, once.
- *
- * @example
- * ```ts
- * const prepared = batch.prepared.call(0);
- * prepared.tool;        // undefined for an unknown tool
- * prepared.validation;  // { ok: true, value } or { ok: false, message }
- * prepared.node;        // what the planner sees
- * ```
- * @see runCall which runs it.
- */
+/** One call as its attempts see it: its tool, its validated input and its plan node. */
 export class PreparedCall {
   /** Position of the call in the batch. */
   readonly index: number;
@@ -140,10 +114,7 @@ export class PreparedCall {
   readonly toolName: string;
   /** The input as given (a recovery correction may differ from `call.input`). */
   readonly input: unknown;
-  /**
-   * The tool, or `undefined` when none has the name and no implementation came with the call;
-   * a call of an unknown tool run with its own implementation gets a tool with no declarations.
-   */
+  /** The tool, or `undefined` when none has the name and no implementation came with the call. */
   readonly tool: Tool | undefined;
   /** The implementation given with the call (a turn's), run in place of the tool's `execute`. */
   readonly givenExecute: ToolExecute | undefined;
@@ -172,10 +143,7 @@ export class PreparedCall {
       registered ?? (given === undefined ? undefined : undeclaredTool(this.toolName, given));
   }
 
-  /**
-   * This call with a recovery's `correction` applied on top of the corrections it already has
-   * (what the correction leaves out stays as it was), prepared afresh.
-   */
+  /** This call with a recovery's `correction` applied on top of the corrections it already has. */
   corrected(correction: RecoveryCorrection): PreparedCall {
     return new PreparedCall(this.#batch, this.index, {
       toolName: typeof correction.toolName === 'string' ? correction.toolName : this.toolName,
@@ -203,12 +171,8 @@ export class PreparedCall {
     return this.#node;
   }
 
-  /**
-   * What the call asks a fleet coordinator for: the node's accesses, or, for a call that is not
-   * concurrency-safe, whatever `access` / `resourceKey` declare (empty when nothing is
-   * declared); `exclusive` when its declarations could not be read (one threw or answered
-   * something malformed, or the tool is not in the registry): it fails closed.
-   */
+  // What the call asks a fleet coordinator for: its accesses (a call that is not concurrency-safe:
+  // what it declares), `exclusive` when its declarations cannot be read (it fails closed).
   get fleetRequest(): FleetRequest {
     const node = this.node;
     if (node.parallelizable) return { access: accessesOf(node), exclusive: false };

@@ -1,15 +1,13 @@
 import { describeValue } from '@toolwaves/core/internal';
+import { catchError, concatMap, defer, map, type Observable, of } from 'rxjs';
+import { errorMessage } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
-import { errorMessage } from './error-message.js';
-import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
+import { fromMaybeAsync } from './maybe-async.js';
 import { MAX_RETRIES, type RecoveryDecision, type RecoveryStrategy } from './recovery-strategy.js';
-import type { RecoveryCorrection, Reflection, Reflector } from './reflector.js';
+import type { RecoveryCorrection, Reflector } from './reflector.js';
 import type { SoftFailure } from './soft-failure.js';
 
-/**
- * What recovery decided for an attempt that ended with a soft error: end the call with
- * `content` in its slot, try again after `delayMs` (corrected), or fail the batch.
- */
+/** What recovery decided for an attempt that ended with a soft error. */
 export type RecoveryStep =
   | { readonly action: 'finish'; readonly content: string }
   | {
@@ -26,47 +24,18 @@ export interface RecoverAttemptOptions {
   readonly failure: SoftFailure;
 }
 
-/**
- * The recovery stage of an attempt that ended with a soft error: the reflector looks at the
- * failure, the strategy decides, and the decision becomes a {@link RecoveryStep}. `skip` ends
- * the call with the soft error (saying recovery gave up after retries); `retry` retries after its
- * back-off; `fail`, a retry past {@link MAX_RETRIES}, an invalid decision, or a reflector or
- * strategy that throws is a hard error. Either may answer asynchronously. Never rejects.
- *
- * @see RecoveryStrategy
- * @see Reflector
- */
-export function recoverAttempt(options: RecoverAttemptOptions): MaybeAsync<RecoveryStep> {
+/** The recovery stage: the reflector, then the strategy; one that throws fails the batch. */
+export function recoverAttempt(options: RecoverAttemptOptions): Observable<RecoveryStep> {
   const { reflector, strategy, failure } = options;
-  let reflection: MaybeAsync<Reflection>;
-  try {
-    reflection = reflector.reflect(failure);
-  } catch (error) {
-    return recoveryThrew(failure, 'reflector', error);
-  }
-  if (!isPromiseLike(reflection)) return decide(strategy, failure, reflection);
-  return reflection.then(
-    (settled) => decide(strategy, failure, settled),
-    (error: unknown) => recoveryThrew(failure, 'reflector', error),
-  );
-}
-
-function decide(
-  strategy: RecoveryStrategy,
-  failure: SoftFailure,
-  reflection: Reflection,
-): MaybeAsync<RecoveryStep> {
   const what = `strategy \`${strategy.name}\``;
-  let decision: MaybeAsync<RecoveryDecision>;
-  try {
-    decision = strategy.decide(reflection);
-  } catch (error) {
-    return recoveryThrew(failure, what, error);
-  }
-  if (!isPromiseLike(decision)) return stepOf(strategy, failure, decision);
-  return decision.then(
-    (settled) => stepOf(strategy, failure, settled),
-    (error: unknown) => recoveryThrew(failure, what, error),
+  return defer(() => fromMaybeAsync(reflector.reflect(failure))).pipe(
+    concatMap((reflection) =>
+      defer(() => fromMaybeAsync(strategy.decide(reflection))).pipe(
+        map((decision) => stepOf(strategy, failure, decision)),
+        catchError((error: unknown) => of(recoveryThrew(failure, what, error))),
+      ),
+    ),
+    catchError((error: unknown) => of(recoveryThrew(failure, 'reflector', error))),
   );
 }
 

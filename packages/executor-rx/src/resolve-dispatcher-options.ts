@@ -5,7 +5,7 @@ import {
   noInstrumentation,
   type ToolRegistry,
 } from '@toolwaves/core';
-import { optionMessage } from '@toolwaves/core/internal';
+import { checkOption, type OptionRule, optionMessage, optionRules } from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
@@ -13,7 +13,7 @@ import {
   type Planner,
 } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
-import { DispatchError } from './dispatch-error.js';
+import { invalidConfig } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
@@ -49,7 +49,7 @@ export interface DispatcherConfig {
 }
 
 /** Default of `settleTimeoutMs`. */
-export const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
+const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions {
@@ -61,23 +61,80 @@ export interface ResolvedDispatchOptions {
   readonly onEvent: ((event: DispatchEvent) => void) | undefined;
 }
 
-const DISPATCHER_KEYS = [
-  'registry',
-  'mode',
-  'maxConcurrency',
-  'priority',
-  'planner',
-  'hooks',
-  'recovery',
-  'timeoutMs',
-  'health',
-  'scheduler',
-  'coordinator',
-  'settleTimeoutMs',
-  'instrumentation',
-  'onFailure',
-];
-const DISPATCH_KEYS = ['signal', 'mode', 'maxConcurrency', 'priority', 'onFailure', 'onEvent'];
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** An object with these methods (and a non-empty `name` when `named`). */
+function withMethods(
+  expected: string,
+  methods: readonly string[],
+  named = false,
+): OptionRule<unknown> {
+  const test = (value: unknown): value is unknown =>
+    isObject(value) &&
+    methods.every((method) => typeof value[method] === 'function') &&
+    (!named || (typeof value.name === 'string' && value.name !== ''));
+  return { expected, test };
+}
+
+/** One of these words, listed in the message as `'a', 'b' or 'c'`. */
+function oneOf<T extends string>(values: readonly T[]): OptionRule<T> {
+  const quoted = values.map((value) => `'${value}'`);
+  const expected = `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+  return { expected, test: (value): value is T => values.includes(value as T) };
+}
+
+/** An array whose every element is a function (each checked by name: `hooks.pre[1]`). */
+const FUNCTIONS: OptionRule<unknown> = { expected: 'an array of functions', test: Array.isArray };
+const MODE = oneOf<DispatchMode>(['sequential', 'parallel', 'eager']);
+const PRIORITY = oneOf<EagerPriority>(['model-order', 'longest-first']);
+const ON_FAILURE = oneOf<FailurePolicy>(['continue', 'skip-dependents', 'stop']);
+const MAX_CONCURRENCY = optionRules.integerFrom(1);
+
+/** What each Dispatcher option must be; a dotted one is checked when its parent is given. */
+const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
+  registry: withMethods('a ToolRegistry', ['get', 'names', 'toPlanNodes']),
+  mode: MODE,
+  maxConcurrency: MAX_CONCURRENCY,
+  priority: PRIORITY,
+  planner: withMethods('a Planner ({ name: string, plan(nodes, options) })', ['plan'], true),
+  hooks: {
+    expected: 'an object with optional `pre` and `post` arrays of functions',
+    test: isObject,
+  },
+  'hooks.pre': FUNCTIONS,
+  'hooks.post': FUNCTIONS,
+  recovery: { expected: 'an object ({ strategy, reflector? })', test: isObject },
+  'recovery.strategy': withMethods(
+    'a RecoveryStrategy ({ name: string, decide(reflection) })',
+    ['decide'],
+    true,
+  ),
+  'recovery.reflector': withMethods('a Reflector ({ reflect(failure) })', ['reflect']),
+  timeoutMs: optionRules.numberAbove(0),
+  health: { expected: 'a ToolHealth', test: (value) => value instanceof ToolHealth },
+  scheduler: withMethods('a SchedulerLike ({ now(), schedule(work, delay) })', ['now', 'schedule']),
+  coordinator: withMethods('a Coordinator ({ acquire(request) })', ['acquire']),
+  settleTimeoutMs: {
+    expected: 'a number above 0 (or Infinity)',
+    test: (value): value is number => typeof value === 'number' && value > 0,
+  },
+  instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
+  onFailure: ON_FAILURE,
+};
+
+/** What each option of one dispatch must be. */
+const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
+  signal: { expected: 'an AbortSignal', test: (value) => value instanceof AbortSignal },
+  mode: MODE,
+  maxConcurrency: MAX_CONCURRENCY,
+  priority: PRIORITY,
+  onFailure: ON_FAILURE,
+  onEvent: optionRules.function,
+};
+
+/** Options that must be given (when their parent is). */
+const REQUIRED = new Set(['registry', 'recovery.strategy']);
 
 /**
  * Checks the {@link Dispatcher} options and fills in defaults.
@@ -85,93 +142,31 @@ const DISPATCH_KEYS = ['signal', 'mode', 'maxConcurrency', 'priority', 'onFailur
  * @throws DispatchError `invalid_config` naming the option and the value.
  */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
-  checkObject('the Dispatcher options', options, DISPATCHER_KEYS);
+  checkOptions('the Dispatcher options', options, DISPATCHER_RULES);
   const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
-  const { instrumentation, timeoutMs } = options;
-  need(
-    'registry',
-    'a ToolRegistry',
-    registry,
-    hasMethods(registry, ['get', 'names', 'toPlanNodes']),
-  );
-  if (planner !== undefined) {
-    const ok = hasMethods(planner, ['plan']) && isName(planner.name);
-    need('planner', 'a Planner ({ name: string, plan(nodes, options) })', planner, ok);
-  }
-  if (hooks !== undefined) {
-    const ok = typeof hooks === 'object' && hooks !== null;
-    need('hooks', 'an object with optional `pre` and `post` arrays of functions', hooks, ok);
-  }
-  if (recovery !== undefined) {
-    need(
-      'recovery',
-      'an object ({ strategy, reflector? })',
-      recovery,
-      typeof recovery === 'object' && recovery !== null,
-    );
-    const { strategy, reflector } = recovery;
-    const ok = hasMethods(strategy, ['decide']) && isName(strategy.name);
-    need(
-      'recovery.strategy',
-      'a RecoveryStrategy ({ name: string, decide(reflection) })',
-      strategy,
-      ok,
-    );
-    if (reflector !== undefined) {
-      need(
-        'recovery.reflector',
-        'a Reflector ({ reflect(failure) })',
-        reflector,
-        hasMethods(reflector, ['reflect']),
-      );
-    }
-  }
-  if (timeoutMs !== undefined) {
-    const ok = typeof timeoutMs === 'number' && Number.isFinite(timeoutMs) && timeoutMs > 0;
-    need('timeoutMs', 'a finite number above 0', timeoutMs, ok);
-  }
-  if (health !== undefined) need('health', 'a ToolHealth', health, health instanceof ToolHealth);
-  if (scheduler !== undefined) {
-    const ok = hasMethods(scheduler, ['now', 'schedule']);
-    need('scheduler', 'a SchedulerLike ({ now(), schedule(work, delay) })', scheduler, ok);
-  }
-  if (coordinator !== undefined) {
-    need(
-      'coordinator',
-      'a Coordinator ({ acquire(request) })',
-      coordinator,
-      hasMethods(coordinator, ['acquire']),
-    );
-  }
-  if (instrumentation !== undefined) {
-    const ok = hasMethods(instrumentation, ['startBatch']);
-    need('instrumentation', 'an Instrumentation ({ startBatch(info) })', instrumentation, ok);
-  }
+  const { instrumentation } = options;
   const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
-  const settleOk =
-    typeof settleTimeoutMs === 'number' && !Number.isNaN(settleTimeoutMs) && settleTimeoutMs > 0;
-  need('settleTimeoutMs', 'a number above 0 (or Infinity)', options.settleTimeoutMs, settleOk);
   const clock = scheduler ?? asyncScheduler;
   return {
     registry,
-    mode: MODE(options.mode) ?? 'sequential',
-    maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? DEFAULT_MAX_CONCURRENCY,
-    priority: PRIORITY(options.priority) ?? 'model-order',
+    mode: options.mode ?? 'sequential',
+    maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
+    priority: options.priority ?? 'model-order',
     planner: planner ?? greedyPlanner(),
-    preHooks: checkHooks('hooks.pre', hooks?.pre),
-    postHooks: checkHooks('hooks.post', hooks?.post),
+    preHooks: [...(hooks?.pre ?? [])],
+    postHooks: [...(hooks?.post ?? [])],
     recovery:
       recovery === undefined
         ? undefined
         : { strategy: recovery.strategy, reflector: recovery.reflector ?? basicReflector() },
-    timeoutMs,
+    timeoutMs: options.timeoutMs,
     health: health ?? new ToolHealth(),
     scheduler: clock,
     coordinator: coordinator === noCoordination ? undefined : coordinator,
     settleTimeoutMs,
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
-    onFailure: FAILURE_POLICY(options.onFailure) ?? 'continue',
+    onFailure: options.onFailure ?? 'continue',
   };
 }
 
@@ -184,94 +179,54 @@ export function resolveDispatchOptions(
   options: DispatchOptions,
   config: DispatcherConfig,
 ): ResolvedDispatchOptions {
-  checkObject('the dispatch options', options, DISPATCH_KEYS);
-  const { signal, onEvent } = options;
-  if (signal !== undefined) need('signal', 'an AbortSignal', signal, signal instanceof AbortSignal);
-  if (onEvent !== undefined) need('onEvent', 'a function', onEvent, typeof onEvent === 'function');
+  checkOptions('the dispatch options', options, DISPATCH_RULES);
   return {
-    signal,
-    onEvent,
-    mode: MODE(options.mode) ?? config.mode,
-    maxConcurrency: checkMaxConcurrency(options.maxConcurrency) ?? config.maxConcurrency,
-    priority: PRIORITY(options.priority) ?? config.priority,
-    onFailure: FAILURE_POLICY(options.onFailure) ?? config.onFailure,
+    signal: options.signal,
+    onEvent: options.onEvent,
+    mode: options.mode ?? config.mode,
+    maxConcurrency: options.maxConcurrency ?? config.maxConcurrency,
+    priority: options.priority ?? config.priority,
+    onFailure: options.onFailure ?? config.onFailure,
   };
 }
 
-/** A check that an option, when given, is one of `values` (the words name them for the message). */
-function oneOf<T extends string>(name: string, values: readonly T[], words: string) {
-  return (value: unknown): T | undefined => {
-    if (value !== undefined) need(name, words, value, values.includes(value as T));
-    return value as T | undefined;
-  };
-}
-
-const MODE = oneOf<DispatchMode>(
-  'mode',
-  ['sequential', 'parallel', 'eager'],
-  "'sequential', 'parallel' or 'eager'",
-);
-const PRIORITY = oneOf<EagerPriority>(
-  'priority',
-  ['model-order', 'longest-first'],
-  "'model-order' or 'longest-first'",
-);
-const FAILURE_POLICY = oneOf<FailurePolicy>(
-  'onFailure',
-  ['continue', 'skip-dependents', 'stop'],
-  "'continue', 'skip-dependents' or 'stop'",
-);
-
-function checkObject(what: string, value: unknown, known: readonly string[]): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new DispatchError({
-      code: 'invalid_config',
-      message: optionMessage({ name: what, subject: what, expected: 'an object', value }),
+/** Checks an options object against its rules: no unknown key, every given option by its rule. */
+function checkOptions(
+  what: string,
+  options: unknown,
+  rules: Readonly<Record<string, OptionRule<unknown>>>,
+): void {
+  if (!optionRules.object.test(options)) {
+    throw invalidConfig(
+      optionMessage({ name: what, subject: what, expected: 'an object', value: options }),
+    );
+  }
+  const names = Object.keys(rules);
+  const known = names.filter((name) => !name.includes('.'));
+  for (const key of Object.keys(options)) {
+    if (known.includes(key)) continue;
+    const list = known.map((k) => `\`${k}\``).join(', ');
+    throw invalidConfig(`Unknown option \`${key}\` in ${what}; the options are ${list}`);
+  }
+  const values = options as Record<string, unknown>;
+  for (const name of names) {
+    const [parent, child] = name.split('.') as [string, string | undefined];
+    const value =
+      child === undefined
+        ? values[parent]
+        : (values[parent] as Record<string, unknown> | undefined)?.[child];
+    if (child !== undefined && values[parent] === undefined) continue;
+    if (value === undefined && !REQUIRED.has(name)) continue;
+    const rule = rules[name]!;
+    checkOption({ name, value, rule, error: invalidConfig });
+    if (rule !== FUNCTIONS) continue;
+    (value as unknown[]).forEach((element, i) => {
+      checkOption({
+        name: `${name}[${i}]`,
+        value: element,
+        rule: optionRules.function,
+        error: invalidConfig,
+      });
     });
   }
-  for (const key of Object.keys(value)) {
-    if (!known.includes(key)) {
-      throw new DispatchError({
-        code: 'invalid_config',
-        message: `Unknown option \`${key}\` in ${what}; the options are ${known.map((k) => `\`${k}\``).join(', ')}`,
-      });
-    }
-  }
-}
-
-function checkMaxConcurrency(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const ok = typeof value === 'number' && Number.isInteger(value) && value >= 1;
-  need('maxConcurrency', 'an integer from 1 and up', value, ok);
-  return value as number;
-}
-
-function checkHooks<H>(name: string, hooks: readonly H[] | undefined): readonly H[] {
-  if (hooks === undefined) return [];
-  need(name, 'an array of functions', hooks, Array.isArray(hooks));
-  hooks.forEach((hook: unknown, i) => {
-    need(`${name}[${i}]`, 'a function', hook, typeof hook === 'function');
-  });
-  return [...hooks];
-}
-
-function hasMethods(value: unknown, methods: readonly string[]): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function')
-  );
-}
-
-function isName(value: unknown): boolean {
-  return typeof value === 'string' && value !== '';
-}
-
-/** Throws `invalid_config` naming `option` and the value unless `ok`. */
-function need(option: string, expected: string, value: unknown, ok: boolean): void {
-  if (ok) return;
-  throw new DispatchError({
-    code: 'invalid_config',
-    message: optionMessage({ name: option, expected, value }),
-  });
 }

@@ -32,22 +32,8 @@ export interface RunBatchOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
-/**
- * One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events,
- * `batch-end` with the results in call order — collected by index from the calls' final
- * events — or the hard error. The mode is a parameter of the one scheduler: waves (`parallel`
- * and `sequential` batches: the plan's waves one after another, each a `mergeMap` under the
- * cap) or the ready queue (`eager` batches and every stream: `scheduleEager`, dependencies from
- * the planner, a stream's as each call arrives; a sequential stream's call waits for the one
- * before it). A hard error, the caller's signal or a failing source stops the calls in flight
- * (each ends with its `call-end`), and the batch errors; unsubscribing stops them quietly.
- *
- * @example
- * ```ts
- * runBatch({ config, calls, dispatch }).subscribe((event) => console.log(event.type));
- * ```
- * @see runCall for one call.
- */
+// One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events (waves
+// or the ready queue), `batch-end` with the results collected by index, or the hard error.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
   return new Observable<DispatchEvent>((subscriber) => new BatchRun(options, subscriber).start());
 }
@@ -71,6 +57,7 @@ class BatchRun implements ScheduledBatch {
   plan: Plan | undefined;
   #finished = false;
   #instrument: BatchInstrument | undefined;
+  #waveDeps: (readonly number[])[] | undefined;
 
   constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
     const { config, calls, dispatch } = options;
@@ -94,7 +81,10 @@ class BatchRun implements ScheduledBatch {
         : new FailureGate({
             policy: dispatch.onFailure,
             calls: this.calls,
-            dependenciesOf: (index) => (waves ? this.#ranBefore(index) : this.#rulesOf(index)),
+            dependenciesOf: (index) =>
+              waves
+                ? this.#waveDependencies()[index]!.filter((i) => i < index)
+                : this.#rulesOf(index),
           });
     this.instrument = config.instrumentation?.startBatch({
       mode: this.#shownMode(),
@@ -171,11 +161,10 @@ class BatchRun implements ScheduledBatch {
     return Math.max(1, Math.min(maxConcurrency, whole.length));
   }
 
-  /** Waves, for instrumentation: what each call waits for (the rules, or the call before it). */
+  /** Waves, for instrumentation: what each call waited for (the call before it, or its plan's). */
   waveWaits(sequential: boolean): readonly (readonly number[])[] {
     if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
-    this.rules ??= dependencies(this.prepared.nodes());
-    return this.rules;
+    return this.#waveDependencies();
   }
 
   /** A call raised a hard error: the others are stopped before it propagates. */
@@ -234,14 +223,22 @@ class BatchRun implements ScheduledBatch {
     return this.rules[index]!;
   }
 
-  /** Waves: the earlier calls it conflicts with that its plan ran before it (answered already). */
-  #ranBefore(index: number): readonly number[] {
-    const node = this.prepared.node(index);
-    const earlier: number[] = [];
-    for (let i = 0; i < index; i++) {
-      if (this.#results[i] !== undefined && conflicts(this.prepared.node(i), node)) earlier.push(i);
-    }
-    return earlier;
+  /** Waves: per call, the calls it conflicts with that its plan ran in an earlier wave. */
+  #waveDependencies(): readonly (readonly number[])[] {
+    if (this.#waveDeps !== undefined) return this.#waveDeps;
+    const waveOf: number[] = [];
+    this.plan!.waves.forEach((wave, position) => {
+      for (const index of wave.calls) waveOf[index] = position;
+    });
+    const nodes = this.prepared.nodes();
+    this.#waveDeps = nodes.map((node, index) => {
+      const earlier: number[] = [];
+      for (let i = 0; i < nodes.length; i++) {
+        if (waveOf[i]! < waveOf[index]! && conflicts(nodes[i]!, node)) earlier.push(i);
+      }
+      return earlier;
+    });
+    return this.#waveDeps;
   }
 
   #shownMode(): 'sequential' | 'parallel' | 'eager' {

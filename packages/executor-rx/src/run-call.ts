@@ -1,6 +1,7 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
 import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
-import { Attempt } from './attempt.js';
+import { Attempt, startAttempt } from './attempt.js';
+import { errorMessage } from './attempt-answer.js';
 import { AttemptContext } from './attempt-context.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
@@ -11,25 +12,9 @@ import type { PreparedCall } from './prepared-call.js';
 /** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
 const STOPPED: AttemptEndInfo = { outcome: 'cancelled', retried: false };
 
-/**
- * One call as a cold Observable, the one every mode runs: it emits the call's events
- * (`call-start` / `call-end` per attempt, `settle-timeout` while it waits for keys) and
- * completes after its final `call-end`, which carries the call's `result`; a call the failure
- * policy skips emits `call-skipped` (with its `result`) instead. Its attempts run the stages
- * of {@link attemptStages}; a retry begins after its back-off. A hard error it raises (a pre
- * hook's abort, recovery exhausted) is an `error`, after the batch has stopped the other calls.
- * When the batch stops (`batch.stops`), an open attempt ends with that outcome and the call
- * completes; unsubscribing ends it quietly. Either way its signal aborts and a tool still
- * running outlives it (its keys and grant held until it settles). Nothing starts once the
- * batch has failed.
- *
- *
- * @example
- * ```ts
- * from(wave.calls).pipe(mergeMap((i) => runCall(batch, prepared.call(i), place), cap));
- * ```
- * @see attemptStages for the stages of one attempt.
- */
+// One call as a cold Observable (every mode): its events, completing after the final `call-end`
+// (with its result) or `call-skipped`; a hard error is an `error`; the batch's stop or an
+// unsubscribe ends it, a tool still running outliving it until it settles.
 export function runCall(
   batch: CallBatch,
   prepared: PreparedCall,
@@ -54,14 +39,23 @@ function startCall(
   if (skip !== undefined) {
     const { call, index, toolName } = prepared;
     const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
+    const slot = { ...result, durationMs: 0 };
+    // The instrumentation sees a skipped call as an attempt that ended at once, never run.
+    startAttempt(batch, prepared, 1, place.waitedFor)?.end({
+      outcome: 'error',
+      errorKind: 'skipped',
+      result: slot,
+      retried: false,
+    });
+    const { wave } = place;
     subscriber.next({
       type: 'call-skipped',
-      wave: place.wave,
+      wave,
       index,
       toolCallId: call.id,
       toolName,
       ...skip,
-      result: { ...result, durationMs: 0 },
+      result: slot,
     });
     subscriber.complete();
     return undefined;
@@ -107,7 +101,11 @@ class CallAttempts {
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
     // closes the stages at once, and the next stage never runs.
-    const work = new Subscriber<Concluded>(new AttemptObserver(this, attempt));
+    const work = new Subscriber<Concluded>({
+      next: (concluded) => this.concluded(attempt, concluded),
+      error: (error: unknown) => this.failed(attempt, error),
+      complete: () => undefined,
+    });
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
@@ -156,8 +154,7 @@ class CallAttempts {
     const code = error instanceof DispatchError ? error.code : 'aborted';
     attempt.endInstrument({ outcome: 'error', errorKind: code, retried: false });
     if (!attempt.open) attempt.emitStart();
-    const message = error instanceof Error ? error.message : String(error);
-    attempt.endEvent('hard-error', message, attempt.now() - attempt.beganAt);
+    attempt.endEvent('hard-error', errorMessage(error), attempt.now() - attempt.beganAt);
     if (this.#ended) return;
     AttemptContext.abort(attempt.context, error);
     this.#end();
@@ -195,25 +192,4 @@ class CallAttempts {
     this.#work?.unsubscribe();
     this.#work = undefined;
   }
-}
-
-/** Where an attempt's conclusion goes (a class: nothing is made per attempt but the instance). */
-class AttemptObserver {
-  readonly #call: CallAttempts;
-  readonly #attempt: Attempt;
-
-  constructor(call: CallAttempts, attempt: Attempt) {
-    this.#call = call;
-    this.#attempt = attempt;
-  }
-
-  next(concluded: Concluded): void {
-    this.#call.concluded(this.#attempt, concluded);
-  }
-
-  error(error: unknown): void {
-    this.#call.failed(this.#attempt, error);
-  }
-
-  complete(): void {}
 }

@@ -33,17 +33,7 @@ export interface ToolInput {
   readonly value: unknown;
 }
 
-/**
- * Stages 4 and 5 of an attempt: the fleet coordinator's grant for the call's accesses, then
- * the tool, both under the attempt's `timeoutMs` (the wait for the grant counts in it). A soft
- * error before the tool ran (refused grant, lost in transit, timed out waiting) is an
- * {@link EarlyAnswer} error.
- *
- * @example
- * ```ts
- * checked(attempt).pipe(concatMap((input) => grantedRun(attempt, input)));
- * ```
- */
+// Stages 4 and 5 of an attempt: the fleet grant, then the tool, both under `timeoutMs`.
 export function grantedRun(attempt: Attempt, input: ToolInput): Observable<Answered> {
   return underTimeout(attempt, fleetGrant(attempt, input));
 }
@@ -88,11 +78,7 @@ function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
   return granted.pipe(concatMap((grant) => runTool(attempt, input, grant)));
 }
 
-/**
- * 5. The tool runs, racing a lost lease. Answered on time, its grant is given back when it
- * settles; interrupted (timeout, lost lease, stop), it outlives the attempt with its keys and
- * its grant until it settles.
- */
+// The tool runs, racing a lost lease; interrupted, it outlives the attempt until it settles.
 function runTool(
   attempt: Attempt,
   input: ToolInput,

@@ -23,178 +23,92 @@ export interface EagerCall<T> {
 export interface ScheduleEagerOptions {
   /** Calls running at once: an integer ≥ 1. */
   readonly maxConcurrency: number;
-  /**
-   * Which ready call takes a free slot first: `'model-order'` (the default: the earliest call)
-   * or `'longest-first'` (the largest `estimateMs`, ties in model order).
-   */
+  /** Which ready call takes a free slot first. */
   readonly priority?: EagerPriority | undefined;
 }
 
-/**
- * Starts each arriving call as soon as it may: when it has arrived, every call it depends on
- * has ended, and one of `maxConcurrency` slots is free; among ready calls, by `priority`. The
- * ready calls are kept by the planner's {@link EagerQueue} (the one `simulateEager` drives):
- * an arrival adds its call, a call's completion ends it there, and every free slot takes the
- * queue's next ready call. Emits what the calls' `run` Observables emit, completes when the
- * source has completed and every call has ended. An error (from the source or a call) errors
- * the result at once: no call starts after it and the calls running are unsubscribed from, as
- * they are when the result is unsubscribed from.
- *
- * Calls that become ready in one synchronous step (a whole batch emitted on subscription, or
- * the calls one end releases) compete for the free slots together, by priority; ends and
- * arrivals in separate tasks are taken one after the other, in the order they happen. Calls
- * that end synchronously do not nest: the next ones start from the same loop.
- *
- * @example
- * ```ts
- * // Call 1 waits for call 0; call 2 runs beside call 0.
- * from([
- *   { index: 0, dependencies: [], run: () => timer(30).pipe(map(() => 'a')) },
- *   { index: 1, dependencies: [0], run: () => timer(10).pipe(map(() => 'b')) },
- *   { index: 2, dependencies: [], run: () => timer(10).pipe(map(() => 'c')) },
- * ]).pipe(scheduleEager({ maxConcurrency: 2 })); // 'c' at 10, 'a' at 30, 'b' at 40
- * ```
- * @see EagerQueue
- */
+/** Starts each arriving call as soon as its dependencies have ended and a slot is free. */
 export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunction<EagerCall<T>, T> {
+  const cap = options.maxConcurrency;
   return (calls) =>
     new Observable<T>((subscriber) => {
-      const scheduler = new ReadyCalls<T>(subscriber, options);
-      subscriber.add(calls.subscribe(scheduler));
-      scheduler.subscribed();
+      const queue = new EagerQueue({ priority: options.priority });
+      // Arrived calls not started yet, by index, with what they waited for.
+      const waiting: ({ call: EagerCall<T>; waitedFor: readonly number[] } | undefined)[] = [];
+      const arrived: boolean[] = [];
+      let running = 0;
+      let sourceDone = false;
+      let subscribing = true; // inside the source's subscription: arrivals compete together after
+      let pumping = false;
+      let again = false;
+      // Fills the free slots from the queue; re-entered (a call ending at once) it loops instead.
+      const pump = (): void => {
+        if (pumping) {
+          again = true;
+          return;
+        }
+        pumping = true;
+        do {
+          again = false;
+          while (running < cap && queue.readyCount > 0 && !subscriber.closed) start(queue.take()!);
+        } while (again);
+        pumping = false;
+        if (sourceDone && running === 0 && queue.readyCount === 0) subscriber.complete();
+      };
+      const start = (index: number): void => {
+        const { call, waitedFor } = waiting[index]!;
+        waiting[index] = undefined;
+        running += 1;
+        // Tied to the result before it is subscribed: unsubscribing reaches a call even from
+        // inside its own synchronous start.
+        const inner: Subscriber<T> = new Subscriber<T>({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => {
+            subscriber.remove(inner);
+            running -= 1;
+            queue.end(index);
+            pump();
+          },
+        });
+        subscriber.add(inner);
+        call.run({ waitedFor }).subscribe(inner);
+      };
+      const arrive = (call: EagerCall<T>): void => {
+        const { index, dependencies } = call;
+        const wrong = arrivalError(call, arrived);
+        if (wrong !== undefined) {
+          subscriber.error(new RangeError(wrong));
+          return;
+        }
+        arrived[index] = true;
+        const waitedFor = queue.add({ index, dependencies, estimateMs: call.estimateMs });
+        waiting[index] = { call, waitedFor };
+        if (!subscribing) pump();
+      };
+      subscriber.add(
+        calls.subscribe({
+          next: arrive,
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => {
+            sourceDone = true;
+            pump();
+          },
+        }),
+      );
+      subscribing = false;
+      pump();
     });
 }
 
-/** The state of one {@link scheduleEager} subscription. */
-class ReadyCalls<T> {
-  readonly #subscriber: Subscriber<T>;
-  readonly #cap: number;
-  readonly #queue: EagerQueue;
-  /** Arrived calls not started yet, by index, with what they waited for. */
-  readonly #waiting: ({ call: EagerCall<T>; waitedFor: readonly number[] } | undefined)[] = [];
-  readonly #arrived: boolean[] = [];
-  #running = 0;
-  #sourceDone = false;
-  /** Still inside the source's subscription: arrivals wait to compete together. */
-  #subscribing = true;
-  #pumping = false;
-  #again = false;
-
-  constructor(subscriber: Subscriber<T>, options: ScheduleEagerOptions) {
-    this.#subscriber = subscriber;
-    this.#cap = options.maxConcurrency;
-    this.#queue = new EagerQueue({ priority: options.priority });
+/** What is wrong with an arriving call's index or dependencies, if anything. */
+function arrivalError(call: EagerCall<unknown>, arrived: readonly boolean[]): string | undefined {
+  const { index, dependencies } = call;
+  if (!Number.isInteger(index) || index < 0 || arrived[index] === true) {
+    return `Expected a new call index (an integer ≥ 0), got ${String(index)}`;
   }
-
-  next(call: EagerCall<T>): void {
-    const { index, dependencies } = call;
-    if (!Number.isInteger(index) || index < 0 || this.#arrived[index] === true) {
-      this.#subscriber.error(
-        new RangeError(`Expected a new call index (an integer ≥ 0), got ${String(index)}`),
-      );
-      return;
-    }
-    for (const dependency of dependencies) {
-      if (this.#arrived[dependency] !== true || dependency >= index) {
-        this.#subscriber.error(
-          new RangeError(
-            `Call ${index} depends on call ${String(dependency)}, which is not an earlier call that has arrived`,
-          ),
-        );
-        return;
-      }
-    }
-    this.#arrived[index] = true;
-    const waitedFor = this.#queue.add({ index, dependencies, estimateMs: call.estimateMs });
-    this.#waiting[index] = { call, waitedFor };
-    if (!this.#subscribing) this.#pump();
-  }
-
-  error(error: unknown): void {
-    this.#subscriber.error(error);
-  }
-
-  complete(): void {
-    this.#sourceDone = true;
-    this.#pump();
-  }
-
-  /** The source's subscription returned: what arrived meanwhile competes now. */
-  subscribed(): void {
-    this.#subscribing = false;
-    this.#pump();
-  }
-
-  /** Fills the free slots from the queue; re-entered (a call ending at once) it loops instead. */
-  #pump(): void {
-    if (this.#pumping) {
-      this.#again = true;
-      return;
-    }
-    this.#pumping = true;
-    const subscriber = this.#subscriber;
-    const queue = this.#queue;
-    do {
-      this.#again = false;
-      while (this.#running < this.#cap && queue.readyCount > 0 && !subscriber.closed) {
-        this.#start(queue.take()!);
-      }
-    } while (this.#again);
-    this.#pumping = false;
-    if (this.#sourceDone && this.#running === 0 && queue.readyCount === 0) {
-      subscriber.complete();
-    }
-  }
-
-  /** Call `index` has ended: its slot is free, the calls waiting for it alone are ready. */
-  ended(index: number): void {
-    this.#running -= 1;
-    this.#queue.end(index);
-    this.#pump();
-  }
-
-  /** Where the running calls' values and errors go. */
-  get subscriber(): Subscriber<T> {
-    return this.#subscriber;
-  }
-
-  #start(index: number): void {
-    const { call, waitedFor } = this.#waiting[index]!;
-    this.#waiting[index] = undefined;
-    this.#running += 1;
-    const subscriber = this.#subscriber;
-    // Tied to the result before it is subscribed, so unsubscribing reaches a call even from
-    // inside its own synchronous start.
-    const running = new RunningCall(this, index);
-    const inner = new Subscriber<T>(running);
-    running.inner = inner;
-    subscriber.add(inner);
-    call.run({ waitedFor }).subscribe(inner);
-  }
-}
-
-/** A running call's observer (a class: nothing is made per call but the instance). */
-class RunningCall<T> {
-  readonly #calls: ReadyCalls<T>;
-  readonly #index: number;
-  /** The call's own subscriber, to be dropped from the result's when it ends. */
-  inner: Subscriber<T> | undefined;
-
-  constructor(calls: ReadyCalls<T>, index: number) {
-    this.#calls = calls;
-    this.#index = index;
-  }
-
-  next(value: T): void {
-    this.#calls.subscriber.next(value);
-  }
-
-  error(error: unknown): void {
-    this.#calls.subscriber.error(error);
-  }
-
-  complete(): void {
-    if (this.inner !== undefined) this.#calls.subscriber.remove(this.inner);
-    this.#calls.ended(this.#index);
-  }
+  const wrong = dependencies.find((d) => arrived[d] !== true || d >= index);
+  return wrong === undefined
+    ? undefined
+    : `Call ${index} depends on call ${String(wrong)}, which is not an earlier call that has arrived`;
 }

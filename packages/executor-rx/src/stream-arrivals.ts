@@ -28,18 +28,7 @@ export interface StreamArrivalsOptions {
   readonly rulesWanted: boolean;
 }
 
-/**
- * The calls of a stream as they arrive: each is checked (it must look like a tool call), takes
- * the next slot, and gets its dependencies from a `DependencyTracker` (known on arrival: they
- * only point to earlier calls). A second call with an id already seen does not run; it takes
- * its place in the order like a keyless call.
- *
- * @example
- * ```ts
- * const arrivals = new StreamArrivals({ calls, nodeOf, sequential: false, rulesWanted: false });
- * arrivals.arrive(call); // { index: 0, waits: [], rules: [], duplicateOf: undefined }
- * ```
- */
+/** The calls of a stream as they arrive. */
 export class StreamArrivals {
   readonly #options: StreamArrivalsOptions;
   readonly #tracker = new DependencyTracker();
@@ -49,9 +38,7 @@ export class StreamArrivals {
     this.#options = options;
   }
 
-  /**
-   * @throws DispatchError `source_failed` for something that is not a tool call.
-   */
+  /** @throws DispatchError `source_failed` for something that is not a tool call. */
   arrive(call: unknown): Arrival {
     const { calls, sequential, rulesWanted, nodeOf } = this.#options;
     const index = calls.length;
@@ -73,10 +60,7 @@ export class StreamArrivals {
   }
 }
 
-/**
- * The events of a call whose id an earlier call already has: a soft error naming the id, not
- * run (a `call-start` and a final `call-end` carrying its result).
- */
+/** The events of a call whose id an earlier call already has. */
 export function duplicateCallEvents(options: {
   readonly call: ToolCall;
   readonly index: number;

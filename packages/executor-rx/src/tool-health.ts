@@ -1,5 +1,5 @@
-import { describeValue } from '@toolwaves/core/internal';
-import { DispatchError } from './dispatch-error.js';
+import { checkOption } from '@toolwaves/core/internal';
+import { invalidConfig } from './dispatch-error.js';
 
 /** What {@link ToolHealth} knows about one tool. */
 export interface ToolHealthStats {
@@ -30,6 +30,11 @@ interface Entry {
   latencyMs: number | undefined;
 }
 
+const ALPHA = {
+  expected: 'a number above 0 and at most 1',
+  test: (value: unknown): value is number => typeof value === 'number' && value > 0 && value <= 1,
+};
+
 /**
  * Per-tool successes, failures and a latency estimate (EWMA: the first sample sets it, each
  * later one moves it by `alpha` of the difference). A dispatcher records every attempt that
@@ -50,14 +55,14 @@ export class ToolHealth {
 
   /** @throws DispatchError `invalid_config` when `alpha` is not in (0, 1]. */
   constructor(options: ToolHealthOptions = {}) {
-    const alpha = options.alpha ?? 0.2;
-    if (typeof alpha !== 'number' || !(alpha > 0 && alpha <= 1)) {
-      throw new DispatchError({
-        code: 'invalid_config',
-        message: `Expected \`alpha\` of ToolHealth to be a number above 0 and at most 1, got ${describeValue(alpha)}`,
-      });
-    }
-    this.alpha = alpha;
+    this.alpha = checkOption({
+      name: 'alpha',
+      subject: '`alpha` of ToolHealth',
+      value: options.alpha,
+      rule: ALPHA,
+      error: invalidConfig,
+      default: 0.2,
+    });
   }
 
   /** Records one attempt. */

@@ -1,4 +1,9 @@
-import { abortableDelay, ToolRegistry, type ToolResult } from '@toolwaves/core';
+import {
+  abortableDelay,
+  type Instrumentation,
+  ToolRegistry,
+  type ToolResult,
+} from '@toolwaves/core';
 import fc from 'fast-check';
 import { tap } from 'rxjs';
 import { expect, it, vi } from 'vitest';
@@ -67,7 +72,7 @@ interface ToolRun {
 
 async function runScenario(
   scenario: typeof scenarioArb extends fc.Arbitrary<infer S> ? S : never,
-  onFailure: 'skip-dependents' | 'stop',
+  onFailure: 'continue' | 'skip-dependents' | 'stop',
 ) {
   const { ops, cap, shape, priority } = scenario;
   let seq = 0;
@@ -86,6 +91,30 @@ async function runScenario(
       return { content: `r${input.i}`, isError: op(input).end === 'report' };
     }),
   );
+  // Every call the instrumentation or a `call-start` says a call waited for must have ended
+  // (answered or skipped) before that call started: the breaches found, and the first starts.
+  const endedSeq: number[] = [];
+  const waitBreaches: string[] = [];
+  const firstStarts: number[] = [];
+  const checkWaits = (index: number, waitedFor: readonly number[], where: string): void => {
+    for (const i of waitedFor) {
+      if (endedSeq[i] === undefined) waitBreaches.push(`${where}: c${index} waited for c${i}`);
+    }
+  };
+  const instrumentation: Instrumentation = {
+    startBatch: () => ({
+      startAttempt: (info) => {
+        if (info.attempt === 1) firstStarts.push(info.index);
+        checkWaits(
+          info.index,
+          info.waitedFor.map((id) => Number(id.slice(1))),
+          'startAttempt',
+        );
+        return { granted: () => {}, run: (fn) => fn(), end: () => {} };
+      },
+      end: () => {},
+    }),
+  };
   const sequential = shape.startsWith('sequential');
   const dispatcher = new Dispatcher({
     registry,
@@ -93,6 +122,7 @@ async function runScenario(
     maxConcurrency: cap,
     priority,
     onFailure,
+    instrumentation,
   });
   const calls = opCalls(ops);
   const streamed = shape.endsWith('stream');
@@ -104,6 +134,10 @@ async function runScenario(
       tap((event) => {
         if (event.type === 'call-end' && event.result !== undefined)
           answeredSeq[event.index] = seq++;
+        if (event.type === 'call-skipped' || (event.type === 'call-end' && event.result))
+          endedSeq[event.index] = seq;
+        if (event.type === 'call-start')
+          checkWaits(event.index, event.waitedFor ?? [], 'call-start');
       }),
     ),
   );
@@ -111,7 +145,15 @@ async function runScenario(
   expect(run.status).toBe('complete');
   const end = run.events.at(-1);
   if (end?.type !== 'batch-end') throw new Error('expected batch-end last');
-  return { toolRuns, answeredSeq, events: run.events, results: end.results, calls };
+  return {
+    toolRuns,
+    answeredSeq,
+    events: run.events,
+    results: end.results,
+    calls,
+    waitBreaches,
+    firstStarts,
+  };
 }
 
 const skippedEvents = (events: readonly DispatchEvent[]): CallSkippedEvent[] =>
@@ -207,5 +249,23 @@ it("'stop': no call starts after the first failure's end; calls in flight finish
       );
     }),
     { numRuns: 800 },
+  );
+});
+
+it('every call a call waited for (instrumentation, call-start) had ended before it started, in every mode and policy', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      scenarioArb,
+      fc.constantFrom('continue', 'skip-dependents', 'stop') as fc.Arbitrary<
+        'continue' | 'skip-dependents' | 'stop'
+      >,
+      async (scenario, onFailure) => {
+        const { waitBreaches, firstStarts } = await runScenario(scenario, onFailure);
+        expect(waitBreaches).toEqual([]);
+        // Every call, run or skipped, was reported once as a first attempt.
+        expect([...firstStarts].sort((a, b) => a - b)).toEqual(scenario.ops.map((_, i) => i));
+      },
+    ),
+    { numRuns: 400 },
   );
 });

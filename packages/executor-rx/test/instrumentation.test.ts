@@ -87,26 +87,37 @@ function setUp(
 ) {
   const ranInside: Record<string, string | undefined> = {};
   let failures = 0;
-  const registry = new ToolRegistry().add(
-    fnTool<{ ms: number; write?: string; read?: string; fail?: number }>({
-      name: 'work',
-      description: 'waits its time',
-      concurrencySafe: true,
-      access: (input) => [
-        ...(input.write === undefined ? [] : [{ key: input.write, mode: 'write' as const }]),
-        ...(input.read === undefined ? [] : [{ key: input.read, mode: 'read' as const }]),
-      ],
-      execute: async (input, context) => {
-        ranInside[`${context.toolCallId}#${context.attempt}`] = instrumentation.current;
-        await abortableDelay(input.ms, context.signal);
-        if ((input.fail ?? 0) > failures) {
-          failures += 1;
-          throw new Error('flaky');
-        }
-        return `done ${context.toolCallId}`;
-      },
-    }),
-  );
+  const registry = new ToolRegistry()
+    .add(
+      fnTool<{ ms: number; write?: string; read?: string; fail?: number }>({
+        name: 'work',
+        description: 'waits its time',
+        concurrencySafe: true,
+        access: (input) => [
+          ...(input.write === undefined ? [] : [{ key: input.write, mode: 'write' as const }]),
+          ...(input.read === undefined ? [] : [{ key: input.read, mode: 'read' as const }]),
+        ],
+        execute: async (input, context) => {
+          ranInside[`${context.toolCallId}#${context.attempt}`] = instrumentation.current;
+          await abortableDelay(input.ms, context.signal);
+          if ((input.fail ?? 0) > failures) {
+            failures += 1;
+            throw new Error('flaky');
+          }
+          return `done ${context.toolCallId}`;
+        },
+      }),
+    )
+    .add(
+      fnTool<{ ms: number }>({
+        name: 'barrier',
+        description: 'waits its time; not concurrency-safe',
+        execute: async (input, context) => {
+          await abortableDelay(input.ms, context.signal);
+          return `done ${context.toolCallId}`;
+        },
+      }),
+    );
   const dispatcher = new Dispatcher({ registry, instrumentation, ...options });
   return { dispatcher, ranInside };
 }
@@ -265,6 +276,72 @@ describe('instrumentation: attempts that do not end well', () => {
     expect(instrumentation.lines.filter((line) => line.startsWith('granted'))).toEqual([
       'granted a#1 @15 key=0 fleet=15 token=42',
       'granted b#1 @60 key=45 fleet=15 token=42',
+    ]);
+  });
+});
+
+/** Dispatches `batch` with a recording instrumentation and waits until it has resolved. */
+async function recordDispatch(options: Partial<DispatcherOptions>, batch: ToolCall[]) {
+  const instrumentation = new RecordingInstrumentation();
+  const { dispatcher, ranInside } = setUp(instrumentation, options);
+  const done = trackPromise(dispatcher.dispatch(batch));
+  await vi.advanceTimersByTimeAsync(100);
+  expect(done.status).toBe('resolved');
+  return { lines: instrumentation.lines, ranInside };
+}
+
+describe('instrumentation: what a call waited for, and calls never run', () => {
+  it('waves: a call waited for the calls of earlier waves it conflicts with, not the rules of eager mode', async () => {
+    // b is not concurrency-safe: greedy waves run a and c first (wave 0), then b (wave 1); c,
+    // though after b in model order, did not wait for b (it ran before it).
+    const { lines } = await recordDispatch({ mode: 'parallel' }, [
+      { id: 'a', name: 'work', input: { ms: 10 } },
+      { id: 'b', name: 'barrier', input: { ms: 5 } },
+      { id: 'c', name: 'work', input: { ms: 20 } },
+    ]);
+    expect(lines.filter((line) => line.startsWith('start'))).toEqual([
+      'start a#1 @0 index=0 waitedFor=[]',
+      'start c#1 @0 index=2 waitedFor=[]',
+      'start b#1 @20 index=1 waitedFor=[a,c]',
+    ]);
+  });
+
+  it('a call skipped by the failure policy is an attempt that ended as an error of kind skipped, never granted or run', async () => {
+    // a fails; b writes the key a writes, so it depends on a and is skipped; c is independent.
+    const { lines, ranInside } = await recordDispatch(
+      { mode: 'eager', onFailure: 'skip-dependents' },
+      [
+        { id: 'a', name: 'work', input: { ms: 10, write: 'x', fail: 1 } },
+        { id: 'b', name: 'work', input: { ms: 5, write: 'x' } },
+        { id: 'c', name: 'work', input: { ms: 5, read: 'y' } },
+      ],
+    );
+    expect(lines.slice(1)).toEqual([
+      'start a#1 @0 index=0 waitedFor=[]',
+      'granted a#1 @0 key=0 fleet=0 token=undefined',
+      'start c#1 @0 index=2 waitedFor=[]',
+      'granted c#1 @0 key=0 fleet=0 token=undefined',
+      'end c#1 @5 ok kind=undefined retried=false "done c"',
+      'end a#1 @10 error kind=tool_error retried=false "Tool `work` failed: flaky"',
+      'start b#1 @10 index=1 waitedFor=[a]',
+      'end b#1 @10 error kind=skipped retried=false "Call `b` (`work`) did not run: it depends on call `a` (`work`), which failed"',
+      'batch-end @10 ok calls=3 waves=undefined',
+    ]);
+    expect(Object.keys(ranInside).sort()).toEqual(['a#1', 'c#1']);
+  });
+
+  it("waves, 'stop': the calls of a later wave are attempts skipped at once, waiting for the earlier wave", async () => {
+    const { lines } = await recordDispatch({ mode: 'parallel', onFailure: 'stop' }, [
+      { id: 'a', name: 'work', input: { ms: 10, write: 'x', fail: 1 } },
+      { id: 'b', name: 'work', input: { ms: 5, write: 'x' } },
+    ]);
+    expect(lines.slice(1)).toEqual([
+      'start a#1 @0 index=0 waitedFor=[]',
+      'granted a#1 @0 key=0 fleet=0 token=undefined',
+      'end a#1 @10 error kind=tool_error retried=false "Tool `work` failed: flaky"',
+      'start b#1 @10 index=1 waitedFor=[a]',
+      'end b#1 @10 error kind=skipped retried=false "Call `b` (`work`) did not run: call `a` (`work`) failed first, and the failure policy is \'stop\'"',
+      'batch-end @10 ok calls=2 waves=2',
     ]);
   });
 });
