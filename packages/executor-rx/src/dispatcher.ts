@@ -28,6 +28,7 @@ import type { ToolHealth } from './tool-health.js';
  * await dispatcher.dispatch(calls, { onEvent: (event) => console.log(event.type) });
  * dispatcher.run(calls).subscribe((event) => console.log(event.type));
  * await dispatcher.dispatchStream(callsAsTheModelWritesThem, { signal }); // AsyncIterable or Observable
+ * const turn = dispatcher.openTurn({ signal }); // turn.run(call, execute?), then turn.close()
  * ```
  * @see DispatchEvent for the event stream.
  */
@@ -65,9 +66,7 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a batch and resolves with one result per call, in call order. With `onEvent`, every
-   * event of the batch goes to it as it happens (the same events `run` emits).
-   *
+   * Runs a batch and resolves with one result per call, in call order (`onEvent` gets its events).
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
@@ -75,32 +74,17 @@ export class Dispatcher {
   }
 
   /**
-   * Runs calls the model is still writing and resolves with one result per call, in call
-   * order, once the source has ended; each call starts as soon as it may (one by one in
-   * `sequential` mode). A repeated id gets a soft error; cancelling stops reading the source.
-   *
-   * @example
-   * ```ts
-   * async function* calls() {
-   *   yield { id: '1', name: 'read_file', input: { path: 'a.ts' } }; // starts now
-   *   yield { id: '2', name: 'edit_file', input: { path: 'b.ts', edits } }; // starts on arrival
-   * }
-   * const results = await dispatcher.dispatchStream(calls(), { signal });
-   * ```
-   * @throws DispatchError (as a rejection) for a hard error: `source_failed` (the source errored;
-   *   `cause` is its error), `cancelled`, and the rest as for {@link Dispatcher.dispatch}.
-   * @see Dispatcher.runStream for the events.
+   * Runs calls the model is still writing, each as soon as it may (README: Streamed calls), and
+   * resolves with one result per call, in call order, once the source has ended.
+   * @throws DispatchError (as a rejection): `source_failed`, or as {@link Dispatcher.dispatch}.
    */
   dispatchStream(calls: ToolCallSource, options: DispatchOptions = {}): Promise<ToolResult[]> {
     return resultsOf(() => this.runStream(calls, options));
   }
 
   /**
-   * A stream of calls as a cold Observable of {@link DispatchEvent}s (no plan, no waves:
-   * `call-start` says what it waited for); unsubscribing stops the calls and the source.
-   *
-   * @throws DispatchError `invalid_config` (synchronously) for invalid options or a `calls`
-   *   that is neither an AsyncIterable nor an Observable.
+   * A stream of calls as a cold Observable of {@link DispatchEvent}s (no plan, no waves).
+   * @throws DispatchError `invalid_config` (synchronously) for invalid options or `calls`.
    */
   runStream(calls: ToolCallSource, options: DispatchOptions = {}): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
@@ -111,18 +95,8 @@ export class Dispatcher {
   }
 
   /**
-   * Opens a turn fed one call at a time, for frameworks that execute their tools themselves:
-   * `turn.run(call, execute?)` resolves with the call's result once it has run, scheduled by
-   * the same rules as {@link Dispatcher.dispatchStream}; a hard error rejects every pending run.
-   *
-   * @example
-   * ```ts
-   * const turn = dispatcher.openTurn({ signal });
-   * const results = await Promise.all(calls.map((call) => turn.run(call, frameworkExecute)));
-   * await turn.close();
-   * ```
+   * Opens a {@link Turn} fed one call at a time, for frameworks that execute their tools.
    * @throws DispatchError `invalid_config` (synchronously) for invalid options.
-   * @see Turn
    */
   openTurn(options: DispatchOptions = {}): Turn {
     return openTurn({
@@ -132,10 +106,8 @@ export class Dispatcher {
   }
 
   /**
-   * The batch as a cold Observable of {@link DispatchEvent}s; each subscription runs it once.
-   * It ends with `batch-end` (the results) or errors with a {@link DispatchError}.
-   * Unsubscribing stops the batch and aborts the tools' signals.
-   *
+   * The batch as a cold Observable of {@link DispatchEvent}s, ending with `batch-end` or a
+   * {@link DispatchError}; unsubscribing stops it.
    * @throws DispatchError `invalid_config` (synchronously) for invalid options.
    */
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {

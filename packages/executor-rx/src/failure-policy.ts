@@ -1,14 +1,6 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 
-/**
- * What a batch does after a call ends with a soft error (option `onFailure`):
- * - `'continue'` (the default): nothing; the soft error is final for that call only;
- * - `'skip-dependents'`: every call that depends on it, directly or through others (by the
- *   same dependencies as eager mode: rules 4 and 5), is answered with a soft error naming it
- *   and never runs; independent calls run as usual;
- * - `'stop'`: no call starts after it; calls in flight finish; the rest are answered with a
- *   soft error saying they did not run.
- */
+/** What a batch does after a soft error, option `onFailure` (README: Failure policy). */
 export type FailurePolicy = 'continue' | 'skip-dependents' | 'stop';
 
 /** Why a call was not run, for its `call-skipped` event and its answer. */

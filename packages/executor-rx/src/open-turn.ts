@@ -5,26 +5,14 @@ import type { ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 import { runBatch } from './run-batch.js';
 
-/**
- * A turn fed one call at a time (see `Dispatcher.openTurn`), for frameworks that execute their
- * tools themselves: the Dispatcher decides when each call may start, by the same rules as a
- * stream of calls.
- */
+/** A turn fed one call at a time, scheduled like a stream (`Dispatcher.openTurn`, README). */
 export interface Turn {
   /**
-   * Adds a call to the turn; it starts as soon as the earlier calls it depends on have ended
-   * and a slot is free, and the promise resolves with its result (a soft error is a result).
-   * `execute`, when given, runs in place of the registered tool's `execute`, inside the same
-   * pipeline (validation, hooks, timeout, fleet grant, events, recovery); a tool the registry
-   * does not know then runs too (alone: not concurrency-safe).
-   *
-   * @throws DispatchError (as a rejection) for the turn's hard error (`cancelled`, a hook's
-   *   `aborted`, ...): every pending `run` rejects with it; `turn_closed` after `close()`.
+   * Adds a call; resolves with its result once it ran (`execute`, if given, replaces the tool's).
+   * @throws DispatchError (as a rejection): the turn's hard error; `turn_closed` after `close()`.
    */
   run(call: ToolCall, execute?: ToolExecute): Promise<ToolResult>;
-  /**
-   * No more calls: resolves once every call has settled, or rejects with the turn's hard error.
-   */
+  /** No more calls: resolves once every call has settled, or rejects with the hard error. */
   close(): Promise<void>;
 }
 

@@ -3,15 +3,7 @@ import type { RecoveryCorrection, Reflection, Reflector } from './reflector.js';
 /** The most retries one call gets; the failure after the last one is a hard error. */
 export const MAX_RETRIES = 5;
 
-/**
- * What to do about a soft error:
- * - `retry`: wait `delayMs` (on the dispatcher's scheduler, cancellable), then try again,
- *   optionally with a corrected tool or input. A call that already had {@link MAX_RETRIES}
- *   retries cannot retry again: asking for it is the hard error `recovery_exhausted`.
- * - `skip`: give up on this call only. The soft error keeps the call's slot (after retries,
- *   its message says recovery gave up) and the batch goes on.
- * - `fail`: give up on the whole batch: the hard error `recovery_exhausted`.
- */
+/** What to do about a soft error: `retry` after `delayMs`, `skip` the call or `fail` the batch. */
 export type RecoveryDecision =
   | { readonly action: 'retry'; readonly delayMs: number; readonly correction?: RecoveryCorrection }
   | { readonly action: 'skip' }
@@ -36,14 +28,7 @@ export interface RecoveryStrategy {
   decide(reflection: Reflection): RecoveryDecision | PromiseLike<RecoveryDecision>;
 }
 
-/**
- * The `recovery` option of a dispatcher. Without it a soft error is final (no retries).
- *
- * @example
- * ```ts
- * new Dispatcher({ registry, recovery: { strategy: exponentialBackoff() } });
- * ```
- */
+/** The `recovery` option of a dispatcher. Without it a soft error is final (no retries). */
 export interface RecoveryOptions {
   readonly strategy: RecoveryStrategy;
   /** Default {@link basicReflector}. */

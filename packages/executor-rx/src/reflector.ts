@@ -45,10 +45,14 @@ const RETRYABLE: ReadonlySet<SoftErrorKind> = new Set([
 ]);
 
 /**
- * The default {@link Reflector}: a failure of the tool itself (`tool_error`, `tool_reported`,
- * `timeout`) and of the fleet coordinator (`coordination_failed`, `lease_lost`) is retryable; a call that cannot succeed as it stands (unknown tool, invalid input,
- * blocked, a hook that threw) is not. It never proposes a correction.
+ * The default {@link Reflector}: failures of the tool (`tool_error`, `tool_reported`, `timeout`)
+ * and of the fleet (`coordination_failed`, `lease_lost`) are retryable, the rest is not; it
+ * never proposes a correction.
  *
+ * @example
+ * ```ts
+ * new Dispatcher({ registry, recovery: { strategy, reflector: basicReflector() } });
+ * ```
  * @see exponentialBackoff which retries what this marks retryable.
  */
 export function basicReflector(): Reflector {
