@@ -1,14 +1,13 @@
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
-import { type Observable, tap } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { callSource, type ToolCallSource } from './call-source.js';
-import { DispatchError } from './dispatch-error.js';
+import { type DispatchError, invalidConfig } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import { openTurn, type Turn } from './open-turn.js';
 import {
   type DispatcherConfig,
-  type ResolvedDispatchOptions,
   resolveDispatcherOptions,
   resolveDispatchOptions,
 } from './resolve-dispatcher-options.js';
@@ -88,10 +87,7 @@ export class Dispatcher {
    */
   runStream(calls: ToolCallSource, options: DispatchOptions = {}): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
-    return withOnEvent(
-      runBatch({ config: this.#config, calls: callSource(calls), dispatch }),
-      dispatch,
-    );
+    return runBatch({ config: this.#config, calls: callSource(calls), dispatch });
   }
 
   /**
@@ -113,12 +109,9 @@ export class Dispatcher {
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
     if (!Array.isArray(calls)) {
-      throw new DispatchError({
-        code: 'invalid_config',
-        message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
-      });
+      throw invalidConfig(`Expected \`calls\` to be an array of tool calls, got ${typeof calls}`);
     }
-    return withOnEvent(runBatch({ config: this.#config, calls, dispatch }), dispatch);
+    return runBatch({ config: this.#config, calls, dispatch });
   }
 }
 
@@ -134,12 +127,4 @@ function resultsOf(run: () => Observable<DispatchEvent>): Promise<ToolResult[]> 
       complete: () => resolve(results),
     });
   });
-}
-
-/** The events, each handed to `onEvent` first when there is one. */
-function withOnEvent(
-  events: Observable<DispatchEvent>,
-  { onEvent }: ResolvedDispatchOptions,
-): Observable<DispatchEvent> {
-  return onEvent === undefined ? events : events.pipe(tap(onEvent));
 }

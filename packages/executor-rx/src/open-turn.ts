@@ -1,6 +1,6 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
-import { Subject, tap } from 'rxjs';
-import { DispatchError } from './dispatch-error.js';
+import { Subject } from 'rxjs';
+import { DispatchError, invalidConfig } from './dispatch-error.js';
 import type { ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 import { runBatch } from './run-batch.js';
@@ -35,7 +35,6 @@ export function openTurn(options: OpenTurnOptions): Turn {
   let failure: unknown;
   let failed = false;
   let closed = false;
-  const { onEvent } = options.dispatch;
   const events = runBatch({
     config: options.config,
     calls,
@@ -44,7 +43,7 @@ export function openTurn(options: OpenTurnOptions): Turn {
     executeOf: (index) => given[index],
   });
   const done = new Promise<void>((resolve, reject) => {
-    (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
+    events.subscribe({
       next: (event) => {
         if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
         const { result, index } = event;
@@ -78,10 +77,9 @@ export function openTurn(options: OpenTurnOptions): Turn {
       }
       if (execute !== undefined && typeof execute !== 'function') {
         return Promise.reject(
-          new DispatchError({
-            code: 'invalid_config',
-            message: `Expected \`execute\` of call \`${String(call?.id)}\` to be a function, got ${typeof execute}`,
-          }),
+          invalidConfig(
+            `Expected \`execute\` of call \`${String(call?.id)}\` to be a function, got ${typeof execute}`,
+          ),
         );
       }
       return new Promise<ToolResult>((resolve, reject) => {

@@ -46,11 +46,6 @@ export class PreparedCalls {
     this.#nodes = new Array<PlanNode | undefined>(count);
   }
 
-  /** How many calls. */
-  get length(): number {
-    return this.#calls.length;
-  }
-
   /** Call `index` as the model asked for it. */
   callAt(index: number): ToolCall {
     return this.#calls[index]!;
@@ -61,15 +56,8 @@ export class PreparedCalls {
     const known = this.#validations[index];
     if (known !== undefined) return known;
     const call = this.#calls[index]!;
-    const tool = this.registry.get(String(call.name));
-    if (tool === undefined) {
-      // A tool only the caller knows (a turn's own `execute`) has no schema.
-      const given = this.executeOf?.(index);
-      if (given === undefined) return undefined;
-      const validation = validateInput(undeclaredTool(String(call.name), given), call.input);
-      this.#validations[index] = validation;
-      return validation;
-    }
+    const tool = this.toolOf(index, String(call.name));
+    if (tool === undefined) return undefined;
     const validation = validateInput(tool, call.input);
     this.#validations[index] = validation;
     return validation;
@@ -89,6 +77,14 @@ export class PreparedCalls {
       this.#nodes[index] = node;
     }
     return node;
+  }
+
+  /** The tool call `index` runs as `name`: the registered one, or the one given with the call. */
+  toolOf(index: number, name: string): Tool | undefined {
+    const given = this.executeOf?.(index);
+    return (
+      this.registry.get(name) ?? (given === undefined ? undefined : undeclaredTool(name, given))
+    );
   }
 
   /** Every call's plan node, in call order. */
@@ -136,11 +132,8 @@ export class PreparedCall {
       correction !== undefined && Object.hasOwn(correction, 'input')
         ? correction.input
         : call.input;
-    const registered = batch.registry.get(this.toolName);
-    const given = batch.executeOf?.(index);
-    this.givenExecute = given;
-    this.tool =
-      registered ?? (given === undefined ? undefined : undeclaredTool(this.toolName, given));
+    this.givenExecute = batch.executeOf?.(index);
+    this.tool = batch.toolOf(index, this.toolName);
   }
 
   /** This call with a recovery's `correction` applied on top of the corrections it already has. */
@@ -212,7 +205,7 @@ function declaredAccesses(tool: Tool, input: unknown): FleetRequest {
   }
 }
 
-/** A tool the registry does not know, run with the implementation its call came with. */
+/** A tool only the caller knows (no schema): the implementation given with its call. */
 function undeclaredTool(name: string, execute: ToolExecute): Tool {
   return { name, description: name, execute };
 }

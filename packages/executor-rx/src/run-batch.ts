@@ -33,9 +33,14 @@ export interface RunBatchOptions {
 }
 
 // One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events (waves
-// or the ready queue), `batch-end` with the results collected by index, or the hard error.
+// or the ready queue), `batch-end` with the results collected by index, or the hard error; each
+// handed to `onEvent` first when there is one.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
-  return new Observable<DispatchEvent>((subscriber) => new BatchRun(options, subscriber).start());
+  const events = new Observable<DispatchEvent>((subscriber) =>
+    new BatchRun(options, subscriber).start(),
+  );
+  const { onEvent } = options.dispatch;
+  return onEvent === undefined ? events : events.pipe(tap(onEvent));
 }
 
 /** The state of one run of {@link runBatch}: what its calls see of it ({@link CallBatch}). */
