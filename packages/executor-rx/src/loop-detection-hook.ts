@@ -1,5 +1,4 @@
 import { checkOption, optionRules } from '@toolwaves/core/internal';
-import { canonicalJson } from './canonical-json.js';
 import { invalidConfig } from './dispatch-error.js';
 import type { PreHook } from './dispatch-hooks.js';
 
@@ -44,4 +43,19 @@ export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
       reason: `Loop detected: \`${tool.name}\` was called ${count} times with the same input ${text.length > 80 ? `${text.slice(0, 77)}...` : text} (threshold ${threshold})`,
     };
   };
+}
+
+/** JSON with object keys sorted at every depth. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, sortKeys) ?? 'undefined';
+}
+
+function sortKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    sorted[key] = (value as Record<string, unknown>)[key];
+  return sorted;
 }

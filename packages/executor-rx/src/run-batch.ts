@@ -16,7 +16,6 @@ import type { BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { FailureGate } from './failure-policy.js';
-import { fillResultSlots } from './fill-result-slots.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 
@@ -262,4 +261,23 @@ function cancelled(signal: AbortSignal): DispatchError {
     message: 'The dispatch was cancelled',
     cause: signal.reason,
   });
+}
+
+/** The batch's results in call order, with every empty slot. */
+export function fillResultSlots(
+  calls: readonly ToolCall[],
+  slots: readonly (ToolResult | undefined)[],
+): ToolResult[] {
+  const results = new Array<ToolResult>(calls.length);
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    results[i] = slots[i] ?? {
+      toolCallId: call.id,
+      toolName: String(call.name),
+      content: `dispatch produced no result for call \`${call.id}\` (\`${String(call.name)}\`)`,
+      isError: true,
+      durationMs: 0,
+    };
+  }
+  return results;
 }
