@@ -25,9 +25,8 @@ export interface DispatchErrorOptions {
 }
 
 /**
- * The one error class of `@toolwaves/executor-rx`: a hard error. The whole dispatch fails with
- * it and no partial results are returned. Tool failures are not hard errors: they are soft
- * errors, normal results with `isError: true`.
+ * The one error class of `@toolwaves/executor-rx`: a hard error, failing the whole dispatch
+ * (tool failures are soft errors: results with `isError: true`).
  *
  * @example
  * ```ts

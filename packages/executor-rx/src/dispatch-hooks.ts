@@ -25,18 +25,7 @@ export type PreHookDecision =
       readonly code?: 'aborted' | 'loop_detected';
     };
 
-/**
- * Runs before every attempt of every call, in the order given; the first decision other than
- * `allow` wins. May be asynchronous. A hook that throws blocks the call (soft error
- * `hook_failed`).
- *
- * @example
- * ```ts
- * const noDeletes: PreHook = ({ tool }) =>
- *   tool.name === 'delete_file' ? { action: 'block', reason: 'deletes are disabled' } : undefined;
- * ```
- * @see loopDetectionHook for the built-in one.
- */
+/** Runs before every attempt, in order, until one blocks or aborts (README: per-call pipeline). */
 export type PreHook = (
   context: PreHookContext,
 ) => PreHookDecision | undefined | PromiseLike<PreHookDecision | undefined>;

@@ -15,10 +15,8 @@ import { runBatch } from './run-batch.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
- * Runs the tool calls of one model turn and answers each in its slot: sequential by default,
- * in planned waves (`parallel`), or each call as soon as its dependencies have ended (`eager`,
- * and every stream), under `maxConcurrency`. Soft errors are results with `isError: true`;
- * hard errors reject the whole dispatch with a {@link DispatchError} and no results.
+ * Runs the tool calls of one model turn and answers each in its slot: one by one, in planned
+ * waves or each as soon as its dependencies have ended, under `maxConcurrency` (README: Modes).
  *
  * @example
  * ```ts

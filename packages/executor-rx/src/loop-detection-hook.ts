@@ -9,16 +9,14 @@ export interface LoopDetectionOptions {
 }
 
 /**
- * The built-in loop detector, opt-in as a pre hook: it counts first attempts per tool and
- * canonical input ({@link canonicalJson}, so key order does not matter) for as long as the hook
- * lives, across dispatches; the call that goes past `threshold` aborts the batch with the hard
- * error `loop_detected`. Retries (attempt > 1) are not counted: recovery is not a loop.
- *
+ * The built-in loop detector, a pre hook: the first attempt with the same tool and canonical
+ * input past `threshold` (across dispatches) aborts the batch with `loop_detected`.
  * @throws DispatchError `invalid_config` for a bad `threshold`.
  * @example
  * ```ts
  * const dispatcher = new Dispatcher({ registry, hooks: { pre: [loopDetectionHook({ threshold: 3 })] } });
  * ```
+ * @see PreHook
  */
 export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
   const threshold = checkOption({

@@ -9,20 +9,7 @@ export type RecoveryDecision =
   | { readonly action: 'skip' }
   | { readonly action: 'fail'; readonly reason?: string };
 
-/**
- * Decides, from a {@link Reflection}, whether a failed attempt is retried, skipped or fails the
- * batch. The attempt number is `reflection.failure.attempt`.
- *
- * @example
- * ```ts
- * const twice: RecoveryStrategy = {
- *   name: 'twice',
- *   decide: ({ failure }) =>
- *     failure.attempt <= 2 ? { action: 'retry', delayMs: 50 } : { action: 'skip' },
- * };
- * ```
- * @see exponentialBackoff for the strategy that ships.
- */
+/** Decides, from a {@link Reflection}, what to do about a failed attempt (README: Recovery). */
 export interface RecoveryStrategy {
   readonly name: string;
   decide(reflection: Reflection): RecoveryDecision | PromiseLike<RecoveryDecision>;

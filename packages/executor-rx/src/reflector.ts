@@ -17,21 +17,7 @@ export interface Reflection {
   readonly correction?: RecoveryCorrection;
 }
 
-/**
- * Analyses a soft error before the {@link RecoveryStrategy} decides what to do about it. A
- * reflector may be asynchronous (e.g. ask a model to correct the input).
- *
- * @example
- * ```ts
- * const fixPaths: Reflector = {
- *   reflect: (failure) =>
- *     failure.kind === 'invalid_input'
- *       ? { failure, retryable: true, correction: { input: normalise(failure.input) } }
- *       : basicReflector().reflect(failure),
- * };
- * ```
- * @see basicReflector for the default.
- */
+/** Analyses a soft error before the `RecoveryStrategy` decides (README: Recovery). */
 export interface Reflector {
   reflect(failure: SoftFailure): Reflection | PromiseLike<Reflection>;
 }
@@ -46,8 +32,7 @@ const RETRYABLE: ReadonlySet<SoftErrorKind> = new Set([
 
 /**
  * The default {@link Reflector}: failures of the tool (`tool_error`, `tool_reported`, `timeout`)
- * and of the fleet (`coordination_failed`, `lease_lost`) are retryable, the rest is not; it
- * never proposes a correction.
+ * and of the fleet (`coordination_failed`, `lease_lost`) are retryable; it never corrects.
  *
  * @example
  * ```ts

@@ -37,9 +37,7 @@ const ALPHA = {
 
 /**
  * Per-tool successes, failures and a latency estimate (EWMA: the first sample sets it, each
- * later one moves it by `alpha` of the difference). A dispatcher records every attempt that
- * ran a tool; one instance may be shared by several dispatchers. The estimate fills
- * `PlanNode.estimateMs` for duration-aware planners.
+ * later one moves it by `alpha` of the difference), shared by the dispatchers given it.
  *
  * @example
  * ```ts
@@ -48,6 +46,7 @@ const ALPHA = {
  * const b = new Dispatcher({ registry, health, mode: 'parallel' });
  * health.stats('read_file'); // { successes, failures, latencyMs }
  * ```
+ * @see DispatcherOptions.health
  */
 export class ToolHealth {
   readonly alpha: number;
