@@ -14,7 +14,6 @@ import {
 } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { invalidConfig } from './dispatch-error.js';
-import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { FailurePolicy } from './failure-policy.js';
@@ -52,14 +51,9 @@ export interface DispatcherConfig {
 const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
-export interface ResolvedDispatchOptions {
-  readonly signal: AbortSignal | undefined;
-  readonly mode: DispatchMode;
-  readonly maxConcurrency: number;
-  readonly priority: EagerPriority;
-  readonly onFailure: FailurePolicy;
-  readonly onEvent: ((event: DispatchEvent) => void) | undefined;
-}
+export interface ResolvedDispatchOptions
+  extends Pick<DispatcherConfig, 'mode' | 'maxConcurrency' | 'priority' | 'onFailure'>,
+    Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;

@@ -1,8 +1,7 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
 import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
-import { Attempt, startAttempt } from './attempt.js';
+import { Attempt, AttemptContext, startAttempt } from './attempt.js';
 import { errorMessage } from './attempt-answer.js';
-import { AttemptContext } from './attempt-context.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';

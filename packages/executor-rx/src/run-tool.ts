@@ -1,6 +1,6 @@
 import type { CoordinationGrant, Tool } from '@toolwaves/core';
 import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
-import type { Attempt } from './attempt.js';
+import { type Attempt, AttemptContext } from './attempt.js';
 import {
   type AttemptAnswer,
   answerOf,
@@ -10,7 +10,6 @@ import {
   softError,
   thrownAnswer,
 } from './attempt-answer.js';
-import { AttemptContext } from './attempt-context.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { giveBack } from './outliving-tools.js';
 

@@ -24,11 +24,7 @@ export interface ToolHealthOptions {
   readonly alpha?: number;
 }
 
-interface Entry {
-  successes: number;
-  failures: number;
-  latencyMs: number | undefined;
-}
+type Entry = { -readonly [K in keyof ToolHealthStats]: ToolHealthStats[K] };
 
 const ALPHA = {
   expected: 'a number above 0 and at most 1',
@@ -82,9 +78,7 @@ export class ToolHealth {
   /** What is known about a tool (zeros and no latency for a tool never recorded). */
   stats(toolName: string): ToolHealthStats {
     const entry = this.#entries.get(toolName);
-    return entry === undefined
-      ? { successes: 0, failures: 0, latencyMs: undefined }
-      : { successes: entry.successes, failures: entry.failures, latencyMs: entry.latencyMs };
+    return entry === undefined ? { successes: 0, failures: 0, latencyMs: undefined } : { ...entry };
   }
 
   /** The latency estimate of a tool in ms, or `undefined` before any sample. */
