@@ -40,7 +40,8 @@ export class Attempt {
   /** Its tool was started (its answer then goes through post hooks and the health record). */
   toolStarted = false;
   readonly #events: Subscriber<DispatchEvent>;
-  #instrument: AttemptInstrument | undefined;
+  /** The instrumentation's view of the attempt (`granted`, `run`) until it ended, if any. */
+  instrument: AttemptInstrument | undefined;
 
   constructor(options: AttemptOptions) {
     const { batch, place, prepared } = options;
@@ -55,12 +56,7 @@ export class Attempt {
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.keyWaitMs =
       options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
-    this.#instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
-  }
-
-  /** The instrumentation's view of the attempt, when there is one (`granted`, `run`). */
-  get instrument(): AttemptInstrument | undefined {
-    return this.#instrument;
+    this.instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
   }
 
   /** The wait for the coordinator is over (granted, refused, or timed out). */
@@ -128,9 +124,9 @@ export class Attempt {
 
   /** Tells the instrumentation how the attempt ended (once). */
   endInstrument(info: AttemptEndInfo): void {
-    const instrument = this.#instrument;
+    const instrument = this.instrument;
     if (instrument === undefined) return;
-    this.#instrument = undefined;
+    this.instrument = undefined;
     instrument.end(info);
   }
 

@@ -32,7 +32,8 @@ export class PreparedCalls {
   readonly registry: ToolRegistry;
   readonly health: ToolHealth | undefined;
   readonly executeOf: ((index: number) => ToolExecute | undefined) | undefined;
-  readonly #calls: readonly ToolCall[];
+  /** The calls as the model asked for them. */
+  readonly calls: readonly ToolCall[];
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
 
@@ -40,22 +41,17 @@ export class PreparedCalls {
     this.registry = options.registry;
     this.health = options.health;
     this.executeOf = options.executeOf;
-    this.#calls = options.calls;
+    this.calls = options.calls;
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
     this.#nodes = new Array<PlanNode | undefined>(count);
-  }
-
-  /** Call `index` as the model asked for it. */
-  callAt(index: number): ToolCall {
-    return this.#calls[index]!;
   }
 
   /** Call `index`'s input checked against its tool's schema, once; `undefined` for an unknown tool. */
   validation(index: number): InputValidation<unknown> | undefined {
     const known = this.#validations[index];
     if (known !== undefined) return known;
-    const call = this.#calls[index]!;
+    const call = this.calls[index]!;
     const tool = this.toolOf(index, String(call.name));
     if (tool === undefined) return undefined;
     const validation = validateInput(tool, call.input);
@@ -67,7 +63,7 @@ export class PreparedCalls {
   node(index: number): PlanNode {
     let node = this.#nodes[index];
     if (node === undefined) {
-      const name = String(this.#calls[index]!.name);
+      const name = String(this.calls[index]!.name);
       node = nodeOf({
         index,
         tool: this.registry.get(name),
@@ -89,7 +85,7 @@ export class PreparedCalls {
 
   /** Every call's plan node, in call order. */
   nodes(): PlanNode[] {
-    const nodes = new Array<PlanNode>(this.#calls.length);
+    const nodes = new Array<PlanNode>(this.calls.length);
     for (let i = 0; i < nodes.length; i++) nodes[i] = this.node(i);
     return nodes;
   }
@@ -121,7 +117,7 @@ export class PreparedCall {
 
   /** Call `index` of `batch`, with `correction` applied when there is one. */
   constructor(batch: PreparedCalls, index: number, correction?: RecoveryCorrection) {
-    const call = batch.callAt(index);
+    const call = batch.calls[index]!;
     this.index = index;
     this.call = call;
     this.#batch = batch;

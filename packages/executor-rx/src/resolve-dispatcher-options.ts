@@ -130,11 +130,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
 /** Options that must be given (when their parent is). */
 const REQUIRED = new Set(['registry', 'recovery.strategy']);
 
-/**
- * Checks the {@link Dispatcher} options and fills in defaults.
- *
- * @throws DispatchError `invalid_config` naming the option and the value.
- */
+/** Checks the Dispatcher options and fills in defaults (`invalid_config` naming what is wrong). */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkOptions('the Dispatcher options', options, DISPATCHER_RULES);
   const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
@@ -164,11 +160,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
   };
 }
 
-/**
- * Checks one dispatch's options and fills in the dispatcher's defaults.
- *
- * @throws DispatchError `invalid_config` naming the option and the value.
- */
+/** Checks one dispatch's options (`invalid_config`), with the dispatcher's as defaults. */
 export function resolveDispatchOptions(
   options: DispatchOptions,
   config: DispatcherConfig,

@@ -56,7 +56,6 @@ class BatchRun implements ScheduledBatch {
   readonly prepared: PreparedCalls;
   readonly #whole: readonly ToolCall[] | undefined;
   readonly #results: (ToolResult | undefined)[] = [];
-  /** Dependencies by the rules: a whole batch's from the planner, a stream's as they arrive. */
   rules: (readonly number[])[] | undefined;
   plan: Plan | undefined;
   #finished = false;
@@ -90,8 +89,9 @@ class BatchRun implements ScheduledBatch {
                 ? this.#waveDependencies()[index]!.filter((i) => i < index)
                 : this.#rulesOf(index),
           });
+    const { mode } = dispatch;
     this.instrument = config.instrumentation?.startBatch({
-      mode: this.#shownMode(),
+      mode: this.#whole === undefined && mode === 'parallel' ? 'eager' : mode,
       source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
       ...(dispatch.mode === 'parallel' && this.#whole !== undefined
         ? { planner: config.planner.name }
@@ -157,7 +157,6 @@ class BatchRun implements ScheduledBatch {
     return this.#options.dispatch;
   }
 
-  /** The cap: clamped to a whole batch's size; a sequential stream's is 1. */
   get cap(): number {
     const { mode, maxConcurrency } = this.#options.dispatch;
     const whole = this.#whole;
@@ -165,20 +164,17 @@ class BatchRun implements ScheduledBatch {
     return Math.max(1, Math.min(maxConcurrency, whole.length));
   }
 
-  /** Waves, for instrumentation: what each call waited for (the call before it, or its plan's). */
   waveWaits(sequential: boolean): readonly (readonly number[])[] {
     if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
     return this.#waveDependencies();
   }
 
-  /** A call raised a hard error: the others are stopped before it propagates. */
   fail(error: DispatchError): void {
     if (this.failure !== undefined || this.#finished) return;
     this.failure = error;
     this.stops.next({ outcome: error.code === 'cancelled' ? 'cancelled' : 'aborted', error });
   }
 
-  /** The caller's signal, or a failing source: stop the calls in flight, then error. */
   stop(error: DispatchError): void {
     this.fail(error);
     this.#end(outcomeOf(error), this.failure);
@@ -243,11 +239,6 @@ class BatchRun implements ScheduledBatch {
       return earlier;
     });
     return this.#waveDeps;
-  }
-
-  #shownMode(): 'sequential' | 'parallel' | 'eager' {
-    const { mode } = this.#options.dispatch;
-    return this.#whole === undefined && mode === 'parallel' ? 'eager' : mode;
   }
 }
 
