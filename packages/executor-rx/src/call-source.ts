@@ -6,9 +6,8 @@ import { invalidConfig } from './dispatch-error.js';
 /** Tool calls the model is still writing: an async iterable or an Observable. */
 export type ToolCallSource = AsyncIterable<ToolCall> | Observable<ToolCall>;
 
-// A stream of tool calls as an Observable; an async iterable is read one call at a time, and
-// unsubscribing calls its `return()` at once, even while a `next()` is pending.
-/** @throws DispatchError `invalid_config` (synchronously) when `calls` is neither. */
+// A stream of tool calls as an Observable (`invalid_config` when it is neither); an async iterable
+// is read one call at a time, and unsubscribing calls its `return()` at once, even mid-`next()`.
 export function callSource(calls: ToolCallSource): Observable<ToolCall> {
   if (isObservable(calls)) return calls as Observable<ToolCall>;
   if (!isAsyncIterable(calls)) {

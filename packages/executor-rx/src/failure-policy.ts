@@ -25,49 +25,45 @@ export interface FailureGateOptions {
 // The failure policy of one batch: told each call's final answer, it says whether a call whose
 // turn has come must be skipped, and why.
 export class FailureGate {
-  readonly #policy: FailurePolicy;
-  readonly #calls: readonly ToolCall[];
-  readonly #dependenciesOf: (index: number) => readonly number[];
+  readonly #options: FailureGateOptions;
   /** Per call: the index of the failed call it stands for (itself when it failed), if any. */
   readonly #failedRoot: (number | undefined)[] = [];
   #firstFailure: number | undefined;
 
   constructor(options: FailureGateOptions) {
-    this.#policy = options.policy;
-    this.#calls = options.calls;
-    this.#dependenciesOf = options.dependenciesOf;
+    this.#options = options;
   }
 
   /** Call `index` was answered for good (not a retry). */
   answered(index: number, result: ToolResult): void {
-    if (!result.isError || this.#policy === 'continue') return;
+    if (!result.isError || this.#options.policy === 'continue') return;
     this.#failedRoot[index] ??= index;
     this.#firstFailure ??= index;
   }
 
   /** Whether call `index`, whose turn to start has come, must be skipped instead, and why. */
   verdict(index: number): SkipVerdict | undefined {
-    const policy = this.#policy;
+    const policy = this.#options.policy;
     if (policy === 'continue') return undefined;
-    const call = this.#calls[index]!;
+    const call = this.#options.calls[index]!;
     const which = `Call \`${call.id}\` (\`${String(call.name)}\`) did not run`;
     if (policy === 'stop') {
       const first = this.#firstFailure;
       if (first === undefined) return undefined;
-      const failed = this.#calls[first]!;
+      const failed = this.#options.calls[first]!;
       return {
         reason: 'stopped',
         failedCallId: failed.id,
         content: `${which}: call \`${failed.id}\` (\`${String(failed.name)}\`) failed first, and the failure policy is 'stop'`,
       };
     }
-    for (const dependency of this.#dependenciesOf(index)) {
+    for (const dependency of this.#options.dependenciesOf(index)) {
       const root = this.#failedRoot[dependency];
       if (root === undefined) continue;
       this.#failedRoot[index] = root;
-      const failed = this.#calls[root]!;
+      const failed = this.#options.calls[root]!;
       const through =
-        root === dependency ? '' : ` (through call \`${this.#calls[dependency]!.id}\`)`;
+        root === dependency ? '' : ` (through call \`${this.#options.calls[dependency]!.id}\`)`;
       return {
         reason: 'dependency-failed',
         failedCallId: failed.id,

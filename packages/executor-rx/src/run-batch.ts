@@ -31,9 +31,8 @@ export interface RunBatchOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
-// One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events (waves
-// or the ready queue), `batch-end` with the results collected by index, or the hard error; each
-// handed to `onEvent` first when there is one.
+// One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
+// the calls' events, `batch-end` with the results collected by index, or the hard error.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
   const events = new Observable<DispatchEvent>((subscriber) =>
     new BatchRun(options, subscriber).start(),

@@ -64,38 +64,35 @@ function startCall(
 
 /** The attempts of one call, one after another, until one concludes for good. */
 class CallAttempts {
-  readonly #batch: CallBatch;
-  readonly #place: CallPlace;
-  readonly #subscriber: Subscriber<DispatchEvent>;
   #attempt: Attempt | undefined;
   /** The current attempt's stages, or the back-off before the next one. */
   #work: Subscription | undefined;
   #ended = false;
   #stops: Subscription | undefined;
 
-  constructor(batch: CallBatch, place: CallPlace, subscriber: Subscriber<DispatchEvent>) {
-    this.#batch = batch;
-    this.#place = place;
-    this.#subscriber = subscriber;
-  }
+  constructor(
+    private readonly batch: CallBatch,
+    private readonly place: CallPlace,
+    private readonly subscriber: Subscriber<DispatchEvent>,
+  ) {}
 
   start(prepared: PreparedCall): TeardownLogic {
-    this.#stops = this.#batch.stops.subscribe((stop) => this.#stop(stop));
+    this.#stops = this.batch.stops.subscribe((stop) => this.#stop(stop));
     // Registered before the first attempt: unsubscribed from inside a synchronous stage, the
     // call stops there.
-    this.#subscriber.add(() => this.#abandon());
-    this.#begin(prepared, 1, this.#place.readyAt);
+    this.subscriber.add(() => this.#abandon());
+    this.#begin(prepared, 1, this.place.readyAt);
     return undefined;
   }
 
   #begin(prepared: PreparedCall, number: number, readyAt: number): void {
     const attempt = new Attempt({
-      batch: this.#batch,
-      place: this.#place,
+      batch: this.batch,
+      place: this.place,
       prepared,
       attempt: number,
       readyAt,
-      events: this.#subscriber,
+      events: this.subscriber,
     });
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
@@ -125,7 +122,7 @@ class CallAttempts {
         result,
       );
       this.#end();
-      this.#subscriber.complete();
+      this.subscriber.complete();
       return;
     }
     const result = attempt.resultOf(answer, answer.content);
@@ -142,7 +139,7 @@ class CallAttempts {
       this.#begin(prepared, next, readyAt);
       return;
     }
-    this.#work = this.#batch.config.scheduler.schedule(
+    this.#work = this.batch.config.scheduler.schedule(
       () => this.#begin(prepared, next, readyAt),
       concluded.delayMs,
     );
@@ -157,8 +154,8 @@ class CallAttempts {
     if (this.#ended) return;
     AttemptContext.abort(attempt.context, error);
     this.#end();
-    if (error instanceof DispatchError) this.#batch.fail(error);
-    this.#subscriber.error(error);
+    if (error instanceof DispatchError) this.batch.fail(error);
+    this.subscriber.error(error);
   }
 
   /** The batch stopped: the open attempt ends with the outcome; the call completes. */
@@ -171,7 +168,7 @@ class CallAttempts {
       AttemptContext.abort(attempt.context, stop.error);
     }
     this.#end();
-    this.#subscriber.complete();
+    this.subscriber.complete();
   }
 
   /** Unsubscribed from before the call ended: it stops quietly. */
@@ -180,7 +177,7 @@ class CallAttempts {
     const attempt = this.#attempt;
     if (attempt !== undefined) {
       attempt.endInstrument(STOPPED);
-      AttemptContext.abort(attempt.context, this.#batch.failure);
+      AttemptContext.abort(attempt.context, this.batch.failure);
     }
     this.#end();
   }
