@@ -13,11 +13,9 @@ export interface AttemptOptions {
   readonly batch: CallBatch;
   readonly place: CallPlace;
   readonly prepared: PreparedCall;
-  /** 1 for the first attempt. */
   readonly attempt: number;
   /** When the attempt became ready (its `waitMs` counts from here). */
   readonly readyAt: number;
-  /** Where the call's events go. */
   readonly events: Subscriber<DispatchEvent>;
 }
 
@@ -70,7 +68,6 @@ export class Attempt {
     return this.batch.config.scheduler.now();
   }
 
-  /** Passes an event of the call on. */
   emit(event: DispatchEvent): void {
     this.#events.next(event);
   }

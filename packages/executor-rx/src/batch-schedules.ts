@@ -79,8 +79,7 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
   ];
 }
 
-// Plans the waves (one call per wave in sequential mode or under 2 calls) and verifies them.
-/** @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules. */
+/** Plans the waves (one call each when sequential or under 2 calls): `invalid_plan` if wrong. */
 function planWaves(batch: ScheduledBatch): Plan {
   const { prepared, cap } = batch;
   const { planner } = batch.config;

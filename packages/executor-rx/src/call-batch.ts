@@ -38,8 +38,7 @@ export interface CallPlace {
   readonly readyAt: number;
   /** Eager mode and streams: when the call arrived (its `call-start`s tell the wait). */
   readonly arrivedAt?: number | undefined;
-  /** The calls it waited for (eager: its dependencies not ended on arrival; waves: the calls of
-   * earlier waves it conflicts with), ascending. */
+  /** Calls it waited for, ascending (eager: dependencies open on arrival; waves: `waveWaits`). */
   readonly waitedFor: readonly number[];
 }
 

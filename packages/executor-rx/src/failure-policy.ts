@@ -5,7 +5,6 @@ export type FailurePolicy = 'continue' | 'skip-dependents' | 'stop';
 
 /** Why a call was not run, for its `call-skipped` event and its answer. */
 export interface SkipVerdict {
-  /** `dependency-failed` (`'skip-dependents'`) or `stopped` (`'stop'`). */
   readonly reason: 'dependency-failed' | 'stopped';
   /** The call whose soft error caused it. */
   readonly failedCallId: string;

@@ -98,7 +98,6 @@ export class PreparedCalls {
 
 /** One call as its attempts see it: its tool, its validated input and its plan node. */
 export class PreparedCall {
-  /** Position of the call in the batch. */
   readonly index: number;
   /** The call as the model asked for it. */
   readonly call: ToolCall;

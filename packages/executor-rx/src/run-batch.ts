@@ -50,6 +50,7 @@ class BatchRun implements ScheduledBatch {
   readonly gate: FailureGate | undefined;
   readonly stops = new Subject<BatchStop>();
   failure: DispatchError | undefined;
+  readonly dispatch: ResolvedDispatchOptions;
   readonly #options: RunBatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
   readonly prepared: PreparedCalls;
@@ -64,18 +65,15 @@ class BatchRun implements ScheduledBatch {
   constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
     const { config, calls, dispatch } = options;
     this.#options = options;
+    this.dispatch = dispatch;
     this.#subscriber = subscriber;
     this.config = config;
     this.#whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;
     this.calls = this.#whole === undefined ? [] : [...this.#whole];
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
-    this.prepared = new PreparedCalls({
-      registry,
-      calls: this.calls,
-      health,
-      executeOf: options.executeOf,
-    });
+    const { executeOf } = options;
+    this.prepared = new PreparedCalls({ registry, calls: this.calls, health, executeOf });
     const waves = this.#whole !== undefined && dispatch.mode !== 'eager';
     this.gate =
       dispatch.onFailure === 'continue'
@@ -102,7 +100,7 @@ class BatchRun implements ScheduledBatch {
   }
 
   start(): TeardownLogic {
-    const { signal } = this.#options.dispatch;
+    const { signal } = this.dispatch;
     if (signal?.aborted) {
       this.#end('cancelled', cancelled(signal));
       return undefined;
@@ -152,12 +150,8 @@ class BatchRun implements ScheduledBatch {
     };
   }
 
-  get dispatch(): ResolvedDispatchOptions {
-    return this.#options.dispatch;
-  }
-
   get cap(): number {
-    const { mode, maxConcurrency } = this.#options.dispatch;
+    const { mode, maxConcurrency } = this.dispatch;
     const whole = this.#whole;
     if (whole === undefined) return mode === 'sequential' ? 1 : maxConcurrency;
     return Math.max(1, Math.min(maxConcurrency, whole.length));

@@ -78,8 +78,7 @@ class CallAttempts {
 
   start(prepared: PreparedCall): TeardownLogic {
     this.#stops = this.batch.stops.subscribe((stop) => this.#stop(stop));
-    // Registered before the first attempt: unsubscribed from inside a synchronous stage, the
-    // call stops there.
+    // Registered before the first attempt: unsubscribed inside a synchronous stage, it stops there.
     this.subscriber.add(() => this.#abandon());
     this.#begin(prepared, 1, this.place.readyAt);
     return undefined;
