@@ -1,7 +1,6 @@
-import type { AttemptEndInfo, AttemptInstrument, ToolResult } from '@toolwaves/core';
+import type { AttemptEndInfo, AttemptInstrument, ToolContext, ToolResult } from '@toolwaves/core';
 import type { Subscriber } from 'rxjs';
 import type { AttemptAnswer } from './attempt-answer.js';
-import { AttemptContext } from './attempt-context.js';
 import type { CallBatch, CallPlace } from './call-batch.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
@@ -14,11 +13,9 @@ export interface AttemptOptions {
   readonly batch: CallBatch;
   readonly place: CallPlace;
   readonly prepared: PreparedCall;
-  /** 1 for the first attempt. */
   readonly attempt: number;
   /** When the attempt became ready (its `waitMs` counts from here). */
   readonly readyAt: number;
-  /** Where the call's events go. */
   readonly events: Subscriber<DispatchEvent>;
 }
 
@@ -41,7 +38,8 @@ export class Attempt {
   /** Its tool was started (its answer then goes through post hooks and the health record). */
   toolStarted = false;
   readonly #events: Subscriber<DispatchEvent>;
-  #instrument: AttemptInstrument | undefined;
+  /** The instrumentation's view of the attempt (`granted`, `run`) until it ended, if any. */
+  instrument: AttemptInstrument | undefined;
 
   constructor(options: AttemptOptions) {
     const { batch, place, prepared } = options;
@@ -56,12 +54,7 @@ export class Attempt {
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.keyWaitMs =
       options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
-    this.#instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
-  }
-
-  /** The instrumentation's view of the attempt, when there is one (`granted`, `run`). */
-  get instrument(): AttemptInstrument | undefined {
-    return this.#instrument;
+    this.instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
   }
 
   /** The wait for the coordinator is over (granted, refused, or timed out). */
@@ -75,7 +68,6 @@ export class Attempt {
     return this.batch.config.scheduler.now();
   }
 
-  /** Passes an event of the call on. */
   emit(event: DispatchEvent): void {
     this.#events.next(event);
   }
@@ -129,9 +121,9 @@ export class Attempt {
 
   /** Tells the instrumentation how the attempt ended (once). */
   endInstrument(info: AttemptEndInfo): void {
-    const instrument = this.#instrument;
+    const instrument = this.instrument;
     if (instrument === undefined) return;
-    this.#instrument = undefined;
+    this.instrument = undefined;
     instrument.end(info);
   }
 
@@ -169,4 +161,49 @@ export function startAttempt(
     input,
     waitedFor: waitedFor.map((i) => batch.calls[i]!.id),
   });
+}
+
+/** Why an attempt's signal was aborted before anyone read it. */
+interface Aborted {
+  readonly reason: unknown;
+}
+
+/** The {@link ToolContext} of one attempt of one call. */
+export class AttemptContext implements ToolContext {
+  readonly toolCallId: string;
+  readonly attempt: number;
+  declare readonly fencingToken?: number;
+  // One TS-private field, not `#` fields: this object is made for every attempt of every call,
+  // and its size and kind of fields show in the dispatcher's per-call overhead.
+  /** The signal's controller once read, or why it was aborted before. */
+  private state: AbortController | Aborted | undefined;
+
+  constructor(toolCallId: string, attempt: number) {
+    this.toolCallId = toolCallId;
+    this.attempt = attempt;
+    this.state = undefined;
+  }
+
+  get signal(): AbortSignal {
+    const state = this.state;
+    if (state instanceof AbortController) return state.signal;
+    const controller = new AbortController();
+    if (state !== undefined) controller.abort(state.reason);
+    this.state = controller;
+    return controller.signal;
+  }
+
+  /** Aborts the attempt's signal (once; later calls do nothing). */
+  static abort(context: AttemptContext, reason: unknown): void {
+    const state = context.state;
+    if (state === undefined) context.state = { reason };
+    else if (state instanceof AbortController) state.abort(reason);
+  }
+
+  /** The fencing token of the attempt's fleet grant, before its tool runs. */
+  static fence(context: AttemptContext, fencingToken: number | undefined): void {
+    if (fencingToken !== undefined) {
+      (context as { fencingToken?: number }).fencingToken = fencingToken;
+    }
+  }
 }

@@ -16,8 +16,9 @@ import {
   from,
   map,
   mergeMap,
-  type Observable,
+  Observable,
   of,
+  type TeardownLogic,
 } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
 import type { CallPlace, ScheduledBatch } from './call-batch.js';
@@ -26,7 +27,6 @@ import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
-import { unnested } from './unnested.js';
 
 // The two schedules of a batch, parameters of its one shell (`runBatch`).
 
@@ -79,8 +79,7 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
   ];
 }
 
-// Plans the waves (one call per wave in sequential mode or under 2 calls) and verifies them.
-/** @throws DispatchError `invalid_plan` when the planner throws or its plan breaks the rules. */
+/** Plans the waves (one call each when sequential or under 2 calls): `invalid_plan` if wrong. */
 function planWaves(batch: ScheduledBatch): Plan {
   const { prepared, cap } = batch;
   const { planner } = batch.config;
@@ -202,4 +201,30 @@ class ReadyCall implements EagerCall<DispatchEvent> {
           waitedMs: batch.config.scheduler.now() - arrivedAt,
         });
   }
+}
+
+/** How many subscriptions through {@link unnested} may nest in one synchronous stack. */
+const MAX_NESTED = 32;
+let nested = 0;
+
+// `source`, subscribed at once, or after a microtask when MAX_NESTED such subscriptions are
+// already nested in the stack (long runs of synchronous calls would overflow it).
+function unnested<T>(source: Observable<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    if (nested < MAX_NESTED) {
+      nested += 1;
+      try {
+        return source.subscribe(subscriber);
+      } finally {
+        nested -= 1;
+      }
+    }
+    let teardown: TeardownLogic;
+    queueMicrotask(() => {
+      if (!subscriber.closed) teardown = source.subscribe(subscriber);
+    });
+    return () => {
+      if (teardown !== undefined && typeof teardown !== 'function') teardown.unsubscribe();
+    };
+  });
 }

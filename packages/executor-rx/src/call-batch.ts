@@ -38,8 +38,7 @@ export interface CallPlace {
   readonly readyAt: number;
   /** Eager mode and streams: when the call arrived (its `call-start`s tell the wait). */
   readonly arrivedAt?: number | undefined;
-  /** The calls it waited for (eager: its dependencies not ended on arrival; waves: the calls of
-   * earlier waves it conflicts with), ascending. */
+  /** Calls it waited for, ascending (eager: dependencies open on arrival; waves: `waveWaits`). */
   readonly waitedFor: readonly number[];
 }
 
@@ -49,14 +48,14 @@ export interface ScheduledBatch extends CallBatch {
   readonly calls: ToolCall[];
   readonly prepared: PreparedCalls;
   readonly dispatch: ResolvedDispatchOptions;
-  /** The cap in force (clamped to a whole batch's size). */
+  /** The cap in force: clamped to a whole batch's size; a sequential stream's is 1. */
   readonly cap: number;
   /** Per call, its dependencies by the rules (a stream's filled in as the calls arrive). */
   rules: (readonly number[])[] | undefined;
   /** The waves, once planned. */
   plan: Plan | undefined;
-  /** Waves, for instrumentation: what each call waits for. */
+  /** Waves, for instrumentation: what each call waited for (the call before it, or its plan's). */
   waveWaits(sequential: boolean): readonly (readonly number[])[];
-  /** A failing source: the calls in flight are stopped and the batch errors. */
+  /** The caller's signal, or a failing source: the calls in flight are stopped, then the error. */
   stop(error: DispatchError): void;
 }

@@ -1,30 +1,19 @@
 import type { ToolCall } from '@toolwaves/core';
 import { describeValue } from '@toolwaves/core/internal';
 import { isObservable, Observable } from 'rxjs';
-import { DispatchError } from './dispatch-error.js';
+import { invalidConfig } from './dispatch-error.js';
 
 /** Tool calls the model is still writing: an async iterable or an Observable. */
 export type ToolCallSource = AsyncIterable<ToolCall> | Observable<ToolCall>;
 
-/**
- * A stream of tool calls as an Observable. An async iterable is read one call at a time;
- * unsubscribing stops reading it at once and calls the iterator's `return()` (so a generator
- * runs its `finally` blocks and a network stream can close), even while a `next()` is pending.
- *
- * @throws DispatchError `invalid_config` (synchronously) when `calls` is neither.
- * @example
- * ```ts
- * callSource(streamOfCalls).subscribe((call) => console.log(call.id));
- * ```
- * @see Dispatcher.runStream
- */
+// A stream of tool calls as an Observable (`invalid_config` when it is neither); an async iterable
+// is read one call at a time, and unsubscribing calls its `return()` at once, even mid-`next()`.
 export function callSource(calls: ToolCallSource): Observable<ToolCall> {
   if (isObservable(calls)) return calls as Observable<ToolCall>;
   if (!isAsyncIterable(calls)) {
-    throw new DispatchError({
-      code: 'invalid_config',
-      message: `Expected \`calls\` to be an AsyncIterable or an Observable of tool calls, got ${describeValue(calls)}`,
-    });
+    throw invalidConfig(
+      `Expected \`calls\` to be an AsyncIterable or an Observable of tool calls, got ${describeValue(calls)}`,
+    );
   }
   return new Observable<ToolCall>((subscriber) => {
     let iterator: AsyncIterator<ToolCall> | undefined;

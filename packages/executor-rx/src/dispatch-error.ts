@@ -1,16 +1,4 @@
-/**
- * Why a whole dispatch failed, for {@link DispatchError}:
- * - `cancelled`: the caller's `AbortSignal` aborted (or the run was unsubscribed from);
- * - `aborted`: a pre hook aborted the batch;
- * - `loop_detected`: the loop-detection hook saw the same call too often;
- * - `recovery_exhausted`: recovery wanted a 6th retry, or its strategy decided `fail`;
- * - `invalid_config`: a dispatcher or dispatch option is wrong (thrown before anything runs);
- * - `invalid_plan`: the planner threw or returned a plan that breaks the rules (refused before
- *   anything runs);
- * - `source_failed`: the stream of calls (`dispatchStream`, `runStream`) errored or yielded
- *   something that is not a tool call; `cause` is the source's error;
- * - `turn_closed`: a turn's `run` was called after its `close()` (only that call is refused).
- */
+/** Why a whole dispatch failed, for {@link DispatchError} (README: Errors, when each is raised). */
 export type DispatchErrorCode =
   | 'cancelled'
   | 'aborted'
@@ -37,9 +25,8 @@ export interface DispatchErrorOptions {
 }
 
 /**
- * The one error class of `@toolwaves/executor-rx`: a hard error. The whole dispatch fails with
- * it and no partial results are returned. Tool failures are not hard errors: they are soft
- * errors, normal results with `isError: true`.
+ * The one error class of `@toolwaves/executor-rx`: a hard error, failing the whole dispatch
+ * (tool failures are soft errors: results with `isError: true`).
  *
  * @example
  * ```ts

@@ -1,32 +1,13 @@
 import type { ToolResult } from '@toolwaves/core';
 import type { CallExplanation, Plan } from '@toolwaves/planner';
 
-/**
- * How a batch runs: `sequential` (the default) runs one call after another in model order;
- * `parallel` plans waves and runs each wave's calls concurrently under `maxConcurrency`;
- * `eager` starts each call as soon as the earlier calls it depends on (rules 4 and 5, from the
- * planner's `dependencies`) have ended and a slot is free, with no waves. Streams of calls run
- * eagerly in `parallel` and `eager` mode, one by one as they arrive in `sequential` mode.
- */
+/** How a batch runs: `sequential` (default), `parallel` (planned waves) or `eager` (README). */
 export type DispatchMode = 'sequential' | 'parallel' | 'eager';
 
-/**
- * How an attempt ended, on its `call-end` event:
- * - `ok`: the call's answer (final);
- * - `error`: a soft error that keeps the call's slot (final);
- * - `retry`: a soft error; recovery tries again (another `call-start` follows);
- * - `hard-error`: this call raised the batch's hard error (hook abort, loop detected, recovery
- *   exhausted);
- * - `cancelled`: the caller's signal aborted while the attempt ran;
- * - `aborted`: another call's hard error stopped this attempt.
- */
+/** How an attempt ended, on its `call-end` event (README: Events). */
 export type CallOutcome = 'ok' | 'error' | 'retry' | 'hard-error' | 'cancelled' | 'aborted';
 
-/**
- * First event of a run: the plan the batch will follow. In eager mode and for streams there is
- * no plan (calls start one by one as their dependencies end: see `waitedFor` on
- * {@link CallStartEvent}).
- */
+/** First event of a run: the plan the batch will follow (none in eager mode and for streams). */
 export interface BatchStartEvent {
   readonly type: 'batch-start';
   /** The mode the batch runs in: a stream in `parallel` mode runs `eager`. */
@@ -37,10 +18,7 @@ export interface BatchStartEvent {
   readonly callCount: number | undefined;
   /** The waves; `undefined` in eager mode and for streams. */
   readonly plan: Plan | undefined;
-  /**
-   * Why each call sits in its wave (the planner's `explainPlan`), one entry per call. Computed
-   * on first read, so a run nobody inspects does not pay for it. Empty without a plan.
-   */
+  /** Why each call sits in its wave (the planner's `explainPlan`), computed on first read. */
   readonly explanation: readonly CallExplanation[];
 }
 
@@ -66,15 +44,9 @@ export interface CallStartEvent {
   readonly input: unknown;
   /** 1 for the first attempt, 2 for the first retry, and so on. */
   readonly attempt: number;
-  /**
-   * Time this attempt waited for the fleet `coordinator` to grant its accesses, in ms (0 without
-   * one). It is part of the attempt's `durationMs` and counts in `timeoutMs`.
-   */
+  /** Time waited for the fleet `coordinator`'s grant, in ms (part of `durationMs`). */
   readonly fleetWaitMs: number;
-  /**
-   * Eager mode and streams only: the earlier calls this call waited for (its dependencies that
-   * had not ended when it arrived), ascending.
-   */
+  /** Eager mode and streams: its dependencies not ended when it arrived, ascending. */
   readonly waitedFor?: readonly number[];
   /** Eager mode and streams only: time from the call's arrival to this attempt's start, in ms. */
   readonly waitedMs?: number;
@@ -92,31 +64,17 @@ export interface CallEndEvent {
   readonly outcome: CallOutcome;
   /** Whether the attempt ended without an answer (anything but `ok`). */
   readonly isError: boolean;
-  /**
-   * The content of the attempt's result or soft error; for `hard-error`, the error's message;
-   * `undefined` when the attempt was stopped (`cancelled`, `aborted`).
-   */
+  /** The answer or soft error; a hard error's message; `undefined` when stopped. */
   readonly content: string | undefined;
   /** Time from this attempt's start to its end, in ms. */
   readonly durationMs: number;
   /** The call's result, on its final `call-end` (`ok` or `error`): what its slot holds. */
   readonly result?: ToolResult;
-  /**
-   * Time spent waiting before this attempt started, in ms: for the first attempt, the wait for
-   * a slot since its wave began (eager mode and streams: since the call arrived); for a retry,
-   * the back-off since the previous attempt ended; and the wait for keys still held by a
-   * tool of this dispatcher that outlived its answer, if there was one.
-   */
+  /** Time waited before this attempt started, in ms: for a slot, a back-off or keys (README). */
   readonly waitMs: number;
 }
 
-/**
- * A call whose slot was answered long ago (it timed out or was stopped) but whose tool ignored
- * its signal and never settled held its keys for the dispatcher's `settleTimeoutMs`; they are
- * given back now, while that tool may still be running. Emitted in the batch of the call that
- * was waiting for those keys (possibly a later batch of the same dispatcher), before that
- * call's `call-start`.
- */
+/** The keys of a tool that outlived its answer were given back after `settleTimeoutMs` (README). */
 export interface SettleTimeoutEvent {
   readonly type: 'settle-timeout';
   /** The call that never settled. */
@@ -126,12 +84,7 @@ export interface SettleTimeoutEvent {
   readonly heldMs: number;
 }
 
-/**
- * A call that never ran because of the failure policy (`onFailure`): its turn to start came
- * after a call it depends on failed (`dependency-failed`, under `'skip-dependents'`), or after
- * the batch's first soft error (`stopped`, under `'stop'`). It has no `call-start`/`call-end`;
- * its slot holds a soft error with `content`.
- */
+/** A call that never ran because of the failure policy, `onFailure` (README: Failure policy). */
 export interface CallSkippedEvent {
   readonly type: 'call-skipped';
   /** The call's wave; `undefined` in eager mode and for streams (no waves). */
@@ -163,12 +116,8 @@ export interface BatchEndEvent {
 }
 
 /**
- * What `Dispatcher.run` emits, the same stream in every mode: `batch-start`, then per wave
- * `wave-start`, `call-start`/`call-end` pairs (starts as calls take slots, ends by
- * completion: pair them by `toolCallId` and `attempt`), `wave-end`; finally `batch-end`, or
- * an error with a `DispatchError` after the `call-end`s of the calls that were in flight.
- * Eager mode and streams (`runStream`) have no waves, so no `wave-start`/`wave-end`: their
- * `call-start` events say which calls each waited for (`waitedFor`, `waitedMs`).
+ * What `Dispatcher.run` and `runStream` emit, the same stream in every mode; narrow by `type`
+ * (README: Events, for their order and fields).
  */
 export type DispatchEvent =
   | BatchStartEvent

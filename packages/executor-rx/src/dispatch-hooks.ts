@@ -2,9 +2,8 @@ import type { Tool, ToolCall } from '@toolwaves/core';
 
 /** What a {@link PreHook} sees: one attempt, after its input was validated, before it runs. */
 export interface PreHookContext {
-  /** The call as the model asked for it. */
+  /** The call as the model asked for it, and its position in the batch. */
   readonly call: ToolCall;
-  /** Position of the call in the batch. */
   readonly index: number;
   /** The tool this attempt runs (a recovery correction may differ from `call.name`). */
   readonly tool: Tool;
@@ -16,12 +15,7 @@ export interface PreHookContext {
   readonly signal: AbortSignal;
 }
 
-/**
- * What a pre hook decides:
- * - `allow` (or `undefined`): go on with the next hook, then run the tool;
- * - `block`: do not run the call; it ends with a soft error carrying `reason`;
- * - `abort`: stop the whole batch with a hard error (`code` default `'aborted'`).
- */
+/** What a pre hook decides: `allow`, `block` (a soft error) or `abort` (a hard error). */
 export type PreHookDecision =
   | { readonly action: 'allow' }
   | { readonly action: 'block'; readonly reason: string }
@@ -31,18 +25,7 @@ export type PreHookDecision =
       readonly code?: 'aborted' | 'loop_detected';
     };
 
-/**
- * Runs before every attempt of every call, in the order given; the first decision other than
- * `allow` wins. May be asynchronous. A hook that throws blocks the call (soft error
- * `hook_failed`).
- *
- * @example
- * ```ts
- * const noDeletes: PreHook = ({ tool }) =>
- *   tool.name === 'delete_file' ? { action: 'block', reason: 'deletes are disabled' } : undefined;
- * ```
- * @see loopDetectionHook for the built-in one.
- */
+/** Runs before every attempt, in order, until one blocks or aborts (README: per-call pipeline). */
 export type PreHook = (
   context: PreHookContext,
 ) => PreHookDecision | undefined | PromiseLike<PreHookDecision | undefined>;
@@ -63,21 +46,10 @@ export interface PostHookContext {
   readonly attempt: number;
 }
 
-/**
- * Runs after every attempt that ran its tool (also when it threw or timed out), in order, before
- * the health record and recovery. It observes; its return value is ignored. A hook that throws
- * turns the attempt into a soft error (`hook_failed`).
- */
+/** Observes every attempt that ran its tool, in order; one that throws is a soft error (README). */
 export type PostHook = (context: PostHookContext) => void | PromiseLike<void>;
 
-/**
- * The `hooks` option of a dispatcher.
- *
- * @example
- * ```ts
- * new Dispatcher({ registry, hooks: { pre: [loopDetectionHook()], post: [audit] } });
- * ```
- */
+/** The `hooks` option of a dispatcher: pre hooks (allow / block / abort), post hooks (observe). */
 export interface DispatchHooks {
   readonly pre?: readonly PreHook[];
   readonly post?: readonly PostHook[];

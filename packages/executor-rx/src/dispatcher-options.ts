@@ -29,15 +29,9 @@ export interface DispatcherOptions {
   readonly health?: ToolHealth | undefined;
   /** Clock and timers (timeouts, back-off, durations). Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike | undefined;
-  /**
-   * Fleet-wide coordination: each attempt holds a grant for its declared accesses while its tool
-   * runs (README: the per-call pipeline). Default `noCoordination`.
-   */
+  /** Fleet-wide grants of each attempt's declared accesses (README). Default `noCoordination`. */
   readonly coordinator?: Coordinator | undefined;
-  /**
-   * How long (ms, or `Infinity`) a tool that outlived its answer keeps its keys if it never
-   * settles; its fleet grant is held until it settles. Default 30 000.
-   */
+  /** How long (ms, or `Infinity`) a tool outliving its answer holds its keys. Default 30 000. */
   readonly settleTimeoutMs?: number | undefined;
   /** Where dispatches and attempts are reported (README). Default `noInstrumentation`. */
   readonly instrumentation?: Instrumentation | undefined;

@@ -1,14 +1,13 @@
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
-import { type Observable, tap } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { callSource, type ToolCallSource } from './call-source.js';
-import { DispatchError } from './dispatch-error.js';
+import { type DispatchError, invalidConfig } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import { openTurn, type Turn } from './open-turn.js';
 import {
   type DispatcherConfig,
-  type ResolvedDispatchOptions,
   resolveDispatcherOptions,
   resolveDispatchOptions,
 } from './resolve-dispatcher-options.js';
@@ -16,10 +15,8 @@ import { runBatch } from './run-batch.js';
 import type { ToolHealth } from './tool-health.js';
 
 /**
- * Runs the tool calls of one model turn and answers each in its slot: sequential by default,
- * in planned waves (`parallel`), or each call as soon as its dependencies have ended (`eager`,
- * and every stream), under `maxConcurrency`. Soft errors are results with `isError: true`;
- * hard errors reject the whole dispatch with a {@link DispatchError} and no results.
+ * Runs the tool calls of one model turn and answers each in its slot: one by one, in planned
+ * waves or each as soon as its dependencies have ended, under `maxConcurrency` (README: Modes).
  *
  * @example
  * ```ts
@@ -28,6 +25,7 @@ import type { ToolHealth } from './tool-health.js';
  * await dispatcher.dispatch(calls, { onEvent: (event) => console.log(event.type) });
  * dispatcher.run(calls).subscribe((event) => console.log(event.type));
  * await dispatcher.dispatchStream(callsAsTheModelWritesThem, { signal }); // AsyncIterable or Observable
+ * const turn = dispatcher.openTurn({ signal }); // turn.run(call, execute?), then turn.close()
  * ```
  * @see DispatchEvent for the event stream.
  */
@@ -65,9 +63,7 @@ export class Dispatcher {
   }
 
   /**
-   * Runs a batch and resolves with one result per call, in call order. With `onEvent`, every
-   * event of the batch goes to it as it happens (the same events `run` emits).
-   *
+   * Runs a batch and resolves with one result per call, in call order (`onEvent` gets its events).
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
@@ -75,54 +71,26 @@ export class Dispatcher {
   }
 
   /**
-   * Runs calls the model is still writing and resolves with one result per call, in call
-   * order, once the source has ended; each call starts as soon as it may (one by one in
-   * `sequential` mode). A repeated id gets a soft error; cancelling stops reading the source.
-   *
-   * @example
-   * ```ts
-   * async function* calls() {
-   *   yield { id: '1', name: 'read_file', input: { path: 'a.ts' } }; // starts now
-   *   yield { id: '2', name: 'edit_file', input: { path: 'b.ts', edits } }; // starts on arrival
-   * }
-   * const results = await dispatcher.dispatchStream(calls(), { signal });
-   * ```
-   * @throws DispatchError (as a rejection) for a hard error: `source_failed` (the source errored;
-   *   `cause` is its error), `cancelled`, and the rest as for {@link Dispatcher.dispatch}.
-   * @see Dispatcher.runStream for the events.
+   * Runs calls the model is still writing, each as soon as it may (README: Streamed calls), and
+   * resolves with one result per call, in call order, once the source has ended.
+   * @throws DispatchError (as a rejection): `source_failed`, or as {@link Dispatcher.dispatch}.
    */
   dispatchStream(calls: ToolCallSource, options: DispatchOptions = {}): Promise<ToolResult[]> {
     return resultsOf(() => this.runStream(calls, options));
   }
 
   /**
-   * A stream of calls as a cold Observable of {@link DispatchEvent}s (no plan, no waves:
-   * `call-start` says what it waited for); unsubscribing stops the calls and the source.
-   *
-   * @throws DispatchError `invalid_config` (synchronously) for invalid options or a `calls`
-   *   that is neither an AsyncIterable nor an Observable.
+   * A stream of calls as a cold Observable of {@link DispatchEvent}s (no plan, no waves).
+   * @throws DispatchError `invalid_config` (synchronously) for invalid options or `calls`.
    */
   runStream(calls: ToolCallSource, options: DispatchOptions = {}): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
-    return withOnEvent(
-      runBatch({ config: this.#config, calls: callSource(calls), dispatch }),
-      dispatch,
-    );
+    return runBatch({ config: this.#config, calls: callSource(calls), dispatch });
   }
 
   /**
-   * Opens a turn fed one call at a time, for frameworks that execute their tools themselves:
-   * `turn.run(call, execute?)` resolves with the call's result once it has run, scheduled by
-   * the same rules as {@link Dispatcher.dispatchStream}; a hard error rejects every pending run.
-   *
-   * @example
-   * ```ts
-   * const turn = dispatcher.openTurn({ signal });
-   * const results = await Promise.all(calls.map((call) => turn.run(call, frameworkExecute)));
-   * await turn.close();
-   * ```
+   * Opens a {@link Turn} fed one call at a time, for frameworks that execute their tools.
    * @throws DispatchError `invalid_config` (synchronously) for invalid options.
-   * @see Turn
    */
   openTurn(options: DispatchOptions = {}): Turn {
     return openTurn({
@@ -132,21 +100,16 @@ export class Dispatcher {
   }
 
   /**
-   * The batch as a cold Observable of {@link DispatchEvent}s; each subscription runs it once.
-   * It ends with `batch-end` (the results) or errors with a {@link DispatchError}.
-   * Unsubscribing stops the batch and aborts the tools' signals.
-   *
+   * The batch as a cold Observable of {@link DispatchEvent}s, ending with `batch-end` or a
+   * {@link DispatchError}; unsubscribing stops it.
    * @throws DispatchError `invalid_config` (synchronously) for invalid options.
    */
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
     if (!Array.isArray(calls)) {
-      throw new DispatchError({
-        code: 'invalid_config',
-        message: `Expected \`calls\` to be an array of tool calls, got ${typeof calls}`,
-      });
+      throw invalidConfig(`Expected \`calls\` to be an array of tool calls, got ${typeof calls}`);
     }
-    return withOnEvent(runBatch({ config: this.#config, calls, dispatch }), dispatch);
+    return runBatch({ config: this.#config, calls, dispatch });
   }
 }
 
@@ -162,12 +125,4 @@ function resultsOf(run: () => Observable<DispatchEvent>): Promise<ToolResult[]> 
       complete: () => resolve(results),
     });
   });
-}
-
-/** The events, each handed to `onEvent` first when there is one. */
-function withOnEvent(
-  events: Observable<DispatchEvent>,
-  { onEvent }: ResolvedDispatchOptions,
-): Observable<DispatchEvent> {
-  return onEvent === undefined ? events : events.pipe(tap(onEvent));
 }

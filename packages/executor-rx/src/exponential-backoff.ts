@@ -14,10 +14,7 @@ export interface ExponentialBackoffOptions {
 
 /**
  * The recovery strategy that ships: retry what the reflector marks retryable after
- * `baseMs × factor^(attempt − 1)` ms (100, 200, 400 ... capped at 30 s), passing on the
- * reflector's correction; skip the rest. The dispatcher stops it after {@link MAX_RETRIES}
- * retries with the hard error `recovery_exhausted`.
- *
+ * `baseMs × factor^(attempt − 1)` ms (with its correction, capped at `capMs`); skip the rest.
  * @throws DispatchError `invalid_config` naming a bad option.
  * @example
  * ```ts

@@ -1,19 +1,10 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 
-/**
- * What a batch does after a call ends with a soft error (option `onFailure`):
- * - `'continue'` (the default): nothing; the soft error is final for that call only;
- * - `'skip-dependents'`: every call that depends on it, directly or through others (by the
- *   same dependencies as eager mode: rules 4 and 5), is answered with a soft error naming it
- *   and never runs; independent calls run as usual;
- * - `'stop'`: no call starts after it; calls in flight finish; the rest are answered with a
- *   soft error saying they did not run.
- */
+/** What a batch does after a soft error, option `onFailure` (README: Failure policy). */
 export type FailurePolicy = 'continue' | 'skip-dependents' | 'stop';
 
 /** Why a call was not run, for its `call-skipped` event and its answer. */
 export interface SkipVerdict {
-  /** `dependency-failed` (`'skip-dependents'`) or `stopped` (`'stop'`). */
   readonly reason: 'dependency-failed' | 'stopped';
   /** The call whose soft error caused it. */
   readonly failedCallId: string;
@@ -33,49 +24,45 @@ export interface FailureGateOptions {
 // The failure policy of one batch: told each call's final answer, it says whether a call whose
 // turn has come must be skipped, and why.
 export class FailureGate {
-  readonly #policy: FailurePolicy;
-  readonly #calls: readonly ToolCall[];
-  readonly #dependenciesOf: (index: number) => readonly number[];
+  readonly #options: FailureGateOptions;
   /** Per call: the index of the failed call it stands for (itself when it failed), if any. */
   readonly #failedRoot: (number | undefined)[] = [];
   #firstFailure: number | undefined;
 
   constructor(options: FailureGateOptions) {
-    this.#policy = options.policy;
-    this.#calls = options.calls;
-    this.#dependenciesOf = options.dependenciesOf;
+    this.#options = options;
   }
 
   /** Call `index` was answered for good (not a retry). */
   answered(index: number, result: ToolResult): void {
-    if (!result.isError || this.#policy === 'continue') return;
+    if (!result.isError || this.#options.policy === 'continue') return;
     this.#failedRoot[index] ??= index;
     this.#firstFailure ??= index;
   }
 
   /** Whether call `index`, whose turn to start has come, must be skipped instead, and why. */
   verdict(index: number): SkipVerdict | undefined {
-    const policy = this.#policy;
+    const policy = this.#options.policy;
     if (policy === 'continue') return undefined;
-    const call = this.#calls[index]!;
+    const call = this.#options.calls[index]!;
     const which = `Call \`${call.id}\` (\`${String(call.name)}\`) did not run`;
     if (policy === 'stop') {
       const first = this.#firstFailure;
       if (first === undefined) return undefined;
-      const failed = this.#calls[first]!;
+      const failed = this.#options.calls[first]!;
       return {
         reason: 'stopped',
         failedCallId: failed.id,
         content: `${which}: call \`${failed.id}\` (\`${String(failed.name)}\`) failed first, and the failure policy is 'stop'`,
       };
     }
-    for (const dependency of this.#dependenciesOf(index)) {
+    for (const dependency of this.#options.dependenciesOf(index)) {
       const root = this.#failedRoot[dependency];
       if (root === undefined) continue;
       this.#failedRoot[index] = root;
-      const failed = this.#calls[root]!;
+      const failed = this.#options.calls[root]!;
       const through =
-        root === dependency ? '' : ` (through call \`${this.#calls[dependency]!.id}\`)`;
+        root === dependency ? '' : ` (through call \`${this.#options.calls[dependency]!.id}\`)`;
       return {
         reason: 'dependency-failed',
         failedCallId: failed.id,

@@ -1,6 +1,5 @@
-// The public surface of @toolwaves/executor-rx. Option types of the helpers (`exponentialBackoff`,
-// `loopDetectionHook`, `ToolHealth`) are their functions' parameters; the wave and settle-timeout
-// events are members of `DispatchEvent` (narrow by `type`).
+// The public surface of @toolwaves/executor-rx (the helpers' option types are their parameters;
+// the wave and settle-timeout events are members of `DispatchEvent`).
 export type { ToolCallSource } from './call-source.js';
 export { DispatchError, type DispatchErrorCode } from './dispatch-error.js';
 export type {

@@ -1,5 +1,4 @@
 import { checkOption, optionRules } from '@toolwaves/core/internal';
-import { canonicalJson } from './canonical-json.js';
 import { invalidConfig } from './dispatch-error.js';
 import type { PreHook } from './dispatch-hooks.js';
 
@@ -10,16 +9,14 @@ export interface LoopDetectionOptions {
 }
 
 /**
- * The built-in loop detector, opt-in as a pre hook: it counts first attempts per tool and
- * canonical input ({@link canonicalJson}, so key order does not matter) for as long as the hook
- * lives, across dispatches; the call that goes past `threshold` aborts the batch with the hard
- * error `loop_detected`. Retries (attempt > 1) are not counted: recovery is not a loop.
- *
+ * The built-in loop detector, a pre hook: the first attempt with the same tool and canonical
+ * input past `threshold` (across dispatches) aborts the batch with `loop_detected`.
  * @throws DispatchError `invalid_config` for a bad `threshold`.
  * @example
  * ```ts
  * const dispatcher = new Dispatcher({ registry, hooks: { pre: [loopDetectionHook({ threshold: 3 })] } });
  * ```
+ * @see PreHook
  */
 export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
   const threshold = checkOption({
@@ -44,4 +41,19 @@ export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
       reason: `Loop detected: \`${tool.name}\` was called ${count} times with the same input ${text.length > 80 ? `${text.slice(0, 77)}...` : text} (threshold ${threshold})`,
     };
   };
+}
+
+/** JSON with object keys sorted at every depth. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, sortKeys) ?? 'undefined';
+}
+
+function sortKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort())
+    sorted[key] = (value as Record<string, unknown>)[key];
+  return sorted;
 }

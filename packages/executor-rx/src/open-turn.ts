@@ -1,30 +1,18 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
-import { Subject, tap } from 'rxjs';
-import { DispatchError } from './dispatch-error.js';
+import { Subject } from 'rxjs';
+import { DispatchError, invalidConfig } from './dispatch-error.js';
 import type { ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 import { runBatch } from './run-batch.js';
 
-/**
- * A turn fed one call at a time (see `Dispatcher.openTurn`), for frameworks that execute their
- * tools themselves: the Dispatcher decides when each call may start, by the same rules as a
- * stream of calls.
- */
+/** A turn fed one call at a time, scheduled like a stream (`Dispatcher.openTurn`, README). */
 export interface Turn {
   /**
-   * Adds a call to the turn; it starts as soon as the earlier calls it depends on have ended
-   * and a slot is free, and the promise resolves with its result (a soft error is a result).
-   * `execute`, when given, runs in place of the registered tool's `execute`, inside the same
-   * pipeline (validation, hooks, timeout, fleet grant, events, recovery); a tool the registry
-   * does not know then runs too (alone: not concurrency-safe).
-   *
-   * @throws DispatchError (as a rejection) for the turn's hard error (`cancelled`, a hook's
-   *   `aborted`, ...): every pending `run` rejects with it; `turn_closed` after `close()`.
+   * Adds a call; resolves with its result once it ran (`execute`, if given, replaces the tool's).
+   * @throws DispatchError (as a rejection): the turn's hard error; `turn_closed` after `close()`.
    */
   run(call: ToolCall, execute?: ToolExecute): Promise<ToolResult>;
-  /**
-   * No more calls: resolves once every call has settled, or rejects with the turn's hard error.
-   */
+  /** No more calls: resolves once every call has settled, or rejects with the hard error. */
   close(): Promise<void>;
 }
 
@@ -47,7 +35,6 @@ export function openTurn(options: OpenTurnOptions): Turn {
   let failure: unknown;
   let failed = false;
   let closed = false;
-  const { onEvent } = options.dispatch;
   const events = runBatch({
     config: options.config,
     calls,
@@ -56,7 +43,7 @@ export function openTurn(options: OpenTurnOptions): Turn {
     executeOf: (index) => given[index],
   });
   const done = new Promise<void>((resolve, reject) => {
-    (onEvent === undefined ? events : events.pipe(tap(onEvent))).subscribe({
+    events.subscribe({
       next: (event) => {
         if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
         const { result, index } = event;
@@ -90,10 +77,9 @@ export function openTurn(options: OpenTurnOptions): Turn {
       }
       if (execute !== undefined && typeof execute !== 'function') {
         return Promise.reject(
-          new DispatchError({
-            code: 'invalid_config',
-            message: `Expected \`execute\` of call \`${String(call?.id)}\` to be a function, got ${typeof execute}`,
-          }),
+          invalidConfig(
+            `Expected \`execute\` of call \`${String(call?.id)}\` to be a function, got ${typeof execute}`,
+          ),
         );
       }
       return new Promise<ToolResult>((resolve, reject) => {

@@ -21,11 +21,6 @@ export interface OutlivingTool {
   readonly grant?: CoordinationGrant | undefined;
 }
 
-/** An outliving tool's hold; `settled()` when the tool has settled at last (idempotent). */
-export interface OutlivingHold {
-  settled(): void;
-}
-
 interface Entry {
   readonly tool: OutlivingTool;
   readonly heldAt: number;
@@ -41,14 +36,12 @@ interface Waiter {
 
 /** The tools of a dispatcher that outlived their answer. */
 export class OutlivingTools {
-  readonly #scheduler: SchedulerLike;
-  readonly #settleTimeoutMs: number;
+  readonly #options: OutlivingToolsOptions;
   readonly #entries = new Set<Entry>();
   readonly #waiters = new Set<Waiter>();
 
   constructor(options: OutlivingToolsOptions) {
-    this.#scheduler = options.scheduler;
-    this.#settleTimeoutMs = options.settleTimeoutMs;
+    this.#options = options;
   }
 
   /** How many outliving tools still hold their keys. */
@@ -56,20 +49,21 @@ export class OutlivingTools {
     return this.#entries.size;
   }
 
-  /** Holds a tool's keys (until it settles or the settle timeout) and its grant (until it settles). */
-  hold(tool: OutlivingTool): OutlivingHold {
+  /** Holds a tool's keys (until it settles or the settle timeout) and its grant (until it settles):
+   * `settled()` (idempotent) when the tool has settled at last. */
+  hold(tool: OutlivingTool): { settled(): void } {
     const entry: Entry = {
       tool,
-      heldAt: this.#scheduler.now(),
+      heldAt: this.#options.scheduler.now(),
       timer: undefined,
       keysHeld: true,
       grantHeld: tool.grant !== undefined,
     };
     this.#entries.add(entry);
-    if (Number.isFinite(this.#settleTimeoutMs)) {
-      entry.timer = this.#scheduler.schedule(
+    if (Number.isFinite(this.#options.settleTimeoutMs)) {
+      entry.timer = this.#options.scheduler.schedule(
         () => this.#giveKeysBack(entry, true),
-        this.#settleTimeoutMs,
+        this.#options.settleTimeoutMs,
       );
     }
     return {
@@ -115,7 +109,7 @@ export class OutlivingTools {
           type: 'settle-timeout',
           toolCallId,
           toolName,
-          heldMs: this.#scheduler.now() - entry.heldAt,
+          heldMs: this.#options.scheduler.now() - entry.heldAt,
         });
       }
       if (!this.blocks(waiter.node)) waiter.subscriber.complete();

@@ -32,7 +32,8 @@ export class PreparedCalls {
   readonly registry: ToolRegistry;
   readonly health: ToolHealth | undefined;
   readonly executeOf: ((index: number) => ToolExecute | undefined) | undefined;
-  readonly #calls: readonly ToolCall[];
+  /** The calls as the model asked for them. */
+  readonly calls: readonly ToolCall[];
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
 
@@ -40,36 +41,19 @@ export class PreparedCalls {
     this.registry = options.registry;
     this.health = options.health;
     this.executeOf = options.executeOf;
-    this.#calls = options.calls;
+    this.calls = options.calls;
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
     this.#nodes = new Array<PlanNode | undefined>(count);
-  }
-
-  /** How many calls. */
-  get length(): number {
-    return this.#calls.length;
-  }
-
-  /** Call `index` as the model asked for it. */
-  callAt(index: number): ToolCall {
-    return this.#calls[index]!;
   }
 
   /** Call `index`'s input checked against its tool's schema, once; `undefined` for an unknown tool. */
   validation(index: number): InputValidation<unknown> | undefined {
     const known = this.#validations[index];
     if (known !== undefined) return known;
-    const call = this.#calls[index]!;
-    const tool = this.registry.get(String(call.name));
-    if (tool === undefined) {
-      // A tool only the caller knows (a turn's own `execute`) has no schema.
-      const given = this.executeOf?.(index);
-      if (given === undefined) return undefined;
-      const validation = validateInput(undeclaredTool(String(call.name), given), call.input);
-      this.#validations[index] = validation;
-      return validation;
-    }
+    const call = this.calls[index]!;
+    const tool = this.toolOf(index, String(call.name));
+    if (tool === undefined) return undefined;
     const validation = validateInput(tool, call.input);
     this.#validations[index] = validation;
     return validation;
@@ -79,7 +63,7 @@ export class PreparedCalls {
   node(index: number): PlanNode {
     let node = this.#nodes[index];
     if (node === undefined) {
-      const name = String(this.#calls[index]!.name);
+      const name = String(this.calls[index]!.name);
       node = nodeOf({
         index,
         tool: this.registry.get(name),
@@ -91,9 +75,17 @@ export class PreparedCalls {
     return node;
   }
 
+  /** The tool call `index` runs as `name`: the registered one, or the one given with the call. */
+  toolOf(index: number, name: string): Tool | undefined {
+    const given = this.executeOf?.(index);
+    return (
+      this.registry.get(name) ?? (given === undefined ? undefined : undeclaredTool(name, given))
+    );
+  }
+
   /** Every call's plan node, in call order. */
   nodes(): PlanNode[] {
-    const nodes = new Array<PlanNode>(this.#calls.length);
+    const nodes = new Array<PlanNode>(this.calls.length);
     for (let i = 0; i < nodes.length; i++) nodes[i] = this.node(i);
     return nodes;
   }
@@ -106,7 +98,6 @@ export class PreparedCalls {
 
 /** One call as its attempts see it: its tool, its validated input and its plan node. */
 export class PreparedCall {
-  /** Position of the call in the batch. */
   readonly index: number;
   /** The call as the model asked for it. */
   readonly call: ToolCall;
@@ -125,7 +116,7 @@ export class PreparedCall {
 
   /** Call `index` of `batch`, with `correction` applied when there is one. */
   constructor(batch: PreparedCalls, index: number, correction?: RecoveryCorrection) {
-    const call = batch.callAt(index);
+    const call = batch.calls[index]!;
     this.index = index;
     this.call = call;
     this.#batch = batch;
@@ -136,11 +127,8 @@ export class PreparedCall {
       correction !== undefined && Object.hasOwn(correction, 'input')
         ? correction.input
         : call.input;
-    const registered = batch.registry.get(this.toolName);
-    const given = batch.executeOf?.(index);
-    this.givenExecute = given;
-    this.tool =
-      registered ?? (given === undefined ? undefined : undeclaredTool(this.toolName, given));
+    this.givenExecute = batch.executeOf?.(index);
+    this.tool = batch.toolOf(index, this.toolName);
   }
 
   /** This call with a recovery's `correction` applied on top of the corrections it already has. */
@@ -212,7 +200,7 @@ function declaredAccesses(tool: Tool, input: unknown): FleetRequest {
   }
 }
 
-/** A tool the registry does not know, run with the implementation its call came with. */
+/** A tool only the caller knows (no schema): the implementation given with its call. */
 function undeclaredTool(name: string, execute: ToolExecute): Tool {
   return { name, description: name, execute };
 }

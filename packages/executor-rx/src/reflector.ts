@@ -17,21 +17,7 @@ export interface Reflection {
   readonly correction?: RecoveryCorrection;
 }
 
-/**
- * Analyses a soft error before the {@link RecoveryStrategy} decides what to do about it. A
- * reflector may be asynchronous (e.g. ask a model to correct the input).
- *
- * @example
- * ```ts
- * const fixPaths: Reflector = {
- *   reflect: (failure) =>
- *     failure.kind === 'invalid_input'
- *       ? { failure, retryable: true, correction: { input: normalise(failure.input) } }
- *       : basicReflector().reflect(failure),
- * };
- * ```
- * @see basicReflector for the default.
- */
+/** Analyses a soft error before the `RecoveryStrategy` decides (README: Recovery). */
 export interface Reflector {
   reflect(failure: SoftFailure): Reflection | PromiseLike<Reflection>;
 }
@@ -45,10 +31,13 @@ const RETRYABLE: ReadonlySet<SoftErrorKind> = new Set([
 ]);
 
 /**
- * The default {@link Reflector}: a failure of the tool itself (`tool_error`, `tool_reported`,
- * `timeout`) and of the fleet coordinator (`coordination_failed`, `lease_lost`) is retryable; a call that cannot succeed as it stands (unknown tool, invalid input,
- * blocked, a hook that threw) is not. It never proposes a correction.
+ * The default {@link Reflector}: failures of the tool (`tool_error`, `tool_reported`, `timeout`)
+ * and of the fleet (`coordination_failed`, `lease_lost`) are retryable; it never corrects.
  *
+ * @example
+ * ```ts
+ * new Dispatcher({ registry, recovery: { strategy, reflector: basicReflector() } });
+ * ```
  * @see exponentialBackoff which retries what this marks retryable.
  */
 export function basicReflector(): Reflector {

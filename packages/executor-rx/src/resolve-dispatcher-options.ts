@@ -14,7 +14,6 @@ import {
 } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { invalidConfig } from './dispatch-error.js';
-import type { DispatchEvent } from './dispatch-event.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { FailurePolicy } from './failure-policy.js';
@@ -52,14 +51,9 @@ export interface DispatcherConfig {
 const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
-export interface ResolvedDispatchOptions {
-  readonly signal: AbortSignal | undefined;
-  readonly mode: DispatchMode;
-  readonly maxConcurrency: number;
-  readonly priority: EagerPriority;
-  readonly onFailure: FailurePolicy;
-  readonly onEvent: ((event: DispatchEvent) => void) | undefined;
-}
+export interface ResolvedDispatchOptions
+  extends Pick<DispatcherConfig, 'mode' | 'maxConcurrency' | 'priority' | 'onFailure'>,
+    Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
@@ -136,11 +130,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
 /** Options that must be given (when their parent is). */
 const REQUIRED = new Set(['registry', 'recovery.strategy']);
 
-/**
- * Checks the {@link Dispatcher} options and fills in defaults.
- *
- * @throws DispatchError `invalid_config` naming the option and the value.
- */
+/** Checks the Dispatcher options and fills in defaults (`invalid_config` naming what is wrong). */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
   checkOptions('the Dispatcher options', options, DISPATCHER_RULES);
   const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
@@ -170,11 +160,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
   };
 }
 
-/**
- * Checks one dispatch's options and fills in the dispatcher's defaults.
- *
- * @throws DispatchError `invalid_config` naming the option and the value.
- */
+/** Checks one dispatch's options (`invalid_config`), with the dispatcher's as defaults. */
 export function resolveDispatchOptions(
   options: DispatchOptions,
   config: DispatcherConfig,

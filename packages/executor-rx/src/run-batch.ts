@@ -16,7 +16,6 @@ import type { BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { FailureGate } from './failure-policy.js';
-import { fillResultSlots } from './fill-result-slots.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 
@@ -32,10 +31,14 @@ export interface RunBatchOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
 }
 
-// One dispatch in any mode, as an Observable of events: `batch-start`, the calls' events (waves
-// or the ready queue), `batch-end` with the results collected by index, or the hard error.
+// One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
+// the calls' events, `batch-end` with the results collected by index, or the hard error.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
-  return new Observable<DispatchEvent>((subscriber) => new BatchRun(options, subscriber).start());
+  const events = new Observable<DispatchEvent>((subscriber) =>
+    new BatchRun(options, subscriber).start(),
+  );
+  const { onEvent } = options.dispatch;
+  return onEvent === undefined ? events : events.pipe(tap(onEvent));
 }
 
 /** The state of one run of {@link runBatch}: what its calls see of it ({@link CallBatch}). */
@@ -47,12 +50,12 @@ class BatchRun implements ScheduledBatch {
   readonly gate: FailureGate | undefined;
   readonly stops = new Subject<BatchStop>();
   failure: DispatchError | undefined;
+  readonly dispatch: ResolvedDispatchOptions;
   readonly #options: RunBatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
   readonly prepared: PreparedCalls;
   readonly #whole: readonly ToolCall[] | undefined;
   readonly #results: (ToolResult | undefined)[] = [];
-  /** Dependencies by the rules: a whole batch's from the planner, a stream's as they arrive. */
   rules: (readonly number[])[] | undefined;
   plan: Plan | undefined;
   #finished = false;
@@ -62,18 +65,15 @@ class BatchRun implements ScheduledBatch {
   constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
     const { config, calls, dispatch } = options;
     this.#options = options;
+    this.dispatch = dispatch;
     this.#subscriber = subscriber;
     this.config = config;
     this.#whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;
     this.calls = this.#whole === undefined ? [] : [...this.#whole];
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
-    this.prepared = new PreparedCalls({
-      registry,
-      calls: this.calls,
-      health,
-      executeOf: options.executeOf,
-    });
+    const { executeOf } = options;
+    this.prepared = new PreparedCalls({ registry, calls: this.calls, health, executeOf });
     const waves = this.#whole !== undefined && dispatch.mode !== 'eager';
     this.gate =
       dispatch.onFailure === 'continue'
@@ -86,8 +86,9 @@ class BatchRun implements ScheduledBatch {
                 ? this.#waveDependencies()[index]!.filter((i) => i < index)
                 : this.#rulesOf(index),
           });
+    const { mode } = dispatch;
     this.instrument = config.instrumentation?.startBatch({
-      mode: this.#shownMode(),
+      mode: this.#whole === undefined && mode === 'parallel' ? 'eager' : mode,
       source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
       ...(dispatch.mode === 'parallel' && this.#whole !== undefined
         ? { planner: config.planner.name }
@@ -99,7 +100,7 @@ class BatchRun implements ScheduledBatch {
   }
 
   start(): TeardownLogic {
-    const { signal } = this.#options.dispatch;
+    const { signal } = this.dispatch;
     if (signal?.aborted) {
       this.#end('cancelled', cancelled(signal));
       return undefined;
@@ -149,32 +150,24 @@ class BatchRun implements ScheduledBatch {
     };
   }
 
-  get dispatch(): ResolvedDispatchOptions {
-    return this.#options.dispatch;
-  }
-
-  /** The cap: clamped to a whole batch's size; a sequential stream's is 1. */
   get cap(): number {
-    const { mode, maxConcurrency } = this.#options.dispatch;
+    const { mode, maxConcurrency } = this.dispatch;
     const whole = this.#whole;
     if (whole === undefined) return mode === 'sequential' ? 1 : maxConcurrency;
     return Math.max(1, Math.min(maxConcurrency, whole.length));
   }
 
-  /** Waves, for instrumentation: what each call waited for (the call before it, or its plan's). */
   waveWaits(sequential: boolean): readonly (readonly number[])[] {
     if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
     return this.#waveDependencies();
   }
 
-  /** A call raised a hard error: the others are stopped before it propagates. */
   fail(error: DispatchError): void {
     if (this.failure !== undefined || this.#finished) return;
     this.failure = error;
     this.stops.next({ outcome: error.code === 'cancelled' ? 'cancelled' : 'aborted', error });
   }
 
-  /** The caller's signal, or a failing source: stop the calls in flight, then error. */
   stop(error: DispatchError): void {
     this.fail(error);
     this.#end(outcomeOf(error), this.failure);
@@ -240,11 +233,6 @@ class BatchRun implements ScheduledBatch {
     });
     return this.#waveDeps;
   }
-
-  #shownMode(): 'sequential' | 'parallel' | 'eager' {
-    const { mode } = this.#options.dispatch;
-    return this.#whole === undefined && mode === 'parallel' ? 'eager' : mode;
-  }
 }
 
 function outcomeOf(error: unknown): BatchEndInfo['outcome'] {
@@ -257,4 +245,23 @@ function cancelled(signal: AbortSignal): DispatchError {
     message: 'The dispatch was cancelled',
     cause: signal.reason,
   });
+}
+
+/** The batch's results in call order, with every empty slot. */
+export function fillResultSlots(
+  calls: readonly ToolCall[],
+  slots: readonly (ToolResult | undefined)[],
+): ToolResult[] {
+  const results = new Array<ToolResult>(calls.length);
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    results[i] = slots[i] ?? {
+      toolCallId: call.id,
+      toolName: String(call.name),
+      content: `dispatch produced no result for call \`${call.id}\` (\`${String(call.name)}\`)`,
+      isError: true,
+      durationMs: 0,
+    };
+  }
+  return results;
 }

@@ -1,8 +1,7 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
 import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
-import { Attempt, startAttempt } from './attempt.js';
+import { Attempt, AttemptContext, startAttempt } from './attempt.js';
 import { errorMessage } from './attempt-answer.js';
-import { AttemptContext } from './attempt-context.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
@@ -65,38 +64,34 @@ function startCall(
 
 /** The attempts of one call, one after another, until one concludes for good. */
 class CallAttempts {
-  readonly #batch: CallBatch;
-  readonly #place: CallPlace;
-  readonly #subscriber: Subscriber<DispatchEvent>;
   #attempt: Attempt | undefined;
   /** The current attempt's stages, or the back-off before the next one. */
   #work: Subscription | undefined;
   #ended = false;
   #stops: Subscription | undefined;
 
-  constructor(batch: CallBatch, place: CallPlace, subscriber: Subscriber<DispatchEvent>) {
-    this.#batch = batch;
-    this.#place = place;
-    this.#subscriber = subscriber;
-  }
+  constructor(
+    private readonly batch: CallBatch,
+    private readonly place: CallPlace,
+    private readonly subscriber: Subscriber<DispatchEvent>,
+  ) {}
 
   start(prepared: PreparedCall): TeardownLogic {
-    this.#stops = this.#batch.stops.subscribe((stop) => this.#stop(stop));
-    // Registered before the first attempt: unsubscribed from inside a synchronous stage, the
-    // call stops there.
-    this.#subscriber.add(() => this.#abandon());
-    this.#begin(prepared, 1, this.#place.readyAt);
+    this.#stops = this.batch.stops.subscribe((stop) => this.#stop(stop));
+    // Registered before the first attempt: unsubscribed inside a synchronous stage, it stops there.
+    this.subscriber.add(() => this.#abandon());
+    this.#begin(prepared, 1, this.place.readyAt);
     return undefined;
   }
 
   #begin(prepared: PreparedCall, number: number, readyAt: number): void {
     const attempt = new Attempt({
-      batch: this.#batch,
-      place: this.#place,
+      batch: this.batch,
+      place: this.place,
       prepared,
       attempt: number,
       readyAt,
-      events: this.#subscriber,
+      events: this.subscriber,
     });
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
@@ -126,7 +121,7 @@ class CallAttempts {
         result,
       );
       this.#end();
-      this.#subscriber.complete();
+      this.subscriber.complete();
       return;
     }
     const result = attempt.resultOf(answer, answer.content);
@@ -143,7 +138,7 @@ class CallAttempts {
       this.#begin(prepared, next, readyAt);
       return;
     }
-    this.#work = this.#batch.config.scheduler.schedule(
+    this.#work = this.batch.config.scheduler.schedule(
       () => this.#begin(prepared, next, readyAt),
       concluded.delayMs,
     );
@@ -158,8 +153,8 @@ class CallAttempts {
     if (this.#ended) return;
     AttemptContext.abort(attempt.context, error);
     this.#end();
-    if (error instanceof DispatchError) this.#batch.fail(error);
-    this.#subscriber.error(error);
+    if (error instanceof DispatchError) this.batch.fail(error);
+    this.subscriber.error(error);
   }
 
   /** The batch stopped: the open attempt ends with the outcome; the call completes. */
@@ -172,7 +167,7 @@ class CallAttempts {
       AttemptContext.abort(attempt.context, stop.error);
     }
     this.#end();
-    this.#subscriber.complete();
+    this.subscriber.complete();
   }
 
   /** Unsubscribed from before the call ended: it stops quietly. */
@@ -181,7 +176,7 @@ class CallAttempts {
     const attempt = this.#attempt;
     if (attempt !== undefined) {
       attempt.endInstrument(STOPPED);
-      AttemptContext.abort(attempt.context, this.#batch.failure);
+      AttemptContext.abort(attempt.context, this.batch.failure);
     }
     this.#end();
   }

@@ -1,6 +1,6 @@
 import type { CoordinationGrant, Tool } from '@toolwaves/core';
 import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
-import type { Attempt } from './attempt.js';
+import { type Attempt, AttemptContext } from './attempt.js';
 import {
   type AttemptAnswer,
   answerOf,
@@ -10,7 +10,6 @@ import {
   softError,
   thrownAnswer,
 } from './attempt-answer.js';
-import { AttemptContext } from './attempt-context.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { giveBack } from './outliving-tools.js';
 
@@ -91,29 +90,22 @@ function runTool(
 
 /** One run of a tool (a class: its callbacks are made once per run, not per closure). */
 class ToolRun {
-  readonly #attempt: Attempt;
-  readonly #grant: CoordinationGrant | undefined;
-  readonly #subscriber: Subscriber<Answered>;
   #settled = false;
   #output: PromiseLike<unknown> | undefined;
 
   constructor(
-    attempt: Attempt,
-    grant: CoordinationGrant | undefined,
-    subscriber: Subscriber<Answered>,
-  ) {
-    this.#attempt = attempt;
-    this.#grant = grant;
-    this.#subscriber = subscriber;
-  }
+    private readonly attempt: Attempt,
+    private readonly grant: CoordinationGrant | undefined,
+    private readonly subscriber: Subscriber<Answered>,
+  ) {}
 
   start(input: ToolInput): TeardownLogic {
-    const attempt = this.#attempt;
-    const grant = this.#grant;
+    const attempt = this.attempt;
+    const grant = this.grant;
     const { toolName, givenExecute } = attempt.prepared;
     if (grant?.lost.aborted) {
       giveBack(grant);
-      this.#subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
+      this.subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
       return undefined;
     }
     const context = attempt.context;
@@ -169,37 +161,37 @@ class ToolRun {
 
   #answered(answer: AttemptAnswer): void {
     this.#settled = true;
-    if (this.#grant !== undefined) giveBack(this.#grant);
-    this.#subscriber.next({ answer, toolRan: true });
-    this.#subscriber.complete();
+    if (this.grant !== undefined) giveBack(this.grant);
+    this.subscriber.next({ answer, toolRan: true });
+    this.subscriber.complete();
   }
 
   #settle(outcome: unknown, threw: boolean): void {
-    if (this.#subscriber.closed) return;
-    const toolName = this.#attempt.prepared.toolName;
+    if (this.subscriber.closed) return;
+    const toolName = this.attempt.prepared.toolName;
     this.#answered(threw ? thrownAnswer(toolName, outcome) : answerOf(toolName, outcome));
   }
 
   /** The grant was lost while the tool ran: it is told to stop; its outcome is unknown. */
   #lost(): void {
-    const reason = this.#grant?.lost.reason;
-    AttemptContext.abort(this.#attempt.context, reason ?? new Error('lease lost'));
-    const toolName = this.#attempt.prepared.toolName;
-    this.#subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
-    this.#subscriber.complete();
+    const reason = this.grant?.lost.reason;
+    AttemptContext.abort(this.attempt.context, reason ?? new Error('lease lost'));
+    const toolName = this.attempt.prepared.toolName;
+    this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
+    this.subscriber.complete();
   }
 
   /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
   #outlive(): void {
     if (this.#settled) return;
-    const attempt = this.#attempt;
+    const attempt = this.attempt;
     AttemptContext.abort(attempt.context, attempt.batch.failure ?? new Error('stopped'));
     const { call, toolName } = attempt.prepared;
     const hold = attempt.batch.config.outliving.hold({
       node: attempt.prepared.node,
       toolCallId: call.id,
       toolName,
-      grant: this.#grant,
+      grant: this.grant,
     });
     this.#output?.then(
       () => hold.settled(),

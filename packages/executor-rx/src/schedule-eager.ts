@@ -59,8 +59,7 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         const { call, waitedFor } = waiting[index]!;
         waiting[index] = undefined;
         running += 1;
-        // Tied to the result before it is subscribed: unsubscribing reaches a call even from
-        // inside its own synchronous start.
+        // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
         const inner: Subscriber<T> = new Subscriber<T>({
           next: (value) => subscriber.next(value),
           error: (error: unknown) => subscriber.error(error),

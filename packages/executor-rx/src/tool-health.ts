@@ -24,11 +24,7 @@ export interface ToolHealthOptions {
   readonly alpha?: number;
 }
 
-interface Entry {
-  successes: number;
-  failures: number;
-  latencyMs: number | undefined;
-}
+type Entry = { -readonly [K in keyof ToolHealthStats]: ToolHealthStats[K] };
 
 const ALPHA = {
   expected: 'a number above 0 and at most 1',
@@ -37,9 +33,7 @@ const ALPHA = {
 
 /**
  * Per-tool successes, failures and a latency estimate (EWMA: the first sample sets it, each
- * later one moves it by `alpha` of the difference). A dispatcher records every attempt that
- * ran a tool; one instance may be shared by several dispatchers. The estimate fills
- * `PlanNode.estimateMs` for duration-aware planners.
+ * later one moves it by `alpha` of the difference), shared by the dispatchers given it.
  *
  * @example
  * ```ts
@@ -48,6 +42,7 @@ const ALPHA = {
  * const b = new Dispatcher({ registry, health, mode: 'parallel' });
  * health.stats('read_file'); // { successes, failures, latencyMs }
  * ```
+ * @see DispatcherOptions.health
  */
 export class ToolHealth {
   readonly alpha: number;
@@ -83,9 +78,7 @@ export class ToolHealth {
   /** What is known about a tool (zeros and no latency for a tool never recorded). */
   stats(toolName: string): ToolHealthStats {
     const entry = this.#entries.get(toolName);
-    return entry === undefined
-      ? { successes: 0, failures: 0, latencyMs: undefined }
-      : { successes: entry.successes, failures: entry.failures, latencyMs: entry.latencyMs };
+    return entry === undefined ? { successes: 0, failures: 0, latencyMs: undefined } : { ...entry };
   }
 
   /** The latency estimate of a tool in ms, or `undefined` before any sample. */

@@ -2,13 +2,13 @@ import { ToolRegistry } from '@toolwaves/core';
 import { MockTool } from '@toolwaves/core/testing';
 import { lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../src/canonical-json.js';
 import {
   type DispatchError,
   Dispatcher,
   exponentialBackoff,
   loopDetectionHook,
 } from '../src/index.js';
+import { canonicalJson } from '../src/loop-detection-hook.js';
 import { ends } from './recording.js';
 import { call } from './tool-call.js';
 
