@@ -60,18 +60,13 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         waiting[index] = undefined;
         running += 1;
         // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
-        const inner: Subscriber<T> = new Subscriber<T>({
-          next: (value) => subscriber.next(value),
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => {
-            subscriber.remove(inner);
-            running -= 1;
-            queue.end(index);
-            pump();
-          },
-        });
-        subscriber.add(inner);
-        call.run({ waitedFor }).subscribe(inner);
+        call.run({ waitedFor }).subscribe(new Slot<T>(subscriber, index, ended));
+      };
+      const ended = (slot: Slot<T>): void => {
+        subscriber.remove(slot);
+        running -= 1;
+        queue.end(slot.index);
+        pump();
       };
       const arrive = (call: EagerCall<T>): void => {
         const { index, dependencies } = call;
@@ -98,6 +93,25 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
       subscribing = false;
       pump();
     });
+}
+
+/** A running call's subscriber, tied to the result (a class: no closures made per call). */
+class Slot<T> extends Subscriber<T> {
+  constructor(
+    outer: Subscriber<T>,
+    readonly index: number,
+    readonly ended: (slot: Slot<T>) => void,
+  ) {
+    super(outer);
+  }
+
+  protected override _complete(): void {
+    try {
+      this.ended(this);
+    } finally {
+      this.unsubscribe();
+    }
+  }
 }
 
 /** What is wrong with an arriving call's index or dependencies, if anything. */
