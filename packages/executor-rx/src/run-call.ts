@@ -40,16 +40,11 @@ function startCall(
     const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
     const slot = { ...result, durationMs: 0 };
     // The instrumentation sees a skipped call as an attempt that ended at once, never run.
-    startAttempt(batch, prepared, 1, place.waitedFor)?.end({
-      outcome: 'error',
-      errorKind: 'skipped',
-      result: slot,
-      retried: false,
-    });
-    const { wave } = place;
+    const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
+    startAttempt(batch, prepared, 1, place.waitedFor)?.end(end);
     subscriber.next({
       type: 'call-skipped',
-      wave,
+      wave: place.wave,
       index,
       toolCallId: call.id,
       toolName,
@@ -96,11 +91,7 @@ class CallAttempts {
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
     // closes the stages at once, and the next stage never runs.
-    const work = new Subscriber<Concluded>({
-      next: (concluded) => this.concluded(attempt, concluded),
-      error: (error: unknown) => this.failed(attempt, error),
-      complete: () => undefined,
-    });
+    const work = new Subscriber<Concluded>(new AttemptWork(this, attempt));
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
@@ -114,12 +105,8 @@ class CallAttempts {
           ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
           : { outcome: 'ok', result, retried: false },
       );
-      attempt.endEvent(
-        answer.isError ? 'error' : 'ok',
-        concluded.content,
-        result.durationMs,
-        result,
-      );
+      const outcome = answer.isError ? 'error' : 'ok';
+      attempt.endEvent(outcome, concluded.content, result.durationMs, result);
       this.#end();
       this.subscriber.complete();
       return;
@@ -187,4 +174,22 @@ class CallAttempts {
     this.#work?.unsubscribe();
     this.#work = undefined;
   }
+}
+
+/** An attempt's stages' observer (a class: no closures made per attempt). */
+class AttemptWork {
+  constructor(
+    readonly calls: CallAttempts,
+    readonly attempt: Attempt,
+  ) {}
+
+  next(concluded: Concluded): void {
+    this.calls.concluded(this.attempt, concluded);
+  }
+
+  error(error: unknown): void {
+    this.calls.failed(this.attempt, error);
+  }
+
+  complete(): void {}
 }

@@ -100,14 +100,14 @@ class Slot<T> extends Subscriber<T> {
   constructor(
     outer: Subscriber<T>,
     readonly index: number,
-    readonly ended: (slot: Slot<T>) => void,
+    readonly done: (slot: Slot<T>) => void,
   ) {
     super(outer);
   }
 
   protected override _complete(): void {
     try {
-      this.ended(this);
+      this.done(this);
     } finally {
       this.unsubscribe();
     }
