@@ -147,14 +147,14 @@ class ToolRun {
     }
     this.#output = output;
     // Callbacks passed inline, not kept in named fields: nothing named is made per run.
-    const onLost = (): void => this.#lost();
-    grant?.lost.addEventListener('abort', onLost, { once: true });
+    const onLost = grant === undefined ? undefined : (): void => this.#lost(); // none without a grant
+    grant?.lost.addEventListener('abort', onLost!, { once: true });
     output.then(
       (value) => this.#settle(value, false),
       (error: unknown) => this.#settle(error, true),
     );
     return () => {
-      grant?.lost.removeEventListener('abort', onLost);
+      grant?.lost.removeEventListener('abort', onLost!);
       this.#outlive();
     };
   }
