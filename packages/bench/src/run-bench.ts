@@ -5,22 +5,20 @@ import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/inter
 import { BenchError } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
-import { runReal, runRealStream } from './real/run-real.js';
+import { runRealStream } from './real/run-real.js';
 import type { BenchReport } from './report/bench-report.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
-import { measureScaling } from './simulate/measure-scaling.js';
-import { DEFAULT_TOKENS_PER_SECOND, withEstimates } from './simulate/turn-inputs.js';
+import { DEFAULT_TOKENS_PER_SECOND } from './simulate/turn-inputs.js';
 import { defaultStrategies } from './strategies/default-strategies.js';
 import type { Strategy } from './strategies/strategy.js';
 import { benchRegistry } from './workloads/bench-registry.js';
 import { defaultWorkloads, generateBatches } from './workloads/generate-batches.js';
-import { mixedTurnWorkload } from './workloads/tool-workloads.js';
 import type { Workload } from './workloads/workload.js';
 import { createWorkspace, workspaceLayout } from './workloads/workspace-layout.js';
 
 /** Options of {@link runBench}. */
 export interface RunBenchOptions {
-  /** In report order (default {@link defaultStrategies}); planners are also run for real. */
+  /** In report order (default {@link defaultStrategies}); `greedy` (or the first planner) also runs for real. */
   readonly strategies?: readonly Strategy[];
   readonly quick?: boolean;
   /** Overrides of the profile's settings. */
@@ -38,7 +36,7 @@ export interface RunBenchOptions {
   readonly clock?: () => number;
   readonly now?: () => Date;
   readonly progress?: Progress;
-  /** Stops the run at the next batch, size or real run, rejecting with its reason. */
+  /** Stops the run at the next batch or real run, rejecting with its reason. */
   readonly signal?: AbortSignal;
   /** The command line that reproduces the run. */
   readonly command?: string;
@@ -47,9 +45,9 @@ export interface RunBenchOptions {
 /**
  * Runs the whole benchmark and returns its figures (render them with `renderMarkdown`,
  * `renderJson`, `renderHtml`): every workload's batches for each seed on a generated workspace,
- * every strategy on each, batch and streamed, simulated ({@link compareStrategies}); planning
- * time against batch size ({@link measureScaling}); and the tool batches run for real by the
- * `Dispatcher`, whole ({@link runReal}) and streamed ({@link runRealStream}).
+ * every strategy on each, batch and streamed, simulated ({@link compareStrategies}); and the
+ * streamed tool batches run for real by the `Dispatcher`, wait-then-waves against eager
+ * ({@link runRealStream}).
  *
  * @throws {BenchError} `invalid_options` naming the option and the value (e.g. a
  * `maxConcurrency` of 0), `invalid_strategies`, `strategy_failed`, or the signal's reason.
@@ -88,9 +86,6 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
   const strategies = checkStrategies(options.strategies ?? defaultStrategies());
-  const planners = strategies.flatMap((strategy) =>
-    strategy.planner === undefined || strategy.clairvoyant === true ? [] : [strategy.planner],
-  );
   const reference = strategies.some((strategy) => strategy.name === 'greedy') ? 'greedy' : null;
   const tick = (phase: string) => (done: number, total: number, detail?: string) => {
     options.signal?.throwIfAborted();
@@ -109,50 +104,26 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       seeds: bySeed,
       strategies,
       maxConcurrency,
-      clock,
       tokensPerSecond,
       onBatch: tick('simulating'),
     });
-    const scaling = measureScaling({
-      planners,
-      sizes: profile.scalingSizes,
-      maxConcurrency,
-      clock,
-      capMs: profile.scalingCapMs,
-      minTimingMs: profile.minTimingMs,
-      // One `mixed` batch per size, `estimateMs` = the sampled durations.
-      nodesFor: (size) => {
-        const one = { workloads: [mixedTurnWorkload()], registry, layout, sizes: [size] };
-        const batch = generateBatches({ ...one, seed: firstSeed })[0]!.batches[0]!;
-        return withEstimates(batch.nodes, batch.durationsMs);
-      },
-      onSize: (size, done, total) => tick('scaling')(done, total, `${size} calls`),
-    });
-    const real = {
-      // Tool workloads of the first seed whose tools are not stand-ins.
-      workloads: bySeed[0]!.filter(
-        (workload) => workload.kind === 'tools' && !workload.simulatedOnly,
-      ),
-      figures: comparison.workloads,
-      layout,
-      registryFor,
-      sizes: profile.realSizes,
-      repeats: profile.realRepeats,
-      maxConcurrency,
-      clock,
-    };
-    const realRuns = await runReal({
-      ...real,
-      planners,
-      budgetMs: profile.realBudgetMs,
-      onRun: tick('real runs'),
-    });
-    const wavePlanner = planners.find((planner) => planner.name === reference) ?? planners[0];
+    const wavePlanner = (
+      strategies.find((strategy) => strategy.name === reference) ??
+      strategies.find((strategy) => strategy.planner !== undefined && !strategy.clairvoyant)
+    )?.planner;
     const realStreams =
       wavePlanner === undefined
         ? { latencyScale: 0, runs: [] }
         : await runRealStream({
-            ...real,
+            // Tool workloads of the first seed whose tools are not stand-ins.
+            workloads: bySeed[0]!.filter((workload) => !workload.simulatedOnly),
+            figures: comparison.workloads,
+            layout,
+            registryFor,
+            sizes: profile.realSizes,
+            repeats: profile.realRepeats,
+            maxConcurrency,
+            clock,
             planner: wavePlanner,
             tokensPerSecond,
             budgetMs: profile.streamBudgetMs,
@@ -171,9 +142,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         strategies: strategies.map(({ name, description, clairvoyant }) => {
           return { name, description, clairvoyant: clairvoyant === true };
         }),
-        planners: planners.map((planner) => planner.name),
         reference,
-        latencyScale: realRuns.latencyScale,
         realSizes: profile.realSizes,
         realRepeats: profile.realRepeats,
         streamLatencyScale: realStreams.latencyScale,
@@ -182,8 +151,6 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
       },
       ...comparison,
-      scaling,
-      realRuns: realRuns.runs,
       realStreams: realStreams.runs,
     };
   } finally {

@@ -20,8 +20,6 @@ describe('parseBenchArgs', () => {
         '--optimal-budget',
         '20',
         '--no-real',
-        '--no-scaling',
-        '--update-readme',
       ]),
     ).toEqual({
       quick: true,
@@ -33,8 +31,6 @@ describe('parseBenchArgs', () => {
       optimalExpansions: undefined,
       tokenRate: undefined,
       real: false,
-      scaling: false,
-      updateReadme: true,
       help: false,
     });
     expect(parseBenchArgs(['--', '--help']).help).toBe(true);
@@ -118,13 +114,13 @@ describe('progress', () => {
       now = done * 300;
       progress.update({ phase: 'real runs', done, total: 10 });
     }
-    progress.update({ phase: 'scaling', done: 1, total: 2 });
+    progress.update({ phase: 'real streams', done: 1, total: 2 });
     expect(writes).toEqual([
       'real runs 1/10 (10 %) · 0.3 s\n',
       'real runs 5/10 (50 %) · 1.5 s\n',
       'real runs 9/10 (90 %) · 2.7 s\n',
       'real runs 10/10 (100 %) · 3.0 s\n',
-      'scaling 1/2 (50 %) · 3.0 s\n',
+      'real streams 1/2 (50 %) · 3.0 s\n',
     ]);
   });
 });

@@ -40,14 +40,12 @@ export function benchBatch(nodes: readonly PlanNode[], calls?: readonly ToolCall
 /** A workload of such batches for one seed, without warm-up turns. */
 export function benchWorkload(options: {
   name: string;
-  kind: 'tools' | 'seed-model';
   seed?: number;
   batches: readonly BenchBatch[];
 }): BenchWorkload {
   return {
     name: options.name,
     description: `${options.name} batches.`,
-    kind: options.kind,
     seed: options.seed ?? 1,
     warmup: [],
     batches: options.batches,
@@ -80,7 +78,6 @@ export function fixtureWorkloads(seed: number, scale: number): BenchWorkload[] {
   return [
     benchWorkload({
       name: 'tools <a&b>',
-      kind: 'tools',
       seed,
       batches: [
         benchBatch(
@@ -99,7 +96,6 @@ export function fixtureWorkloads(seed: number, scale: number): BenchWorkload[] {
     }),
     benchWorkload({
       name: 'seed',
-      kind: 'seed-model',
       seed,
       batches: [
         benchBatch([node(0, d(10), 'a'), node(1, d(100), 'a'), node(2, 10)]),
@@ -123,9 +119,7 @@ export const fixtureStrategies = () => [
 export function reportFixture(): BenchReport {
   const seeds = [fixtureWorkloads(1, 1), fixtureWorkloads(2, 1.5)];
   const strategies = fixtureStrategies();
-  let now = 0;
-  const comparison = compareStrategies({ seeds, strategies, clock: () => (now += 0.01) });
-  const planners = ['greedy', 'ordered', 'sequential', 'proving'];
+  const comparison = compareStrategies({ seeds, strategies });
   return {
     meta: {
       seeds: [1, 2],
@@ -140,9 +134,7 @@ export function reportFixture(): BenchReport {
         description: strategy.description,
         clairvoyant: strategy.clairvoyant === true,
       })),
-      planners,
       reference: 'greedy',
-      latencyScale: 0.1,
       realSizes: [7],
       realRepeats: 3,
       streamLatencyScale: 0.05,
@@ -152,31 +144,6 @@ export function reportFixture(): BenchReport {
     },
     workloads: comparison.workloads,
     overall: comparison.overall,
-    planning: comparison.planning,
-    scaling: [10, 100, 1000].flatMap((size) =>
-      planners.map((planner, p) =>
-        planner === 'proving' && size === 1000
-          ? {
-              planner,
-              size,
-              planMs: null,
-              waves: null,
-              skipped: 'took 2000 ms at 100 calls (cap 1000 ms)',
-            }
-          : { planner, size, planMs: (size / 1000) * (p + 1), waves: size },
-      ),
-    ),
-    realRuns: planners.map((planner, p) => ({
-      workload: 'tools <a&b>',
-      planner,
-      batches: 1,
-      calls: 7,
-      wallMs: 30 + p * 10,
-      simulatedMs: 26 + p * 10,
-      spread: 0.05 * p,
-      errors: 0,
-      errorSamples: [],
-    })),
     realStreams: ['greedy', 'eager'].map((strategy, s) => ({
       workload: 'tools <a&b>',
       strategy,

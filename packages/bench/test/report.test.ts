@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { headlineMarkdown, renderHtml, renderJson, renderMarkdown } from '../src/index.js';
-import { HEADLINE_END, HEADLINE_START, replaceHeadline } from '../src/report/headline-markdown.js';
 import { reportFixture } from './report-fixture.js';
 
 const report = reportFixture();
@@ -9,15 +8,7 @@ const strategies = ['greedy', 'ordered', 'sequential', 'proving', 'eager', 'all-
 describe('renderJson', () => {
   it('has the documented shape, numbers rounded to 4 decimals', () => {
     const json = JSON.parse(renderJson(report));
-    expect(Object.keys(json)).toEqual([
-      'meta',
-      'workloads',
-      'overall',
-      'planning',
-      'scaling',
-      'realRuns',
-      'realStreams',
-    ]);
+    expect(Object.keys(json)).toEqual(['meta', 'workloads', 'overall', 'realStreams']);
     expect(json.workloads.map((w: { name: string }) => w.name)).toEqual(['tools <a&b>', 'seed']);
     expect(json.workloads[1].batches).toBe(2);
     for (const workload of json.workloads) {
@@ -36,8 +27,7 @@ describe('renderJson', () => {
     expect(json.workloads[0].batch[0].proven).toBeNull();
     // Two seeds, three batches each.
     expect(json.workloads[1].perBatch.map((b: { seed: number }) => b.seed)).toEqual([1, 1, 2, 2]);
-    expect(json.scaling).toHaveLength(12);
-    expect(json.realRuns).toHaveLength(4);
+    expect(json.realStreams).toHaveLength(2);
   });
 });
 
@@ -56,17 +46,12 @@ describe('headlineMarkdown', () => {
     expect(headline).toContain('| streamed | tools <a&b> | seed |');
   });
 
-  it('states real runs and the command', () => {
-    expect(headline).toContain('Real runs (seed 1): the batches of 7 calls dispatched');
+  it('states the real streamed turns, eager against wait-then-waves, and the command', () => {
     expect(headline).toContain(
-      'latency injected at 0.1 × the sampled durations, median of 3 run(s)',
+      "Real streamed turns (seed 1): the batches of 7 calls written by a timed source in real time (the token model's arrivals × 0.05)",
     );
-    expect(headline).toContain('| tools <a&b> | 30 ms | 1.33 | 1.67 | 2.00 | 15.0 % | 0 |');
+    expect(headline).toContain('Median of 3 run(s), summed per workload.');
     expect(headline).toContain('Reproduce: `pnpm bench --quick`');
-  });
-
-  it('states the real streamed turns, eager against wait-then-waves', () => {
-    expect(headline).toContain('Real streamed turns (seed 1)');
     // eager 300 ms ÷ greedy 400 ms; simulated 285 ÷ 380.
     expect(headline).toContain('| tools <a&b> | 400 ms | 300 ms | 0.75 | 0.75 | 10.0 % | 0 |');
   });
@@ -75,7 +60,7 @@ describe('headlineMarkdown', () => {
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(report);
 
-  it('holds the strategies, the headline, a table per workload, scaling and where the method is', () => {
+  it('holds the strategies, the headline, a table per workload and where the method is', () => {
     expect(markdown.startsWith('# toolwaves strategy benchmark\n')).toBe(true);
     expect(markdown).toContain(headlineMarkdown(report));
     expect(markdown).toContain(
@@ -83,8 +68,6 @@ describe('renderMarkdown', () => {
     );
     expect(markdown).toContain('### tools <a&b>');
     expect(markdown).toContain('### seed');
-    expect(markdown).toMatch(/\| 1000 \| 1\.0 ms \| 2\.0 ms \| 3\.0 ms \| skipped \|/);
-    expect(markdown).toContain('Skipped beyond: proving: took 2000 ms at 100 calls (cap 1000 ms).');
     expect(markdown).toContain(
       'the bench README (packages/bench/README.md, "What the figures are")',
     );
@@ -117,21 +100,7 @@ describe('renderHtml', () => {
     expect(html).toContain('tools &lt;a&amp;b&gt;');
     expect(html).not.toContain('tools <a&b>');
     expect(html).toContain('<h3>seed</h3>');
-    expect((html.match(/<table>/g) ?? []).length).toBeGreaterThanOrEqual(8);
-  });
-});
-
-describe('replaceHeadline', () => {
-  it('replaces what is between the markers and keeps the rest', () => {
-    const readme = `# bench\n\nintro\n\n${HEADLINE_START}\nold table\n${HEADLINE_END}\n\nafter\n`;
-    expect(replaceHeadline({ readme, headline: 'new table\n' })).toBe(
-      `# bench\n\nintro\n\n${HEADLINE_START}\n\nnew table\n\n${HEADLINE_END}\n\nafter\n`,
-    );
-  });
-
-  it('refuses a README without the markers', () => {
-    expect(() => replaceHeadline({ readme: '# bench\n', headline: 'x' })).toThrow(
-      `Expected the README to hold \`${HEADLINE_START}\` followed by \`${HEADLINE_END}\``,
-    );
+    // The headline, its two per-workload tables, the real streamed turns, a table per workload.
+    expect((html.match(/<table>/g) ?? []).length).toBe(6);
   });
 });

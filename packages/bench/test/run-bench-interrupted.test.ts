@@ -11,13 +11,7 @@ describe('runBench, interrupted', () => {
     let batches = 0;
     const run = runBench({
       quick: true,
-      profile: {
-        sizes: [4, 8],
-        scalingSizes: [],
-        minTimingMs: 0,
-        realBudgetMs: 0,
-        streamBudgetMs: 0,
-      },
+      profile: { sizes: [4, 8], streamBudgetMs: 0 },
       registryFor: (root) => {
         roots.push(root);
         return benchRegistry({ root });

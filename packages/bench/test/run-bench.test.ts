@@ -29,9 +29,6 @@ beforeAll(async () => {
     profile: {
       seeds: 2,
       sizes: [4, 8],
-      scalingSizes: [10, 100],
-      minTimingMs: 0,
-      realBudgetMs: 600,
       realSizes: [8],
       realRepeats: 1,
       streamBudgetMs: 400,
@@ -40,7 +37,6 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-const planners = ['greedy', 'ordered', 'sequential', 'optimal', 'user-greedy'];
 const strategies = [
   'greedy',
   'ordered',
@@ -58,7 +54,6 @@ const strategies = [
 
 describe('runBench on a small profile', () => {
   it("compares every strategy given, the user's planner included", () => {
-    expect(report.meta.planners).toEqual(planners);
     expect(report.meta.strategies.map((strategy) => strategy.name)).toEqual(strategies);
     expect(report.meta.seeds).toEqual([1, 2]);
     for (const workload of report.workloads) {
@@ -72,7 +67,7 @@ describe('runBench on a small profile', () => {
     }
   });
 
-  it('plans every workload, keeps the rules, and finds greedy at the minimal wave count in the seed model', () => {
+  it('plans every workload and keeps the rules', () => {
     expect(report.workloads.map((workload) => [workload.name, workload.batches])).toEqual([
       ['explore', 2],
       ['refactor', 2],
@@ -80,8 +75,6 @@ describe('runBench on a small profile', () => {
       ['hot-file', 2],
       ['barriers', 2],
       ['remote', 2],
-      ['seed-example', 1],
-      ['seed-model', 2],
     ]);
     for (const workload of report.workloads) {
       for (const mode of ['batch', 'stream'] as const) {
@@ -93,25 +86,6 @@ describe('runBench on a small profile', () => {
           expect(result.versusBound.min, result.strategy).toBeGreaterThanOrEqual(1 - 1e-9);
         }
       }
-      const greedy = workload.batch.find((result) => result.strategy === 'greedy')!;
-      expect(greedy.aboveMinimalWaves).toBe(workload.kind === 'seed-model' ? 0 : null);
-    }
-  });
-
-  it('runs the tool batches of the real sizes for real, without error results', () => {
-    expect(report.meta.latencyScale).toBeGreaterThan(0);
-    expect(report.realRuns.map((run) => `${run.workload}/${run.planner}`)).toEqual(
-      ['explore', 'refactor', 'mixed', 'hot-file', 'barriers'].flatMap((workload) =>
-        planners.map((planner) => `${workload}/${planner}`),
-      ),
-    );
-    for (const run of report.realRuns) {
-      expect(run).toMatchObject({ batches: 1, calls: 8, spread: 0, errors: 0, errorSamples: [] });
-      const workload = report.workloads.find((candidate) => candidate.name === run.workload)!;
-      const batch = workload.perBatch.find((candidate) => candidate.size === 8)!;
-      const makespan = batch.batch.find((result) => result.strategy === run.planner)!.turnMs;
-      expect(run.simulatedMs).toBeCloseTo(makespan * report.meta.latencyScale, 9);
-      expect(run.wallMs).toBeGreaterThan(0);
     }
   });
 
@@ -132,12 +106,6 @@ describe('runBench on a small profile', () => {
       // The turn cannot end before the model stopped writing (scaled), whatever the machine.
       expect(run.wallMs).toBeGreaterThanOrEqual(batch.streamEndMs * report.meta.streamLatencyScale);
     }
-  });
-
-  it('measures scaling per planner and size', () => {
-    expect(report.scaling.map((point) => `${point.size}/${point.planner}`)).toEqual(
-      [10, 100].flatMap((size) => planners.map((planner) => `${size}/${planner}`)),
-    );
   });
 });
 

@@ -1,11 +1,9 @@
 import 'reflect-metadata';
 import { rm } from 'node:fs/promises';
 import type { ToolCall, ToolRegistry } from '@toolwaves/core';
-import { greedyPlanner } from '@toolwaves/planner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchRegistry } from '../src/workloads/bench-registry.js';
 import { defaultWorkloads, generateBatches } from '../src/workloads/generate-batches.js';
-import { seedExampleWorkload } from '../src/workloads/seed-model-workloads.js';
 import type { BenchWorkload } from '../src/workloads/workload.js';
 import {
   createWorkspace,
@@ -35,7 +33,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const toolWorkloads = (): BenchWorkload[] => workloads.filter((w) => w.kind === 'tools');
+const toolWorkloads = (): BenchWorkload[] => workloads;
 const named = (name: string): BenchWorkload => workloads.find((w) => w.name === name)!;
 const input = (call: ToolCall): Record<string, string> => call.input as Record<string, string>;
 
@@ -187,33 +185,6 @@ describe('tool workloads', () => {
     const unsafe = nodes.filter((node) => !node.parallelizable).length / nodes.length;
     expect(unsafe).toBeGreaterThan(0.25);
     expect(unsafe).toBeLessThan(0.45);
-  });
-});
-
-describe('seed-model workloads', () => {
-  it("plan the seed's worked example as the seed does", () => {
-    const example = named('seed-example');
-    expect(example.batches).toHaveLength(2);
-    for (const batch of example.batches) {
-      expect(batch.calls).toBeUndefined();
-      expect(
-        greedyPlanner()
-          .plan(batch.nodes)
-          .waves.map((wave) => wave.calls),
-      ).toEqual([[0, 1, 3, 5], [2], [4]]);
-    }
-    expect(seedExampleWorkload().sizes).toEqual([6]);
-  });
-
-  it('use flat exclusive keys only, repeat them, and mix in unsafe and keyless calls', () => {
-    const nodes = named('seed-model').batches.flatMap((batch) => batch.nodes);
-    expect(nodes.every((node) => node.access === undefined)).toBe(true);
-    expect(nodes.every((node) => !node.resourceKey?.includes('/'))).toBe(true);
-    expect(nodes.some((node) => !node.parallelizable)).toBe(true);
-    expect(nodes.some((node) => node.parallelizable && node.resourceKey === undefined)).toBe(true);
-    for (const batch of named('seed-model').batches) {
-      expect(batch.nodes.map((node) => node.index)).toEqual(batch.nodes.map((_, index) => index));
-    }
   });
 });
 

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BenchError } from '../bench-error.js';
-import { headlineMarkdown, replaceHeadline } from '../report/headline-markdown.js';
+import { headlineMarkdown } from '../report/headline-markdown.js';
 import { renderHtml } from '../report/render-html.js';
 import { renderJson } from '../report/render-json.js';
 import { renderMarkdown } from '../report/render-markdown.js';
@@ -35,7 +35,7 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
     ...(args.optimalExpansions === undefined ? {} : { optimalExpansions: args.optimalExpansions }),
   });
-  const shown = argv.filter((arg) => arg !== '--update-readme' && arg !== '--');
+  const shown = argv.filter((arg) => arg !== '--');
   const command = ['pnpm bench', ...shown].join(' ');
   const tokenRate = args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate };
   /** Writes `<name>.md`, `.json` and `.html`, each atomically; returns where. */
@@ -88,8 +88,7 @@ async function main(argv: readonly string[]): Promise<void> {
     maxConcurrency: args.maxConcurrency,
     ...tokenRate,
     profile: {
-      ...(args.real ? {} : { realBudgetMs: 0, streamBudgetMs: 0 }),
-      ...(args.scaling ? {} : { scalingSizes: [] }),
+      ...(args.real ? {} : { streamBudgetMs: 0 }),
       ...(args.seeds === undefined ? {} : { seeds: args.seeds }),
     },
     progress,
@@ -102,14 +101,7 @@ async function main(argv: readonly string[]): Promise<void> {
     html: renderHtml(report),
   });
   progress.finish(`done in ${seconds()} s`);
-  const headline = headlineMarkdown(report);
-  process.stdout.write(`${headline}\n\nReports: ${where}\n`);
-  if (args.updateReadme) {
-    const readme = fileURLToPath(new URL('../../README.md', import.meta.url));
-    const content = replaceHeadline({ readme: await readFile(readme, 'utf8'), headline });
-    await writeFileAtomically({ path: readme, content });
-    process.stdout.write('README.md headline updated\n');
-  }
+  process.stdout.write(`${headlineMarkdown(report)}\n\nReports: ${where}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

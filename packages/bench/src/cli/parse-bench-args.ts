@@ -4,7 +4,7 @@ import { BenchError } from '../bench-error.js';
 
 /** The flags of `pnpm bench`: their type, their argument and what they do (the usage text). */
 const FLAGS = {
-  quick: ['boolean', '', 'fewer seeds and batches, smaller scaling and real runs (about a minute)'],
+  quick: ['boolean', '', 'fewer seeds and batches, shorter real runs (about a minute)'],
   out: ['string', 'DIR', 'write the reports to DIR (default: bench-results/ at the repo root)'],
   seed: ['string', 'N', 'first seed of the batches (default 1)'],
   seeds: ['string', 'N', 'number of seeds, from --seed up (default 3 quick, 5 full)'],
@@ -12,11 +12,9 @@ const FLAGS = {
   'optimal-expansions': ['string', 'N', 'work budget of one optimal plan (default 20000 nodes)'],
   'optimal-budget': ['string', 'MS', 'time cap of one optimal plan, a safety net (default 10000)'],
   'token-rate': ['string', 'N', 'tokens per second of a streamed turn (default 80)'],
-  'no-real': ['boolean', '', 'skip the real runs (batch and streamed)'],
-  'no-scaling': ['boolean', '', 'skip the planning-time scaling'],
+  'no-real': ['boolean', '', 'skip the real streamed runs'],
   trace: ['string', 'FILE', 'replay a transcript (Claude Code, OpenAI chat, Anthropic, AI SDK)'],
   map: ['string', 'MODULE', "declarations of the transcript's other tools (see the README)"],
-  'update-readme': ['boolean', '', 'put the headline in packages/bench/README.md'],
   help: ['boolean', '', 'this text'],
 } as const;
 
@@ -52,10 +50,8 @@ export function parseBenchArgs(argv: readonly string[]) {
     optimalExpansions: optional('--optimal-expansions', values['optimal-expansions'], 0),
     tokenRate: optional('--token-rate', values['token-rate'], 1),
     real: values['no-real'] !== true,
-    scaling: values['no-scaling'] !== true,
     trace: values.trace,
     map: values.map,
-    updateReadme: values['update-readme'] === true,
     help: values.help === true,
   };
 }

@@ -1,43 +1,32 @@
 import { rm } from 'node:fs/promises';
-import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
+import type { ToolCall, ToolRegistry } from '@toolwaves/core';
 import { withLatency } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import type { Planner } from '@toolwaves/planner';
-import type {
-  RealRunFigures,
-  RealStreamFigures,
-  TurnMode,
-  WorkloadFigures,
-} from '../report/bench-report.js';
+import type { RealStreamFigures, WorkloadFigures } from '../report/bench-report.js';
 import { spreadOf } from '../simulate/summarize-strategies.js';
 import { arrivalTimes, healthEstimates, withEstimates } from '../simulate/turn-inputs.js';
 import type { BenchBatch, BenchWorkload } from '../workloads/workload.js';
 import { createWorkspace, type WorkspaceLayout } from '../workloads/workspace-layout.js';
 
-/**
- * What the real runs share: the tool workloads of the first seed (batches of `sizes` run),
- * their simulated figures, `repeats` per batch (the median counts), and the time they should
- * take about (`budgetMs`, which sets the latency scale).
- */
-interface RealOptions {
+/** Options of {@link runRealStream}. */
+interface RealStreamOptions {
+  /** The tool workloads of the first seed (batches of `sizes` run) and their simulated figures. */
   readonly workloads: readonly BenchWorkload[];
   readonly figures: readonly WorkloadFigures[];
   readonly layout: WorkspaceLayout;
   readonly registryFor: (root: string) => ToolRegistry;
   readonly sizes: readonly number[];
+  /** Runs per batch and way (the median counts). */
   readonly repeats: number;
   readonly maxConcurrency: number;
+  /** The time the runs should take, about: sets the latency scale. */
   readonly budgetMs: number;
   readonly clock: () => number;
   readonly tokensPerSecond?: number;
-  readonly onRun?: (done: number, total: number, workload: string) => void;
-}
-
-/** A way to run a batch for real: a plan dispatched whole, wait-then-waves, or eager. */
-interface Contender {
-  readonly name: string;
+  /** The wait-then-waves planner. */
   readonly planner: Planner;
-  readonly how: 'batch' | 'waves' | 'eager';
+  readonly onRun?: (done: number, total: number, workload: string) => void;
 }
 
 const SCALES = [1, 0.5, 0.4, 0.3, 0.25, 0.2, 0.15, 0.1, 0.05, 0.02, 0.01];
@@ -47,39 +36,18 @@ export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: num
   return SCALES.find((scale) => options.simulatedMs * scale <= options.budgetMs) ?? 0.01;
 }
 
-/** Whole batches for real, each planner's plan dispatched by a parallel `Dispatcher`. */
-export async function runReal(
-  options: RealOptions & { readonly planners: readonly Planner[] },
-): Promise<{ latencyScale: number; runs: RealRunFigures[] }> {
-  const contenders = options.planners.map((planner): Contender => {
-    return { name: planner.name, planner, how: 'batch' };
-  });
-  const { latencyScale, rows } = await measure(options, 'batch', contenders);
-  return { latencyScale, runs: rows.map(({ name, ...row }) => ({ planner: name, ...row })) };
-}
-
-/** Streamed turns for real: wait-then-waves with `planner` against `eager` (`dispatchStream`). */
-export async function runRealStream(
-  options: RealOptions & { readonly planner: Planner },
-): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
-  const { planner } = options;
-  const { latencyScale, rows } = await measure(options, 'stream', [
-    { name: planner.name, planner, how: 'waves' },
-    { name: 'eager', planner, how: 'eager' },
-  ]);
-  return {
-    latencyScale,
-    runs: rows.map(({ name, errorSamples: _, ...row }) => ({ strategy: name, ...row })),
-  };
-}
-
 /**
- * Runs every batch `repeats` times per contender (order rotating), each on a fresh workspace,
- * calls delayed by duration × the scale that fits the budget, plans made before the clock starts;
- * sums per workload and contender the median wall-clock, the simulated turn × scale, the spread.
+ * Streamed turns for real: each batch written by a timed source (the token model's arrivals),
+ * run `repeats` times each way (order rotating) on a fresh workspace, every call delayed by its
+ * duration × the scale that fits the budget: wait-then-waves with `planner` (the plan made before
+ * the clock starts) against `eager` (`dispatchStream`). Sums per workload and way the median
+ * wall-clock, the simulated turn × scale and the spread.
  */
-async function measure(options: RealOptions, mode: TurnMode, contenders: readonly Contender[]) {
-  const { clock, maxConcurrency, repeats } = options;
+export async function runRealStream(
+  options: RealStreamOptions,
+): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
+  const { clock, maxConcurrency, repeats, planner } = options;
+  const ways = [planner.name, 'eager'];
   const runnable = options.workloads.map((workload) => {
     const estimates = healthEstimates({ workload });
     const figures = options.figures.find((entry) => entry.name === workload.name);
@@ -89,26 +57,25 @@ async function measure(options: RealOptions, mode: TurnMode, contenders: readonl
         : [{ batch, calls: batch.calls, position, estimates: estimates[position]! }],
     );
     const simulatedMs = (position: number, name: string): number =>
-      figures?.perBatch[position]?.[mode].find((result) => result.strategy === name)?.turnMs ?? 0;
+      figures?.perBatch[position]?.stream.find((result) => result.strategy === name)?.turnMs ?? 0;
     return { workload, batches, simulatedMs };
   });
   let total = 0;
   for (const { batches, simulatedMs } of runnable) {
-    for (const { position } of batches)
-      for (const { name } of contenders) total += simulatedMs(position, name);
+    for (const { position } of batches) for (const way of ways) total += simulatedMs(position, way);
   }
   const runs = runnable.reduce((sum, { batches }) => sum + batches.length, 0);
-  if (options.budgetMs <= 0 || runs === 0) return { latencyScale: 0, rows: [] };
+  if (options.budgetMs <= 0 || runs === 0) return { latencyScale: 0, runs: [] };
   const scale = chooseLatencyScale({ simulatedMs: total * repeats, budgetMs: options.budgetMs });
   type Entry = (typeof runnable)[number]['batches'][number];
-  const once = (entry: Entry, { planner, how }: Contender) =>
+  const once = (entry: Entry, eager: boolean) =>
     onDelayedWorkspace({ ...options, batch: entry.batch, scale }, async (registry) => {
       const plan = planner.plan(withEstimates(entry.batch.nodes, entry.estimates), {
         maxConcurrency,
       });
       const dispatcher = new Dispatcher({
         registry,
-        mode: how === 'eager' ? 'eager' : 'parallel',
+        mode: eager ? 'eager' : 'parallel',
         planner: { name: planner.name, plan: () => plan },
         maxConcurrency,
       });
@@ -120,62 +87,49 @@ async function measure(options: RealOptions, mode: TurnMode, contenders: readonl
       }).map((ms) => ms * scale);
       const start = clock();
       const source = timedSource({ calls: entry.calls, arrivalMs, clock, start });
-      let results: ToolResult[];
-      if (how === 'batch') results = await dispatcher.dispatch(entry.calls);
-      else if (how === 'eager') results = await dispatcher.dispatchStream(source);
-      else {
-        const written: ToolCall[] = [];
-        for await (const call of source) written.push(call);
-        results = await dispatcher.dispatch(written);
-      }
-      return { wallMs: clock() - start, results };
+      const written: ToolCall[] = [];
+      if (!eager) for await (const call of source) written.push(call);
+      const results = await (eager
+        ? dispatcher.dispatchStream(source)
+        : dispatcher.dispatch(written));
+      return { wallMs: clock() - start, errors: results.filter((r) => r.isError).length };
     });
-  // Warm-up, untimed: the first batch of every workload, so every tool's code is compiled.
-  if (mode === 'batch') {
-    for (const { batches } of runnable) if (batches[0]) await once(batches[0], contenders[0]!);
-  }
   let done = 0;
-  const rows = [];
+  const rows: RealStreamFigures[] = [];
   for (const { workload, batches, simulatedMs } of runnable) {
     if (batches.length === 0) continue;
-    const sums = contenders.map(({ name }) => ({
+    const sums = ways.map((strategy) => ({
       workload: workload.name,
-      name,
+      strategy,
       batches: batches.length,
       calls: 0,
       wallMs: 0,
       simulatedMs: 0,
       spread: 0,
       errors: 0,
-      errorSamples: [] as string[],
     }));
     for (const entry of batches) {
-      const walls = contenders.map(() => [] as number[]);
+      const walls = ways.map(() => [] as number[]);
       for (let round = 0; round < repeats; round++) {
-        for (let turn = 0; turn < contenders.length; turn++) {
-          const c = (turn + entry.position + round) % contenders.length;
-          const { wallMs, results } = await once(entry, contenders[c]!);
-          walls[c]!.push(wallMs);
-          for (const result of round === 0 ? results : []) {
-            if (!result.isError) continue;
-            sums[c]!.errors++;
-            if (sums[c]!.errorSamples.length < 3)
-              sums[c]!.errorSamples.push(`${result.toolName}: ${result.content.slice(0, 200)}`);
-          }
-          options.onRun?.(++done, runs * contenders.length * repeats, workload.name);
+        for (let turn = 0; turn < ways.length; turn++) {
+          const w = (turn + entry.position + round) % ways.length;
+          const { wallMs, errors } = await once(entry, w === 1);
+          walls[w]!.push(wallMs);
+          if (round === 0) sums[w]!.errors += errors;
+          options.onRun?.(++done, runs * ways.length * repeats, workload.name);
         }
       }
-      sums.forEach((sum, c) => {
-        const { median, min, max } = spreadOf(walls[c]!);
+      sums.forEach((sum, w) => {
+        const { median, min, max } = spreadOf(walls[w]!);
         sum.wallMs += median;
         sum.spread += (median === 0 ? 0 : (max - min) / median) / batches.length;
         sum.calls += entry.calls.length;
-        sum.simulatedMs += simulatedMs(entry.position, sum.name) * scale;
+        sum.simulatedMs += simulatedMs(entry.position, sum.strategy) * scale;
       });
     }
     rows.push(...sums);
   }
-  return { latencyScale: scale, rows };
+  return { latencyScale: scale, runs: rows };
 }
 
 /** Calls in real time, the way a model writes them: each once its arrival has passed. */
@@ -197,7 +151,7 @@ export async function* timedSource(options: {
 
 /** Runs `run` on a fresh workspace, each call delayed by its duration × `scale`. */
 async function onDelayedWorkspace<T>(
-  options: Pick<RealOptions, 'layout' | 'registryFor'> & { batch: BenchBatch; scale: number },
+  options: Pick<RealStreamOptions, 'layout' | 'registryFor'> & { batch: BenchBatch; scale: number },
   run: (registry: ToolRegistry) => Promise<T>,
 ): Promise<T> {
   const { batch, scale } = options;

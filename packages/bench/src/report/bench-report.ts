@@ -32,8 +32,6 @@ export interface BatchFigures {
   readonly streamEndMs: number;
   /** `lowerBound` with the arrivals, ms. */
   readonly streamLowerBoundMs: number;
-  /** Seed-model batches: the fewest waves any valid plan can have; `null` otherwise. */
-  readonly minimalWaves: number | null;
   readonly batch: readonly TurnResult[];
   readonly stream: readonly TurnResult[];
 }
@@ -62,8 +60,6 @@ export interface StrategySummary {
   readonly lostUpdates: number;
   /** Turns breaking the rules ({@link TurnResult.violations}). */
   readonly invalidPlans: number;
-  /** Seed-model batches with more waves than the minimum; `null` elsewhere. */
-  readonly aboveMinimalWaves: number | null;
   /** Share of plans proven optimal; `null` when the strategy never says. */
   readonly proven: number | null;
 }
@@ -81,7 +77,6 @@ export interface EstimateAccuracy {
 export interface WorkloadFigures {
   readonly name: string;
   readonly description: string;
-  readonly kind: 'tools' | 'seed-model';
   readonly batches: number;
   readonly calls: number;
   readonly estimates: EstimateAccuracy;
@@ -106,27 +101,13 @@ export interface StrategyInfo {
   readonly clairvoyant: boolean;
 }
 
-/** Mean time a strategy took to decide a batch, first seed, batch mode. */
-export interface MeanPlanningTime {
-  readonly strategy: string;
-  readonly meanMs: number;
-}
-
-/** Planning time of one planner at one batch size (`null` and the reason when skipped). */
-export interface ScalingPoint {
-  readonly planner: string;
-  readonly size: number;
-  readonly planMs: number | null;
-  readonly waves: number | null;
-  readonly skipped?: string;
-}
-
-/** Real executions of one workload's batches one way, summed over its batches (ms). */
-export interface RealFigures {
+/** Real streamed turns of one workload one way (`eager`, or wait-then-waves with a planner), summed over its batches (ms). */
+export interface RealStreamFigures {
   readonly workload: string;
+  readonly strategy: string;
   readonly batches: number;
   readonly calls: number;
-  /** Measured wall-clock (streamed: from the first tool-call token to the last result). */
+  /** Measured wall-clock, from the first tool-call token to the last result. */
   readonly wallMs: number;
   /** The simulated turn × latency scale: the wall-clock with no overhead. */
   readonly simulatedMs: number;
@@ -134,18 +115,6 @@ export interface RealFigures {
   readonly spread: number;
   /** Results with `isError: true` (expected 0). */
   readonly errors: number;
-}
-
-/** Real dispatches of one workload's batches with one planner's plans. */
-export interface RealRunFigures extends RealFigures {
-  readonly planner: string;
-  /** The first few error results, `tool: content`. */
-  readonly errorSamples: readonly string[];
-}
-
-/** Real streamed turns of one workload: `eager`, or wait-then-waves with a planner. */
-export interface RealStreamFigures extends RealFigures {
-  readonly strategy: string;
 }
 
 /** How the run was made. */
@@ -159,12 +128,8 @@ export interface BenchMeta {
   readonly tokensPerSecond: number;
   /** In report order. */
   readonly strategies: readonly StrategyInfo[];
-  /** The planners, for scaling and real runs. */
-  readonly planners: readonly string[];
   /** The strategy others are compared with (`greedy` when bound). */
   readonly reference: string | null;
-  /** Real runs: injected latency = sampled duration × this (0: none run). */
-  readonly latencyScale: number;
   readonly realSizes: readonly number[];
   readonly realRepeats: number;
   /** Real streamed turns: latencies and arrivals × this (0: none run). */
@@ -180,8 +145,5 @@ export interface BenchReport {
   readonly meta: BenchMeta;
   readonly workloads: readonly WorkloadFigures[];
   readonly overall: OverallFigures;
-  readonly planning: readonly MeanPlanningTime[];
-  readonly scaling: readonly ScalingPoint[];
-  readonly realRuns: readonly RealRunFigures[];
   readonly realStreams: readonly RealStreamFigures[];
 }

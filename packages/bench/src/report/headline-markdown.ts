@@ -1,13 +1,12 @@
-import { BenchError } from '../bench-error.js';
-import type { BenchReport, RealFigures, StrategySummary, TurnMode } from './bench-report.js';
+import type { BenchReport, StrategySummary, TurnMode } from './bench-report.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
  * The headline of a run, in markdown (pure): every strategy over all workloads, batch and
  * streamed, as ratios to greedy and to the lower bound with the spread across seeds; per
- * workload, the ratios to greedy; the real runs; and the command that reproduces it. It opens
- * `report.md`, is printed by `pnpm bench`, and `--update-readme` puts it in the README.
+ * workload, the ratios to greedy; the real streamed runs; and the command that reproduces it. It
+ * opens `report.md` and is printed by `pnpm bench`.
  *
  * @example console.log(headlineMarkdown(report));
  * @see renderMarkdown
@@ -96,104 +95,42 @@ function find(summaries: readonly StrategySummary[], strategy: string) {
   return summaries.find((summary) => summary.strategy === strategy);
 }
 
-/** The real runs, batch and streamed, per workload: wall-clock ratios with their noise. */
+/** The real streamed turns per workload: wall-clock ratios beside the simulated ones, with their noise. */
 function realBlocks(report: BenchReport): ReportBlock[] {
-  const { meta } = report;
+  const { meta, realStreams: runs } = report;
+  if (runs.length === 0) return [];
+  const waves = runs.find((run) => run.strategy !== 'eager')?.strategy ?? 'greedy';
   const ratio = (a: number | undefined, b: number | undefined): string =>
     a === undefined || b === undefined || b === 0 ? '–' : formatRatio(a / b);
-  /** One row per workload: its cells, the worst spread and the error results. */
-  const table = <T extends RealFigures>({
-    runs,
-    name,
-    headers,
-    cells,
-  }: {
-    runs: readonly T[];
-    name: (run: T) => string;
-    headers: string[];
-    cells: (of: (name: string) => T | undefined) => string[];
-  }): ReportBlock => ({
-    kind: 'table',
-    headers: ['workload', ...headers, 'spread (noise)', 'error results'],
-    rows: [...new Set(runs.map((run) => run.workload))].map((workload) => {
-      const own = runs.filter((run) => run.workload === workload);
-      return [
-        workload,
-        ...cells((wanted) => own.find((run) => name(run) === wanted)),
-        formatPercent(Math.max(...own.map((run) => run.spread))),
-        String(own.reduce((sum, run) => sum + run.errors, 0)),
-      ];
-    }),
-  });
-  const sizes = `the batches of ${meta.realSizes.join(', ')} calls`;
-  const blocks: ReportBlock[] = [];
-  if (report.realRuns.length > 0) {
-    const base = meta.reference ?? meta.planners[0]!;
-    const others = meta.planners.filter((planner) => planner !== base);
-    blocks.push(
-      {
-        kind: 'paragraph',
-        text: `Real runs (seed ${meta.seeds[0]}): ${sizes} dispatched with the real filesystem tools on a generated workspace, planned on the estimates, latency injected at ${meta.latencyScale} × the sampled durations, median of ${meta.realRepeats} run(s); wall-clock summed per workload. Differences below the spread are noise.`,
-      },
-      table({
-        runs: report.realRuns,
-        name: (run) => run.planner,
-        headers: [`${base} wall-clock`, ...others.map((planner) => `${planner} ÷ ${base}`)],
-        cells: (of) => [
-          formatDuration(of(base)?.wallMs ?? null),
-          ...others.map((planner) => ratio(of(planner)?.wallMs, of(base)?.wallMs)),
-        ],
-      }),
-    );
-  }
-  if (report.realStreams.length > 0) {
-    const waves = report.realStreams.find((run) => run.strategy !== 'eager')?.strategy ?? 'greedy';
-    blocks.push(
-      {
-        kind: 'paragraph',
-        text: `Real streamed turns (seed ${meta.seeds[0]}): ${sizes} written by a timed source in real time (the token model's arrivals × ${meta.streamLatencyScale}), real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Median of ${meta.realRepeats} run(s), summed per workload.`,
-      },
-      table({
-        runs: report.realStreams,
-        name: (run) => run.strategy,
-        headers: [
-          `${waves} (wait-then-waves)`,
-          'eager (dispatchStream)',
-          `eager ÷ ${waves}`,
-          'simulated',
-        ],
-        cells: (of) => [
+  return [
+    {
+      kind: 'paragraph',
+      text: `Real streamed turns (seed ${meta.seeds[0]}): the batches of ${meta.realSizes.join(', ')} calls written by a timed source in real time (the token model's arrivals × ${meta.streamLatencyScale}), real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Median of ${meta.realRepeats} run(s), summed per workload.`,
+    },
+    {
+      kind: 'table',
+      headers: [
+        'workload',
+        `${waves} (wait-then-waves)`,
+        'eager (dispatchStream)',
+        `eager ÷ ${waves}`,
+        'simulated',
+        'spread (noise)',
+        'error results',
+      ],
+      rows: [...new Set(runs.map((run) => run.workload))].map((workload) => {
+        const own = runs.filter((run) => run.workload === workload);
+        const of = (name: string) => own.find((run) => run.strategy === name);
+        return [
+          workload,
           formatDuration(of(waves)?.wallMs ?? null),
           formatDuration(of('eager')?.wallMs ?? null),
           ratio(of('eager')?.wallMs, of(waves)?.wallMs),
           ratio(of('eager')?.simulatedMs, of(waves)?.simulatedMs),
-        ],
+          formatPercent(Math.max(...own.map((run) => run.spread))),
+          String(own.reduce((sum, run) => sum + run.errors, 0)),
+        ];
       }),
-    );
-  }
-  return blocks;
-}
-
-/** Marks the start of the generated headline in a README. */
-export const HEADLINE_START = '<!-- bench:headline:start -->';
-/** Marks its end. */
-export const HEADLINE_END = '<!-- bench:headline:end -->';
-
-/**
- * Puts a new headline between the {@link HEADLINE_START} and {@link HEADLINE_END} markers of a
- * README (pure), keeping everything else; what `pnpm bench --update-readme` does.
- *
- * @throws {BenchError} `invalid_options` when the markers are missing or out of order.
- * @example replaceHeadline({ readme, headline: headlineMarkdown(report) });
- */
-export function replaceHeadline(options: { readme: string; headline: string }): string {
-  const { readme, headline } = options;
-  const [start, end] = [readme.indexOf(HEADLINE_START), readme.indexOf(HEADLINE_END)];
-  if (start === -1 || end === -1 || end < start) {
-    throw new BenchError({
-      code: 'invalid_options',
-      message: `Expected the README to hold \`${HEADLINE_START}\` followed by \`${HEADLINE_END}\``,
-    });
-  }
-  return `${readme.slice(0, start + HEADLINE_START.length)}\n\n${headline.trim()}\n\n${readme.slice(end)}`;
+    },
+  ];
 }

@@ -1,12 +1,11 @@
 import type { BenchReport, StrategySummary, WorkloadFigures } from './bench-report.js';
-import { formatDuration, formatPercent } from './format-figures.js';
+import { formatPercent } from './format-figures.js';
 import { headlineBlocks, summaryCells } from './headline-markdown.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
- * `report.md` (pure): the headline ({@link headlineMarkdown}), one table per workload, and the
- * planning time against batch size (the real runs are in the headline), and a pointer to how the
- * figures are made.
+ * `report.md` (pure): the headline ({@link headlineMarkdown}, with the real runs), one table per
+ * workload, and a pointer to how the figures are made.
  *
  * @example await writeFile('report.md', renderMarkdown(report));
  * @see renderHtml
@@ -42,7 +41,6 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
       text: 'Per strategy, median [range] across seeds; overlaps count conflicting pairs that ran at once (lost updates); invalid: turns breaking the rules.',
     },
     ...report.workloads.flatMap(workloadSection),
-    ...scalingSection(report),
     {
       kind: 'paragraph',
       text: `How the batches, durations, estimates, streamed turns, simulation and real runs are made: the bench README (packages/bench/README.md, "What the figures are"). Seeds ${meta.seeds.join(', ')}; sizes ${meta.sizes.join(', ')}, ${meta.repeats} batch(es) each; health record warmed on ${meta.warmupTurns} turns; ${meta.tokensPerSecond} tokens/s.`,
@@ -59,7 +57,6 @@ function workloadSection(workload: WorkloadFigures): ReportBlock[] {
       `${batch.conflictingOverlaps} (${batch.lostUpdates}) / ${stream.conflictingOverlaps} (${stream.lostUpdates})`,
       String(batch.invalidPlans),
       formatPercent(batch.proven),
-      batch.aboveMinimalWaves === null ? '–' : String(batch.aboveMinimalWaves),
     ];
   };
   const { estimates, perBatch } = workload;
@@ -83,39 +80,8 @@ function workloadSection(workload: WorkloadFigures): ReportBlock[] {
         'overlaps (lost) batch / streamed',
         'invalid',
         'proven',
-        'above min. waves',
       ],
       rows: workload.batch.map(row),
-    },
-  ];
-}
-
-function scalingSection(report: BenchReport): ReportBlock[] {
-  if (report.scaling.length === 0) return [];
-  const sizes = [...new Set(report.scaling.map((point) => point.size))].sort((a, b) => a - b);
-  const planners = report.meta.planners.filter((planner) =>
-    report.scaling.some((point) => point.planner === planner),
-  );
-  const planMs = (size: number, planner: string) =>
-    report.scaling.find((point) => point.size === size && point.planner === planner)?.planMs;
-  const skipped = report.scaling.filter((point) => point.skipped !== undefined);
-  const notes = [...new Set(skipped.map((point) => `${point.planner}: ${point.skipped}`))];
-  return [
-    { kind: 'heading', level: 2, text: 'Planning time against batch size' },
-    {
-      kind: 'paragraph',
-      text: `One \`mixed\` batch per size, planning time per batch.${notes.length === 0 ? '' : ` Skipped beyond: ${notes.join('; ')}.`}`,
-    },
-    {
-      kind: 'table',
-      headers: ['calls', ...planners],
-      rows: sizes.map((size) => [
-        String(size),
-        ...planners.map((planner) => {
-          const ms = planMs(size, planner);
-          return ms === null || ms === undefined ? 'skipped' : formatDuration(ms);
-        }),
-      ]),
     },
   ];
 }

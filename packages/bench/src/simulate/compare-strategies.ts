@@ -1,14 +1,12 @@
 import { DEFAULT_ESTIMATE_MS, lowerBound } from '@toolwaves/planner';
 import type {
   BatchFigures,
-  MeanPlanningTime,
   OverallFigures,
   TurnMode,
   WorkloadFigures,
 } from '../report/bench-report.js';
 import type { Strategy } from '../strategies/strategy.js';
 import type { BenchWorkload } from '../workloads/workload.js';
-import { minimalWaveCount } from './minimal-wave-count.js';
 import { playTurn } from './simulate-turn.js';
 import { estimateAccuracy, summarizeStrategies } from './summarize-strategies.js';
 import {
@@ -28,23 +26,20 @@ export function compareStrategies(options: {
   readonly strategies: readonly Strategy[];
   readonly maxConcurrency?: number;
   readonly tokensPerSecond?: number;
-  /** For the decision times of the first seed (none taken without). */
-  readonly clock?: () => number;
   readonly onBatch?: (done: number, total: number) => void;
-}): { workloads: WorkloadFigures[]; overall: OverallFigures; planning: MeanPlanningTime[] } {
-  const { strategies, clock } = options;
+}): { workloads: WorkloadFigures[]; overall: OverallFigures } {
+  const { strategies } = options;
   const maxConcurrency = options.maxConcurrency ?? 8;
   const tokensPerSecond = options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND;
   const reference = strategies.some(({ name }) => name === 'greedy') ? 'greedy' : undefined;
   const total = options.seeds.flat().reduce((sum, workload) => sum + workload.batches.length, 0);
-  const planningMs = new Map(strategies.map((strategy) => [strategy.name, [] as number[]]));
   let done = 0;
   const perWorkload = (options.seeds[0] ?? []).map((workload) => ({
     workload,
     batches: [] as BatchFigures[],
     estimates: [] as { estimateMs: number | undefined; durationMs: number }[],
   }));
-  options.seeds.forEach((workloads, seedIndex) => {
+  for (const workloads of options.seeds) {
     for (const entry of perWorkload) {
       const workload = workloads.find((candidate) => candidate.name === entry.workload.name)!;
       const estimates = healthEstimates({ workload });
@@ -54,10 +49,6 @@ export function compareStrategies(options: {
           entry.estimates.push({ estimateMs: estimates[position]![call], durationMs });
         });
         const arrivalMs = arrivalTimes({ argumentChars: batch.argumentChars, tokensPerSecond });
-        const timed =
-          clock === undefined || seedIndex > 0
-            ? {}
-            : { clock, onDecided: (name: string, ms: number) => planningMs.get(name)!.push(ms) };
         const turn = playTurn({
           strategies,
           estimated: withEstimates(batch.nodes, estimates[position]!),
@@ -65,7 +56,6 @@ export function compareStrategies(options: {
           arrivalMs,
           maxConcurrency,
           where: `batch ${position} of workload \`${workload.name}\` (${batch.size} calls)`,
-          ...timed,
         });
         entry.batches.push({
           seed: workload.seed,
@@ -73,22 +63,20 @@ export function compareStrategies(options: {
           lowerBoundMs: lowerBound(actual, { maxConcurrency }),
           streamEndMs: arrivalMs[arrivalMs.length - 1] ?? 0,
           streamLowerBoundMs: lowerBound(actual, { maxConcurrency, arrivalMs }),
-          minimalWaves: workload.kind === 'seed-model' ? minimalWaveCount(batch.nodes) : null,
           ...turn,
         });
         options.onBatch?.(++done, total);
       });
     }
-  });
+  }
   const seeds = options.seeds.map((workloads) => workloads[0]?.seed ?? 0);
-  const summarize = (batches: readonly BatchFigures[], seedModel: boolean) => {
+  const summarize = (batches: readonly BatchFigures[]) => {
     const of = (mode: TurnMode) =>
       summarizeStrategies({
         batches,
         mode,
         strategies: strategies.map(({ name }) => name),
         seeds,
-        seedModel,
         ...(reference === undefined ? {} : { reference }),
       });
     return { batch: of('batch'), stream: of('stream') };
@@ -100,11 +88,10 @@ export function compareStrategies(options: {
     return {
       name: workload.name,
       description: workload.description,
-      kind: workload.kind,
       batches: firstSeed.length,
       calls: firstSeed.reduce((sum, batch) => sum + batch.size, 0),
       estimates: accuracy(estimates),
-      ...summarize(batches, workload.kind === 'seed-model'),
+      ...summarize(batches),
       perBatch: batches,
     };
   });
@@ -114,17 +101,7 @@ export function compareStrategies(options: {
       batches: workloads.reduce((sum, workload) => sum + workload.batches, 0),
       calls: workloads.reduce((sum, workload) => sum + workload.calls, 0),
       estimates: accuracy(perWorkload.flatMap((entry) => entry.estimates)),
-      ...summarize(
-        workloads.flatMap((workload) => workload.perBatch),
-        false,
-      ),
+      ...summarize(workloads.flatMap((workload) => workload.perBatch)),
     },
-    planning:
-      clock === undefined
-        ? []
-        : [...planningMs].map(([strategy, times]) => {
-            const meanMs = times.reduce((sum, ms) => sum + ms, 0) / Math.max(1, times.length);
-            return { strategy, meanMs };
-          }),
   };
 }

@@ -103,10 +103,8 @@ export function playTurn(options: {
   readonly arrivalMs: readonly number[];
   readonly maxConcurrency: number;
   readonly where: string;
-  readonly clock?: () => number;
-  readonly onDecided?: (strategy: string, ms: number) => void;
 }): { batch: TurnResult[]; stream: TurnResult[] } {
-  const { actual, clock } = options;
+  const { actual } = options;
   const run = (streamed: boolean) =>
     options.strategies.map((strategy) => {
       const arrivals = streamed ? { arrivalMs: options.arrivalMs } : {};
@@ -115,7 +113,6 @@ export function playTurn(options: {
         maxConcurrency: options.maxConcurrency,
         ...arrivals,
       };
-      const start = clock?.();
       let execution: Execution;
       try {
         execution = strategy.execute(view);
@@ -126,7 +123,6 @@ export function playTurn(options: {
           cause: error,
         });
       }
-      if (start !== undefined && !streamed) options.onDecided?.(strategy.name, clock!() - start);
       return simulateTurn({ strategy: strategy.name, execution, actual, ...arrivals }).result;
     });
   return { batch: run(false), stream: run(true) };

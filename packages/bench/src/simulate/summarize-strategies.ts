@@ -58,8 +58,6 @@ export function summarizeStrategies(options: {
   /** One value per seed in every spread, in this order. */
   readonly seeds: readonly number[];
   readonly reference?: string;
-  /** Seed-model batches: count plans above the minimal wave count. */
-  readonly seedModel?: boolean;
 }): StrategySummary[] {
   const { mode, reference, seeds } = options;
   const bySeed = seeds.map((seed) => options.batches.filter((batch) => batch.seed === seed));
@@ -95,12 +93,6 @@ export function summarizeStrategies(options: {
       conflictingOverlaps: all.reduce((sum, result) => sum + result.conflictingOverlaps, 0),
       lostUpdates: all.reduce((sum, result) => sum + result.lostUpdates, 0),
       invalidPlans: all.filter((result) => result.violations > 0).length,
-      aboveMinimalWaves:
-        options.seedModel === true && all.every((result) => result.waves !== null)
-          ? options.batches.filter(
-              (batch) => resultOf(batch, strategy).waves! > (batch.minimalWaves ?? 0),
-            ).length
-          : null,
       proven:
         proven.length === 0
           ? null

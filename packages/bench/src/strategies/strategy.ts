@@ -63,7 +63,7 @@ export interface Strategy {
   readonly description: string;
   /** Sees the sampled durations: shown only as labelled headroom. */
   readonly clairvoyant?: boolean;
-  /** The planner behind a wave strategy (timed for scaling, run for real). */
+  /** The planner behind a wave strategy (`greedy`'s runs for real). */
   readonly planner?: Planner;
   /** Decides how the turn runs (pure). */
   execute(turn: TurnView): Execution;

@@ -1,11 +1,6 @@
 import type { ToolRegistry } from '@toolwaves/core';
 import { checkOption, describeValue, optionRules } from '@toolwaves/core/internal';
 import { BenchError } from '../bench-error.js';
-import {
-  SEED_MODEL_ARGUMENTS,
-  seedExampleWorkload,
-  seedModelWorkload,
-} from './seed-model-workloads.js';
 import { SeededRandom, seedFor } from './seeded-random.js';
 import {
   barrierHeavyWorkload,
@@ -18,7 +13,7 @@ import {
 import type { BenchBatch, BenchWorkload, Workload } from './workload.js';
 import type { WorkspaceLayout } from './workspace-layout.js';
 
-/** Every built-in workload, in report order: the tool workloads, then the seed-model ones. */
+/** Every built-in workload, in report order. */
 export function defaultWorkloads(): Workload[] {
   return [
     exploreWorkload(),
@@ -27,8 +22,6 @@ export function defaultWorkloads(): Workload[] {
     hotFileWorkload(),
     barrierHeavyWorkload(),
     remoteToolsWorkload(),
-    seedExampleWorkload(),
-    seedModelWorkload(),
   ];
 }
 
@@ -53,19 +46,10 @@ export function generateBatches(options: {
   assertCount('repeats', repeats);
   for (const size of options.sizes) assertCount('sizes', size);
   return options.workloads.map((workload) => {
-    const sizes = workload.sizes ?? options.sizes;
-    const batchSizes = sizes.flatMap((size) => Array.from({ length: repeats }, () => size));
+    const batchSizes = options.sizes.flatMap((size) => Array.from({ length: repeats }, () => size));
     const make = (stream: string, item: number, size: number): BenchBatch => {
       const random = new SeededRandom(seedFor({ seed: options.seed, stream, item }));
-      const request = { random, size, layout: options.layout };
-      if (workload.kind === 'seed-model') {
-        const { nodes, tools, durationsMs } = workload.batch(request);
-        const argumentChars = tools.map(
-          (tool) => JSON.stringify(SEED_MODEL_ARGUMENTS[tool] ?? {}).length,
-        );
-        return { size: nodes.length, nodes, durationsMs, tools, argumentChars };
-      }
-      const { calls, durationsMs } = workload.batch(request);
+      const { calls, durationsMs } = workload.batch({ random, size, layout: options.layout });
       return {
         size: calls.length,
         nodes: options.registry.toPlanNodes(calls),
@@ -76,15 +60,12 @@ export function generateBatches(options: {
       };
     };
     const warmup = Array.from({ length: warmupTurns }, (_, item) =>
-      make(`${workload.name}:warm-up`, item, workload.sizes?.[0] ?? 16),
+      make(`${workload.name}:warm-up`, item, 16),
     );
     return {
       name: workload.name,
       description: workload.description,
-      kind: workload.kind,
-      ...(workload.kind === 'tools' && workload.simulatedOnly === true
-        ? { simulatedOnly: true }
-        : {}),
+      ...(workload.simulatedOnly === true ? { simulatedOnly: true } : {}),
       seed: options.seed,
       warmup,
       batches: batchSizes.map((size, item) => make(workload.name, item, size)),

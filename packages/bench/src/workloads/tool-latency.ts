@@ -18,11 +18,6 @@ export const TOOL_LATENCY: Readonly<Record<string, ToolLatency>> = {
   glob: { medianMs: 90, sigma: 0.7 },
   grep: { medianMs: 150, sigma: 0.8 },
   run_check: { medianMs: 400, sigma: 0.7 },
-  Read: { medianMs: 40, sigma: 0.6 },
-  Edit: { medianMs: 70, sigma: 0.5 },
-  Grep: { medianMs: 150, sigma: 0.8 },
-  Stat: { medianMs: 8, sigma: 0.5 },
-  Shell: { medianMs: 400, sigma: 0.7 },
   // Remote tools: median the geometric middle of the range, sigma so the range is about ±2σ.
   remote_fetch: { medianMs: 550, sigma: 0.85 },
   remote_update: { medianMs: 550, sigma: 0.85 },

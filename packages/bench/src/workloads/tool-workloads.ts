@@ -1,7 +1,7 @@
 import type { ToolCall } from '@toolwaves/core';
 import type { SeededRandom } from './seeded-random.js';
 import { TOOL_LATENCY } from './tool-latency.js';
-import type { BatchRequest, ToolWorkload, WorkloadBatch } from './workload.js';
+import type { BatchRequest, Workload, WorkloadBatch } from './workload.js';
 import { EDIT_MARKERS, editMarker, sourcesIn } from './workspace-layout.js';
 
 /** Collects a batch's calls (`call_0`, …), each with a duration drawn from its tool's model. */
@@ -36,9 +36,8 @@ function toolWorkload(
   description: string,
   fill: (builder: ReturnType<typeof batchBuilder>, request: BatchRequest) => void,
   simulatedOnly?: true,
-): ToolWorkload {
+): Workload {
   return {
-    kind: 'tools',
     name,
     description,
     ...(simulatedOnly === undefined ? {} : { simulatedOnly }),
@@ -54,7 +53,7 @@ const PATTERNS = ['TODO', 'export function', 'import ', 'shared\\(', 'value1\\b'
 const NEW_FILE = 'export const added = true;\n';
 
 /** Reads, greps, globs, list_dir, stat, mostly in one or two folders. */
-export const exploreWorkload = (): ToolWorkload =>
+export const exploreWorkload = (): Workload =>
   toolWorkload(
     'explore',
     'Exploring agent: reads, greps, globs, list_dir and stat, no writes.',
@@ -90,7 +89,7 @@ export const exploreWorkload = (): ToolWorkload =>
   );
 
 /** A grep, reads, then edits skewed to the first files read, new files, a `run_check`. */
-export const refactorWorkload = (): ToolWorkload =>
+export const refactorWorkload = (): Workload =>
   toolWorkload(
     'refactor',
     'Refactoring agent: reads, then edits across those files (several per file).',
@@ -124,7 +123,7 @@ export const refactorWorkload = (): ToolWorkload =>
 /**
  * A bit of everything in random order, reads and edits often on the same files, 5 % `run_check`.
  */
-export const mixedTurnWorkload = (): ToolWorkload =>
+export const mixedTurnWorkload = (): Workload =>
   toolWorkload(
     'mixed',
     'Mixed turn: reads, edits, greps, writes, a few checks, moves and deletes.',
@@ -171,7 +170,7 @@ export const mixedTurnWorkload = (): ToolWorkload =>
   );
 
 /** Many calls on one file (60 % reads, 25 % edits, greps of its folder, stats): long chains. */
-export const hotFileWorkload = (): ToolWorkload =>
+export const hotFileWorkload = (): Workload =>
   toolWorkload(
     'hot-file',
     'Hot file: reads, edits, greps and stats of one file, interleaved.',
@@ -189,7 +188,7 @@ export const hotFileWorkload = (): ToolWorkload =>
   );
 
 /** 35 % `run_check` (runs alone) between reads, edits, greps and stats of one folder. */
-export const barrierHeavyWorkload = (): ToolWorkload =>
+export const barrierHeavyWorkload = (): Workload =>
   toolWorkload(
     'barriers',
     'Barrier-heavy: a third of the calls are run_check, which runs alone.',
@@ -211,7 +210,7 @@ export const barrierHeavyWorkload = (): ToolWorkload =>
 const SERVERS = ['github', 'linear', 'docs'];
 
 /** Network MCP calls, sub-agents, test runs, a few reads and edits; simulated only. */
-export const remoteToolsWorkload = (): ToolWorkload =>
+export const remoteToolsWorkload = (): Workload =>
   toolWorkload(
     'remote',
     'Remote tools: MCP servers over the network, sub-agents and test runs, a few local edits.',

@@ -16,41 +16,21 @@ export interface WorkloadBatch {
   readonly durationsMs: readonly number[];
 }
 
-/** A name, a sentence for the report, and fixed sizes when it does not scale. */
-export interface WorkloadInfo {
-  readonly name: string;
-  readonly description: string;
-  readonly sizes?: readonly number[];
-}
-
-/** A workload of real tool calls; `simulatedOnly`: stand-ins, never run for real. */
-export interface ToolWorkload extends WorkloadInfo {
-  readonly kind: 'tools';
-  readonly simulatedOnly?: boolean;
-  batch(request: BatchRequest): WorkloadBatch;
-}
-
-/** One seed-model batch: nodes, each call's abstract tool and sampled duration. */
-export interface SeedModelBatch {
-  readonly nodes: readonly PlanNode[];
-  readonly tools: readonly string[];
-  readonly durationsMs: readonly number[];
-}
-
-/** A workload in the seed model, where greedy's wave count is minimal. */
-export interface SeedModelWorkload extends WorkloadInfo {
-  readonly kind: 'seed-model';
-  batch(request: BatchRequest): SeedModelBatch;
-}
-
 /**
- * A generator of batches: tool calls ({@link ToolWorkload}) or seed-model nodes. Pass your own
- * in `runBench({ workloads })`.
+ * A generator of batches of tool calls (of the tools `runBench`'s `registryFor` gives), each
+ * with its sampled durations. Pass your own in `runBench({ workloads })`.
  *
  * @example await runBench({ workloads: [myWorkload], quick: true });
  * @see runBench
  */
-export type Workload = ToolWorkload | SeedModelWorkload;
+export interface Workload {
+  readonly name: string;
+  /** One sentence for the report. */
+  readonly description: string;
+  /** Its tools are stand-ins: simulated only, never run for real. */
+  readonly simulatedOnly?: boolean;
+  batch(request: BatchRequest): WorkloadBatch;
+}
 
 /**
  * One generated batch: what strategies may see (`nodes`, no estimates) and the simulation's truth.
@@ -64,14 +44,12 @@ export interface BenchBatch {
   readonly tools: readonly string[];
   /** Length of each call's arguments as JSON, for the token model. */
   readonly argumentChars: readonly number[];
-  /** Tool workloads only. */
+  /** The calls (a batch without them is simulated only). */
   readonly calls?: readonly ToolCall[];
 }
 
 /** A workload's batches for one seed; `warmup` turns feed the health record first. */
-export interface BenchWorkload extends Omit<WorkloadInfo, 'sizes'> {
-  readonly kind: Workload['kind'];
-  readonly simulatedOnly?: boolean;
+export interface BenchWorkload extends Omit<Workload, 'batch'> {
   readonly seed: number;
   readonly warmup: readonly Pick<BenchBatch, 'tools' | 'durationsMs'>[];
   readonly batches: readonly BenchBatch[];
