@@ -22,14 +22,7 @@ export type BenchErrorCode =
  * e.g. "Expected `--out` to be followed by a folder, got nothing".
  *
  * @example
- * ```ts
- * try {
- *   parseBenchArgs(['--sizes']);
- * } catch (error) {
- *   if (error instanceof BenchError && error.code === 'invalid_options')
- * console.error(error.message);
- * }
- * ```
+ * if (error instanceof BenchError && error.code === 'invalid_options') console.error(error.message);
  */
 export class BenchError extends Error {
   override readonly name = 'BenchError';

@@ -60,14 +60,17 @@ describe('headlineMarkdown', () => {
 describe('renderMarkdown', () => {
   const markdown = renderMarkdown(report);
 
-  it('holds the strategies, the headline, a table per workload and where the method is', () => {
+  it('holds the strategies, the headline, the workloads and where the method is', () => {
     expect(markdown.startsWith('# toolwaves strategy benchmark\n')).toBe(true);
     expect(markdown).toContain(headlineMarkdown(report));
     expect(markdown).toContain(
       '- **all-at-once** — AI SDK ≤ 6 streamText, OpenAI Agents without a cap',
     );
-    expect(markdown).toContain('### tools <a&b>');
-    expect(markdown).toContain('### seed');
+    // The renderer prints the model's figure (estimateAccuracy is checked on its own).
+    const off = (report.workloads[1]!.estimates.medianError * 100).toFixed(1);
+    expect(markdown).toContain(
+      `- **seed** — seed batches. 2 batches, 5 calls per seed; estimates off by ${off} % at the median.`,
+    );
     expect(markdown).toContain(
       'the bench README (packages/bench/README.md, "What the figures are")',
     );
@@ -99,8 +102,8 @@ describe('renderHtml', () => {
   it('escapes names and renders the tables of the report from its blocks', () => {
     expect(html).toContain('tools &lt;a&amp;b&gt;');
     expect(html).not.toContain('tools <a&b>');
-    expect(html).toContain('<h3>seed</h3>');
-    // The headline, its two per-workload tables, the real streamed turns, a table per workload.
-    expect((html.match(/<table>/g) ?? []).length).toBe(6);
+    expect(html).toContain('<li><strong>seed</strong> — seed batches.');
+    // The headline, its two per-workload tables, the real streamed turns.
+    expect((html.match(/<table>/g) ?? []).length).toBe(4);
   });
 });

@@ -26,8 +26,6 @@ export interface GroupedBarChartOptions {
   readonly yLabel: string;
   /** A dashed line at this value (e.g. 1 for ratios). */
   readonly referenceLine?: number;
-  /** The axis start (default 0). */
-  readonly yMin?: number;
   readonly format?: (value: number) => string;
 }
 
@@ -41,10 +39,9 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
   const values = options.series.flatMap((series) =>
     series.values.filter((value): value is number => value !== null && Number.isFinite(value)),
   );
-  const yMin = options.yMin ?? 0;
-  const top = niceCeiling(Math.max(yMin + 1e-9, options.referenceLine ?? yMin, ...values));
+  const top = niceCeiling(Math.max(1e-9, options.referenceLine ?? 0, ...values));
   const y = (value: number): number =>
-    margin.top + plotHeight - ((Math.max(value, yMin) - yMin) / (top - yMin)) * plotHeight;
+    margin.top + plotHeight - (Math.max(value, 0) / top) * plotHeight;
   const groupWidth = plotWidth / Math.max(1, options.groups.length);
   const barWidth = (groupWidth * 0.8) / Math.max(1, options.series.length);
   const line = (ly: number, kind: string) =>
@@ -54,7 +51,7 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     `<text x="${width / 2}" y="20" text-anchor="middle" class="chart-title">${escapeXml(options.title)}</text>`,
   ];
   for (let tick = 0; tick <= 4; tick++) {
-    const value = yMin + ((top - yMin) * tick) / 4;
+    const value = (top * tick) / 4;
     parts.push(
       line(y(value), 'grid'),
       `<text x="${margin.left - 6}" y="${y(value) + 4}" text-anchor="end" class="tick">${escapeXml(format(value))}</text>`,

@@ -30,7 +30,12 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     );
     return [
       clairvoyant ? `${name} †` : name,
-      ...summaryCells(batch, stream),
+      formatSpread(batch?.versusGreedy ?? null, formatRatio),
+      formatSpread(batch?.versusBound ?? null, formatRatio),
+      formatSpread(stream?.versusGreedy ?? null, formatRatio),
+      formatSpread(stream?.versusBound ?? null, formatRatio),
+      formatSpread(stream?.turnMs ?? null, formatDuration),
+      formatSpread(stream?.afterStreamMs ?? null, formatDuration),
       overlaps[0] === overlaps[1] ? overlaps[0]! : `${overlaps[0]} batch, ${overlaps[1]} streamed`,
     ];
   });
@@ -49,7 +54,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
   return [
     {
       kind: 'paragraph',
-      text: `Simulated turn time of every strategy, summed over ${overall.batches} batches (${overall.calls} calls) per seed, ${first === last ? `seed ${first}` : `seeds ${first}–${last}`}; \`maxConcurrency\` ${meta.maxConcurrency}; streamed turns written at ${meta.tokensPerSecond} tokens/s. Median across seeds [min–max when they disagree]. Planners see the health record's estimates, never the sampled durations.${clairvoyant.length === 0 ? '' : ` † ${clairvoyant.map((strategy) => `\`${strategy.name}\``).join(', ')}: optimal, knowing durations — headroom, not achievable.`}`,
+      text: `Simulated turn time of every strategy, summed over ${overall.batches} batches (${overall.calls} calls) per seed, ${first === last ? `seed ${first}` : `seeds ${first}–${last}`}; \`maxConcurrency\` ${meta.maxConcurrency}; streamed turns written at ${meta.tokensPerSecond} tokens/s. Median across seeds [min–max when they disagree]. Planners see the health record's estimates (off by ${formatPercent(overall.estimates.medianError)} at the median), never the sampled durations.${clairvoyant.length === 0 ? '' : ` † ${clairvoyant.map((strategy) => `\`${strategy.name}\``).join(', ')}: optimal, knowing durations — headroom, not achievable.`}`,
     },
     {
       kind: 'table',
@@ -73,21 +78,6 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     perWorkload('stream'),
     ...realBlocks(report),
     { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },
-  ];
-}
-
-/** A strategy's ratios (÷ reference, ÷ LB; batch, streamed) and its streamed times. */
-export function summaryCells(
-  batch: StrategySummary | undefined,
-  stream: StrategySummary | undefined,
-): string[] {
-  return [
-    formatSpread(batch?.versusGreedy ?? null, formatRatio),
-    formatSpread(batch?.versusBound ?? null, formatRatio),
-    formatSpread(stream?.versusGreedy ?? null, formatRatio),
-    formatSpread(stream?.versusBound ?? null, formatRatio),
-    formatSpread(stream?.turnMs ?? null, formatDuration),
-    formatSpread(stream?.afterStreamMs ?? null, formatDuration),
   ];
 }
 

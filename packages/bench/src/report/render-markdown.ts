@@ -1,11 +1,11 @@
-import type { BenchReport, StrategySummary, WorkloadFigures } from './bench-report.js';
+import type { BenchReport } from './bench-report.js';
 import { formatPercent } from './format-figures.js';
-import { headlineBlocks, summaryCells } from './headline-markdown.js';
+import { headlineBlocks } from './headline-markdown.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
 
 /**
- * `report.md` (pure): the headline ({@link headlineMarkdown}, with the real runs), one table per
- * workload, and a pointer to how the figures are made.
+ * `report.md` (pure): the strategies, the headline ({@link headlineMarkdown}, with the real runs),
+ * the workloads, and a pointer to how the figures are made (every figure is in `report.json`).
  *
  * @example await writeFile('report.md', renderMarkdown(report));
  * @see renderHtml
@@ -37,51 +37,15 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
     ...headlineBlocks(report),
     { kind: 'heading', level: 2, text: 'Workloads' },
     {
-      kind: 'paragraph',
-      text: 'Per strategy, median [range] across seeds; overlaps count conflicting pairs that ran at once (lost updates); invalid: turns breaking the rules.',
+      kind: 'list',
+      items: report.workloads.map(
+        ({ name, description, batches, calls, estimates }) =>
+          `**${name}** — ${description} ${batches} batches, ${calls} calls per seed; estimates off by ${formatPercent(estimates.medianError)} at the median.`,
+      ),
     },
-    ...report.workloads.flatMap(workloadSection),
     {
       kind: 'paragraph',
       text: `How the batches, durations, estimates, streamed turns, simulation and real runs are made: the bench README (packages/bench/README.md, "What the figures are"). Seeds ${meta.seeds.join(', ')}; sizes ${meta.sizes.join(', ')}, ${meta.repeats} batch(es) each; health record warmed on ${meta.warmupTurns} turns; ${meta.tokensPerSecond} tokens/s.`,
-    },
-  ];
-}
-
-function workloadSection(workload: WorkloadFigures): ReportBlock[] {
-  const row = (batch: StrategySummary): string[] => {
-    const stream = workload.stream.find((entry) => entry.strategy === batch.strategy)!;
-    return [
-      batch.strategy,
-      ...summaryCells(batch, stream),
-      `${batch.conflictingOverlaps} (${batch.lostUpdates}) / ${stream.conflictingOverlaps} (${stream.lostUpdates})`,
-      String(batch.invalidPlans),
-      formatPercent(batch.proven),
-    ];
-  };
-  const { estimates, perBatch } = workload;
-  const sizes = perBatch.map((batch) => batch.size);
-  return [
-    { kind: 'heading', level: 3, text: workload.name },
-    {
-      kind: 'paragraph',
-      text: `${workload.description} ${workload.batches} batch${workload.batches === 1 ? '' : 'es'} and ${workload.calls} calls per seed, sizes ${Math.min(...sizes)}–${Math.max(...sizes)}. Estimates off by ${formatPercent(estimates.medianError)} at the median, ${formatPercent(estimates.p90Error)} at p90 (${estimates.unseen} of ${estimates.calls} calls of a tool not seen yet).`,
-    },
-    {
-      kind: 'table',
-      headers: [
-        'strategy',
-        'batch ÷ greedy',
-        'batch ÷ LB',
-        'streamed ÷ greedy',
-        'streamed ÷ LB',
-        'streamed turn',
-        'after stream',
-        'overlaps (lost) batch / streamed',
-        'invalid',
-        'proven',
-      ],
-      rows: workload.batch.map(row),
     },
   ];
 }
