@@ -17,22 +17,11 @@ export type * from './strategies/strategy.js';
 export { loadTraceMappings } from './trace/load-trace-mappings.js';
 export { readTrace } from './trace/read-trace.js';
 export { renderTraceHtml, renderTraceMarkdown } from './trace/render-trace-report.js';
-export {
-  type ReplayTraceOptions,
-  replayTrace,
-  type TraceCounts,
-  type TraceReport,
-  type TraceStrategyFigures,
-} from './trace/replay-trace.js';
+export type * from './trace/replay-trace.js';
+export { replayTrace } from './trace/replay-trace.js';
 export type { Trace, TraceCall, TraceFormat, TraceTurn } from './trace/trace.js';
-export {
-  BUILT_IN_MAPPINGS,
-  type MappingContext,
-  type ToolKind,
-  type TraceDeclaration,
-  type TraceMapping,
-  type TraceMappings,
-} from './trace/trace-declarations.js';
+export type * from './trace/trace-declarations.js';
+export { BUILT_IN_MAPPINGS } from './trace/trace-declarations.js';
 export type { ToolLatency } from './workloads/tool-latency.js';
 export type * from './workloads/workload.js';
 export type { WorkspaceLayout } from './workloads/workspace-layout.js';

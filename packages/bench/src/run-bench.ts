@@ -60,6 +60,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
     ...options.profile,
   };
+  const { integerFrom, numberAbove } = optionRules;
   const check = (name: string, value: number | undefined, rule: OptionRule<number>, or?: number) =>
     checkOption({
       name,
@@ -68,19 +69,14 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       ...(or === undefined ? {} : { default: or }),
       error: (message) => new BenchError({ code: 'invalid_options', message }),
     });
-  const firstSeed = check('seed', options.seed, optionRules.integerFrom(-(2 ** 53) + 1), 1);
-  const seedCount = check('profile.seeds', profile.seeds, optionRules.integerFrom(1));
+  const firstSeed = check('seed', options.seed, integerFrom(-(2 ** 53) + 1), 1);
+  const seedCount = check('profile.seeds', profile.seeds, integerFrom(1));
   const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
-  const maxConcurrency = check(
-    'maxConcurrency',
-    options.maxConcurrency,
-    optionRules.integerFrom(1),
-    8,
-  );
+  const maxConcurrency = check('maxConcurrency', options.maxConcurrency, integerFrom(1), 8);
   const tokensPerSecond = check(
     'tokensPerSecond',
     options.tokensPerSecond,
-    optionRules.numberAbove(0),
+    numberAbove(0),
     DEFAULT_TOKENS_PER_SECOND,
   );
   const clock = options.clock ?? (() => performance.now());
@@ -135,16 +131,12 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         seeds,
         quick: options.quick === true,
         maxConcurrency,
-        sizes: profile.sizes,
-        repeats: profile.repeats,
-        warmupTurns: profile.warmupTurns,
+        profile,
         tokensPerSecond,
         strategies: strategies.map(({ name, description, clairvoyant }) => {
           return { name, description, clairvoyant: clairvoyant === true };
         }),
         reference,
-        realSizes: profile.realSizes,
-        realRepeats: profile.realRepeats,
         streamLatencyScale: realStreams.latencyScale,
         command: options.command ?? 'pnpm bench',
         generatedAt: (options.now?.() ?? new Date()).toISOString(),

@@ -192,7 +192,7 @@ describe('generateBatches', () => {
   it('refuses sizes and repeats that are not integers from 1 up', () => {
     expect(() =>
       generateBatches({ workloads: defaultWorkloads(), registry, layout, seed: 1, sizes: [0] }),
-    ).toThrow('Expected `sizes` to hold integers from 1 and up, got `0` (number)');
+    ).toThrow('Expected `sizes` to be an integer from 1 and up, got `0` (number)');
     expect(() =>
       generateBatches({
         workloads: defaultWorkloads(),
@@ -202,6 +202,6 @@ describe('generateBatches', () => {
         sizes: [2],
         repeats: 1.5,
       }),
-    ).toThrow('Expected `repeats` to hold integers from 1 and up, got `1.5` (number)');
+    ).toThrow('Expected `repeats` to be an integer from 1 and up, got `1.5` (number)');
   });
 });

@@ -35,8 +35,7 @@ async function main(argv: readonly string[]): Promise<void> {
     ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
     ...(args.optimalExpansions === undefined ? {} : { optimalExpansions: args.optimalExpansions }),
   });
-  const shown = argv.filter((arg) => arg !== '--');
-  const command = ['pnpm bench', ...shown].join(' ');
+  const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--')].join(' ');
   const tokenRate = args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate };
   /** Writes `<name>.md`, `.json` and `.html`, each atomically; returns where. */
   const write = async (name: string, files: { md: string; json: string; html: string }) => {

@@ -32,9 +32,10 @@ const OPTIONS = {
 
 /** Parses `pnpm bench`'s arguments; `invalid_options` names the flag and the value. */
 export function parseBenchArgs(argv: readonly string[]) {
-  let values: ReturnType<typeof parse>;
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values'];
   try {
-    values = parse(argv.filter((arg) => arg !== '--'));
+    const args = argv.filter((arg) => arg !== '--');
+    values = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
     throw translate(error);
   }
@@ -54,10 +55,6 @@ export function parseBenchArgs(argv: readonly string[]) {
     map: values.map,
     help: values.help === true,
   };
-}
-
-function parse(args: string[]) {
-  return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
 }
 
 /** `parseArgs`'s errors, reworded to name the flag and the value. */

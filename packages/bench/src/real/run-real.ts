@@ -6,7 +6,7 @@ import type { Planner } from '@toolwaves/planner';
 import type { RealStreamFigures, WorkloadFigures } from '../report/bench-report.js';
 import { spreadOf } from '../simulate/summarize-strategies.js';
 import { arrivalTimes, healthEstimates, withEstimates } from '../simulate/turn-inputs.js';
-import type { BenchBatch, BenchWorkload } from '../workloads/workload.js';
+import type { BenchWorkload } from '../workloads/workload.js';
 import { createWorkspace, type WorkspaceLayout } from '../workloads/workspace-layout.js';
 
 /** Options of {@link runRealStream}. */
@@ -23,7 +23,7 @@ interface RealStreamOptions {
   /** The time the runs should take, about: sets the latency scale. */
   readonly budgetMs: number;
   readonly clock: () => number;
-  readonly tokensPerSecond?: number;
+  readonly tokensPerSecond: number;
   /** The wait-then-waves planner. */
   readonly planner: Planner;
   readonly onRun?: (done: number, total: number, workload: string) => void;
@@ -46,7 +46,7 @@ export function chooseLatencyScale(options: { simulatedMs: number; budgetMs: num
 export async function runRealStream(
   options: RealStreamOptions,
 ): Promise<{ latencyScale: number; runs: RealStreamFigures[] }> {
-  const { clock, maxConcurrency, repeats, planner } = options;
+  const { clock, maxConcurrency, repeats, planner, tokensPerSecond } = options;
   const ways = [planner.name, 'eager'];
   const runnable = options.workloads.map((workload) => {
     const estimates = healthEstimates({ workload });
@@ -67,9 +67,15 @@ export async function runRealStream(
   const runs = runnable.reduce((sum, { batches }) => sum + batches.length, 0);
   if (options.budgetMs <= 0 || runs === 0) return { latencyScale: 0, runs: [] };
   const scale = chooseLatencyScale({ simulatedMs: total * repeats, budgetMs: options.budgetMs });
-  type Entry = (typeof runnable)[number]['batches'][number];
-  const once = (entry: Entry, eager: boolean) =>
-    onDelayedWorkspace({ ...options, batch: entry.batch, scale }, async (registry) => {
+  /** One run on a fresh workspace, each call delayed by its duration × the scale. */
+  const once = async (entry: (typeof runnable)[number]['batches'][number], eager: boolean) => {
+    const latency = new Map(entry.calls.map((call, i) => [call.id, entry.batch.durationsMs[i]!]));
+    const root = await createWorkspace({ layout: options.layout });
+    try {
+      const registry = withLatency({
+        registry: options.registryFor(root),
+        latencyMs: (_tool, _input, context) => (latency.get(context.toolCallId) ?? 0) * scale,
+      });
       const plan = planner.plan(withEstimates(entry.batch.nodes, entry.estimates), {
         maxConcurrency,
       });
@@ -79,12 +85,8 @@ export async function runRealStream(
         planner: { name: planner.name, plan: () => plan },
         maxConcurrency,
       });
-      const arrivalMs = arrivalTimes({
-        argumentChars: entry.batch.argumentChars,
-        ...(options.tokensPerSecond === undefined
-          ? {}
-          : { tokensPerSecond: options.tokensPerSecond }),
-      }).map((ms) => ms * scale);
+      const { argumentChars } = entry.batch;
+      const arrivalMs = arrivalTimes({ argumentChars, tokensPerSecond }).map((ms) => ms * scale);
       const start = clock();
       const source = timedSource({ calls: entry.calls, arrivalMs, clock, start });
       const written: ToolCall[] = [];
@@ -93,7 +95,10 @@ export async function runRealStream(
         ? dispatcher.dispatchStream(source)
         : dispatcher.dispatch(written));
       return { wallMs: clock() - start, errors: results.filter((r) => r.isError).length };
-    });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  };
   let done = 0;
   const rows: RealStreamFigures[] = [];
   for (const { workload, batches, simulatedMs } of runnable) {
@@ -146,26 +151,5 @@ export async function* timedSource(options: {
       await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
     }
     yield options.calls[call]!;
-  }
-}
-
-/** Runs `run` on a fresh workspace, each call delayed by its duration × `scale`. */
-async function onDelayedWorkspace<T>(
-  options: Pick<RealStreamOptions, 'layout' | 'registryFor'> & { batch: BenchBatch; scale: number },
-  run: (registry: ToolRegistry) => Promise<T>,
-): Promise<T> {
-  const { batch, scale } = options;
-  const latency = new Map(
-    (batch.calls ?? []).map((call, index) => [call.id, (batch.durationsMs[index] ?? 0) * scale]),
-  );
-  const root = await createWorkspace({ layout: options.layout });
-  try {
-    const registry = withLatency({
-      registry: options.registryFor(root),
-      latencyMs: (_tool, _input, context) => latency.get(context.toolCallId) ?? 0,
-    });
-    return await run(registry);
-  } finally {
-    await rm(root, { recursive: true, force: true });
   }
 }

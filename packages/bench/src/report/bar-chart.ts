@@ -31,8 +31,10 @@ export interface GroupedBarChartOptions {
 
 /** An inline SVG grouped bar chart: `[data-series]` groups of `[data-group]` bars. */
 export function groupedBarChart(options: GroupedBarChartOptions): string {
-  const [width, height] = [760, 340];
-  const margin = { top: 36, right: 16, bottom: 64, left: 56 };
+  // The legend: five series a row, under the group labels.
+  const rows = Math.ceil(options.series.length / 5);
+  const [width, height] = [760, 300 + 18 * rows];
+  const margin = { top: 36, right: 16, bottom: 40 + 18 * rows, left: 56 };
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
   const format = options.format ?? ((value: number) => value.toFixed(2));
@@ -81,7 +83,8 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
   });
   if (options.referenceLine !== undefined) parts.push(line(y(options.referenceLine), 'reference'));
   const legend = options.series.map(({ name }, index) => {
-    const [left, ly] = [margin.left + index * 130, height - 22];
+    const left = margin.left + (index % 5) * 140;
+    const ly = height - 18 * (rows - Math.floor(index / 5)) + 4;
     return `<g data-legend="${escapeXml(name)}"><rect x="${left}" y="${ly - 10}" width="12" height="12" fill="${color(index)}"/><text x="${left + 16}" y="${ly}" class="tick">${escapeXml(name)}</text></g>`;
   });
   parts.push(`<g class="legend">${legend.join('')}</g>`, '</svg>');

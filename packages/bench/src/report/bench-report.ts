@@ -1,3 +1,6 @@
+import type { BenchProfile } from '../bench-profile.js';
+import type { Strategy } from '../strategies/strategy.js';
+
 /**
  * A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes.
  */
@@ -73,19 +76,7 @@ export interface EstimateAccuracy {
   readonly unseen: number;
 }
 
-/** One workload's figures, across seeds (`batches` and `calls` per seed). */
-export interface WorkloadFigures {
-  readonly name: string;
-  readonly description: string;
-  readonly batches: number;
-  readonly calls: number;
-  readonly estimates: EstimateAccuracy;
-  readonly batch: readonly StrategySummary[];
-  readonly stream: readonly StrategySummary[];
-  readonly perBatch: readonly BatchFigures[];
-}
-
-/** Every workload together. */
+/** Every workload together, across seeds (`batches` and `calls` per seed). */
 export interface OverallFigures {
   readonly batches: number;
   readonly calls: number;
@@ -94,14 +85,19 @@ export interface OverallFigures {
   readonly stream: readonly StrategySummary[];
 }
 
-/** A strategy as the report lists it. */
-export interface StrategyInfo {
+/** One workload's figures, across seeds, and every batch's. */
+export interface WorkloadFigures extends OverallFigures {
   readonly name: string;
   readonly description: string;
-  readonly clairvoyant: boolean;
+  readonly perBatch: readonly BatchFigures[];
 }
 
-/** Real streamed turns of one workload one way (`eager`, or wait-then-waves with a planner), summed over its batches (ms). */
+/** A strategy as the report lists it. */
+export type StrategyInfo = Pick<Strategy, 'name' | 'description'> & {
+  readonly clairvoyant: boolean;
+};
+
+/** Real streamed turns of one workload one way (`eager` or wait-then-waves), summed (ms). */
 export interface RealStreamFigures {
   readonly workload: string;
   readonly strategy: string;
@@ -121,17 +117,14 @@ export interface RealStreamFigures {
 export interface BenchMeta {
   readonly seeds: readonly number[];
   readonly quick: boolean;
+  /** What was measured (sizes, repeats, warm-up turns, real runs). */
+  readonly profile: BenchProfile;
   readonly maxConcurrency: number;
-  readonly sizes: readonly number[];
-  readonly repeats: number;
-  readonly warmupTurns: number;
   readonly tokensPerSecond: number;
   /** In report order. */
   readonly strategies: readonly StrategyInfo[];
   /** The strategy others are compared with (`greedy` when bound). */
   readonly reference: string | null;
-  readonly realSizes: readonly number[];
-  readonly realRepeats: number;
   /** Real streamed turns: latencies and arrivals × this (0: none run). */
   readonly streamLatencyScale: number;
   /** The command that reproduces the run. */

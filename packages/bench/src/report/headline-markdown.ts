@@ -95,7 +95,7 @@ function realBlocks(report: BenchReport): ReportBlock[] {
   return [
     {
       kind: 'paragraph',
-      text: `Real streamed turns (seed ${meta.seeds[0]}): the batches of ${meta.realSizes.join(', ')} calls written by a timed source in real time (the token model's arrivals × ${meta.streamLatencyScale}), real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Median of ${meta.realRepeats} run(s), summed per workload.`,
+      text: `Real streamed turns (seed ${meta.seeds[0]}): the batches of ${meta.profile.realSizes.join(', ')} calls written by a timed source in real time (the token model's arrivals × ${meta.streamLatencyScale}), real filesystem tools (latency × ${meta.streamLatencyScale}): \`eager\` feeds the source to \`dispatchStream\`; ${waves} reads the whole stream, then dispatches its waves. Median of ${meta.profile.realRepeats} run(s), summed per workload.`,
     },
     {
       kind: 'table',

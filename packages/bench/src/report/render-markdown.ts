@@ -20,6 +20,7 @@ export function renderMarkdown(report: BenchReport): string {
  */
 export function reportBlocks(report: BenchReport): ReportBlock[] {
   const { meta } = report;
+  const { sizes, repeats, warmupTurns } = meta.profile;
   return [
     { kind: 'heading', level: 1, text: 'toolwaves strategy benchmark' },
     {
@@ -45,7 +46,7 @@ export function reportBlocks(report: BenchReport): ReportBlock[] {
     },
     {
       kind: 'paragraph',
-      text: `How the batches, durations, estimates, streamed turns, simulation and real runs are made: the bench README (packages/bench/README.md, "What the figures are"). Seeds ${meta.seeds.join(', ')}; sizes ${meta.sizes.join(', ')}, ${meta.repeats} batch(es) each; health record warmed on ${meta.warmupTurns} turns; ${meta.tokensPerSecond} tokens/s.`,
+      text: `How the batches, durations, estimates, streamed turns, simulation and real runs are made: the bench README (packages/bench/README.md, "What the figures are"). Seeds ${meta.seeds.join(', ')}; sizes ${sizes.join(', ')}, ${repeats} batch(es) each; health record warmed on ${warmupTurns} turns; ${meta.tokensPerSecond} tokens/s.`,
     },
   ];
 }

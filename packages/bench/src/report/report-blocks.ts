@@ -6,9 +6,8 @@ export type ReportBlock =
   | {
       readonly kind: 'table';
       readonly headers: readonly string[];
+      /** Rows of cells; every column but the first is right-aligned. */
       readonly rows: readonly (readonly string[])[];
-      /** Columns from this index on are right-aligned (default 1). */
-      readonly numericFrom?: number;
     };
 
 /**
@@ -27,10 +26,9 @@ function markdownOf(block: ReportBlock): string {
     case 'list':
       return block.items.map((item) => `- ${item}`).join('\n');
     case 'table': {
-      const numericFrom = block.numericFrom ?? 1;
       const line = (cells: readonly string[]) =>
         `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
-      const align = block.headers.map((_, column) => (column >= numericFrom ? '--:' : ':--'));
+      const align = block.headers.map((_, column) => (column > 0 ? '--:' : ':--'));
       return [line(block.headers), `| ${align.join(' | ')} |`, ...block.rows.map(line)].join('\n');
     }
   }
@@ -50,12 +48,11 @@ function htmlOf(block: ReportBlock): string {
     case 'list':
       return `<ul>${block.items.map((item) => `<li>${inline(item)}</li>`).join('')}</ul>`;
     case 'table': {
-      const numericFrom = block.numericFrom ?? 1;
       const row = (cells: readonly string[], tag: 'td' | 'th'): string =>
         `<tr>${cells
           .map(
             (cell, column) =>
-              `<${tag} class="${column >= numericFrom ? 'right' : 'left'}">${inline(cell)}</${tag}>`,
+              `<${tag} class="${column > 0 ? 'right' : 'left'}">${inline(cell)}</${tag}>`,
           )
           .join('')}</tr>`;
       return `<table><thead>${row(block.headers, 'th')}</thead><tbody>${block.rows

@@ -40,20 +40,7 @@ export type Execution = WavesExecution | EagerExecution;
  * A way of running the tool calls of a turn: the planners (through `plannerStrategy`), the
  * eager mode, and peers' strategies. Pass your own in `runBench({ strategies })` to compare it.
  *
- * @example
- * ```ts
- * const oneByOne: Strategy = {
- *   name: 'one-by-one',
- *   description: 'Every call after the previous one ended.',
- *   execute: ({ nodes, arrivalMs }) => ({
- *     kind: 'eager',
- *     nodes: nodes.map((node) => ({ index: node.index, parallelizable: false })),
- *     ...(arrivalMs === undefined ? {} : { arrivalMs }),
- *     maxConcurrency: 1,
- *   }),
- * };
- * await runBench({ strategies: [...defaultStrategies(), oneByOne] });
- * ```
+ * @example await runBench({ strategies: [...defaultStrategies(), myStrategy] }); // README: a whole one
  * @see defaultStrategies
  */
 export interface Strategy {

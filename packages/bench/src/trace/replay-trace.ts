@@ -36,9 +36,7 @@ export interface TraceCounts {
   readonly calls: number;
   /** Turns with 2 calls or more. */
   readonly multiCallTurns: number;
-  /**
-   * Pairs of calls of one turn that conflict (one not concurrency-safe conflicts with every other).
-   */
+  /** Pairs of calls of one turn that conflict (an unsafe call conflicts with every other). */
   readonly conflictingPairs: number;
 }
 
@@ -55,9 +53,7 @@ export interface TraceReport {
   readonly trace: TraceCounts & {
     readonly format: TraceFormat;
     readonly errors: number;
-    /**
-     * Calls whose duration came from the transcript; the rest from the latency model of their kind.
-     */
+    /** Calls whose duration came from the transcript; the rest from their kind's latency model. */
     readonly durationsFromTrace: number;
     readonly durationsFromModel: number;
     /** Tool names no mapping knows (not concurrency-safe), with their call counts. */
@@ -81,10 +77,7 @@ export interface ReplayTraceOptions {
   readonly mappings?: TraceMappings;
   readonly maxConcurrency?: number;
   readonly tokensPerSecond?: number;
-  /**
-   * The latency model per kind, over {@link TOOL_KIND_LATENCY} (sigma 0: every duration at the
-   * median).
-   */
+  /** The latency model per kind, over {@link TOOL_KIND_LATENCY} (sigma 0: always the median). */
   readonly latency?: Partial<Record<ToolKind, ToolLatency>>;
   /** Seeds the durations drawn from the latency model (default 1). */
   readonly seed?: number;

@@ -1,5 +1,5 @@
 import type { ToolRegistry } from '@toolwaves/core';
-import { checkOption, describeValue, optionRules } from '@toolwaves/core/internal';
+import { checkOption, optionRules } from '@toolwaves/core/internal';
 import { BenchError } from '../bench-error.js';
 import { SeededRandom, seedFor } from './seeded-random.js';
 import {
@@ -35,16 +35,19 @@ export function generateBatches(options: {
   readonly repeats?: number;
   readonly warmupTurns?: number;
 }): BenchWorkload[] {
-  const repeats = options.repeats ?? 1;
-  const warmupTurns = checkOption({
-    name: 'warmupTurns',
-    value: options.warmupTurns,
-    rule: optionRules.integerFrom(0),
-    default: 0,
-    error: (message) => new BenchError({ code: 'invalid_options', message }),
-  });
-  assertCount('repeats', repeats);
-  for (const size of options.sizes) assertCount('sizes', size);
+  const check = (name: string, value: number | undefined, from: number) =>
+    checkOption({
+      name,
+      value,
+      rule: optionRules.integerFrom(from),
+      default: from,
+      error: (message) => new BenchError({ code: 'invalid_options', message }),
+    });
+  const [repeats, warmupTurns] = [
+    check('repeats', options.repeats, 1),
+    check('warmupTurns', options.warmupTurns, 0),
+  ];
+  for (const size of options.sizes) check('sizes', size, 1);
   return options.workloads.map((workload) => {
     const batchSizes = options.sizes.flatMap((size) => Array.from({ length: repeats }, () => size));
     const make = (stream: string, item: number, size: number): BenchBatch => {
@@ -71,13 +74,4 @@ export function generateBatches(options: {
       batches: batchSizes.map((size, item) => make(workload.name, item, size)),
     };
   });
-}
-
-function assertCount(field: string, value: number): void {
-  if (!Number.isInteger(value) || value < 1) {
-    throw new BenchError({
-      code: 'invalid_options',
-      message: `Expected \`${field}\` to hold integers from 1 and up, got ${describeValue(value)}`,
-    });
-  }
 }

@@ -1,5 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -62,22 +62,12 @@ function sourceFileContent(path: string): string {
 
 /** Writes a fresh workspace to a new temporary folder (`/dev/shm` when writable). */
 export async function createWorkspace(options: { layout: WorkspaceLayout }): Promise<string> {
-  const root = await mkdtemp(
-    join(writable('/dev/shm') ? '/dev/shm' : tmpdir(), 'toolwaves-bench-'),
-  );
+  const base = await access('/dev/shm', constants.W_OK).then(() => '/dev/shm', tmpdir);
+  const root = await mkdtemp(join(base, 'toolwaves-bench-'));
   const { layout } = options;
   const files = [...layout.sourceFiles, ...layout.docs, ...layout.scratchFiles];
   const folders = new Set(files.map((file) => dirname(join(root, file))));
   await Promise.all([...folders].map((folder) => mkdir(folder, { recursive: true })));
   await Promise.all(files.map((file) => writeFile(join(root, file), fileContent(file))));
   return root;
-}
-
-function writable(folder: string): boolean {
-  try {
-    accessSync(folder, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
