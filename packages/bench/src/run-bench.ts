@@ -34,7 +34,6 @@ export interface RunBenchOptions {
   /** The tools on a workspace (default {@link benchRegistry}). */
   readonly registryFor?: (root: string) => ToolRegistry;
   readonly clock?: () => number;
-  readonly now?: () => Date;
   readonly progress?: Progress;
   /** Stops the run at the next batch or real run, rejecting with its reason. */
   readonly signal?: AbortSignal;
@@ -139,7 +138,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
         reference,
         streamLatencyScale: realStreams.latencyScale,
         command: options.command ?? 'pnpm bench',
-        generatedAt: (options.now?.() ?? new Date()).toISOString(),
+        generatedAt: new Date().toISOString(),
         environment: `Node ${process.version}, ${platform()}, ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}`,
       },
       ...comparison,

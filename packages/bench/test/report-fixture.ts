@@ -115,7 +115,7 @@ export const fixtureStrategies = () => [
   allAtOnceStrategy(),
 ];
 
-/** Two seeds of two small workloads, compared with a virtual clock: a report built without effects. */
+/** Two seeds of two small workloads, compared: a report built without effects. */
 export function reportFixture(): BenchReport {
   const seeds = [fixtureWorkloads(1, 1), fixtureWorkloads(2, 1.5)];
   const strategies = fixtureStrategies();

@@ -31,10 +31,10 @@ async function main(argv: readonly string[]): Promise<void> {
       ? fileURLToPath(new URL('../../../../bench-results/', import.meta.url))
       : resolve(cwd, args.out);
   const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
-  const strategies = defaultStrategies({
-    ...(args.optimalBudgetMs === undefined ? {} : { optimalBudgetMs: args.optimalBudgetMs }),
-    ...(args.optimalExpansions === undefined ? {} : { optimalExpansions: args.optimalExpansions }),
-  });
+  const { optimalExpansions } = args;
+  const strategies = defaultStrategies(
+    optimalExpansions === undefined ? {} : { optimalExpansions },
+  );
   const command = ['pnpm bench', ...argv.filter((arg) => arg !== '--')].join(' ');
   const tokenRate = args.tokenRate === undefined ? {} : { tokensPerSecond: args.tokenRate };
   /** Writes `<name>.md`, `.json` and `.html`, each atomically; returns where. */

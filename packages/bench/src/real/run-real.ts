@@ -103,16 +103,8 @@ export async function runRealStream(
   const rows: RealStreamFigures[] = [];
   for (const { workload, batches, simulatedMs } of runnable) {
     if (batches.length === 0) continue;
-    const sums = ways.map((strategy) => ({
-      workload: workload.name,
-      strategy,
-      batches: batches.length,
-      calls: 0,
-      wallMs: 0,
-      simulatedMs: 0,
-      spread: 0,
-      errors: 0,
-    }));
+    const zero = { batches: 0, calls: 0, wallMs: 0, simulatedMs: 0, spread: 0, errors: 0 };
+    const sums = ways.map((strategy) => ({ workload: workload.name, strategy, ...zero }));
     for (const entry of batches) {
       const walls = ways.map(() => [] as number[]);
       for (let round = 0; round < repeats; round++) {
@@ -129,6 +121,7 @@ export async function runRealStream(
         sum.wallMs += median;
         sum.spread += (median === 0 ? 0 : (max - min) / median) / batches.length;
         sum.calls += entry.calls.length;
+        sum.batches += 1;
         sum.simulatedMs += simulatedMs(entry.position, sum.strategy) * scale;
       });
     }

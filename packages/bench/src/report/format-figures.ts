@@ -1,14 +1,8 @@
-/**
- * A duration for people: `1.23 s`, `123 ms`, `4.5 ms`, `0.82 ms`, `12 µs`, `0 ms`, `–` for `null`.
- */
+/** A duration for people: `1.23 s`, `123 ms`, `4.6 ms`, `0.82 ms`, `0 ms`, `–` for `null`. */
 export function formatDuration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
-  if (ms === 0) return '0 ms';
   if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
-  if (ms >= 10) return `${ms.toFixed(0)} ms`;
-  if (ms >= 0.1) return `${ms.toFixed(ms >= 1 ? 1 : 2)} ms`;
-  const us = ms * 1000;
-  return `${us.toFixed(us >= 9.95 ? 0 : 1)} µs`;
+  return ms === 0 ? '0 ms' : `${ms.toFixed(ms >= 10 ? 0 : ms >= 1 ? 1 : 2)} ms`;
 }
 
 /** A ratio with two decimals (`1.07`), `–` for `null` or a non-finite value. */

@@ -69,14 +69,11 @@ export function renderTraceMarkdown(report: TraceReport): string {
  * @example renderTraceHtml(report);
  */
 export function renderTraceHtml(report: TraceReport): string {
-  const groups = [
-    { name: 'all turns', strategies: report.strategies },
-    ...report.models.map((model) => ({ name: model.model, strategies: model.strategies })),
-  ];
+  const groups = [{ model: 'all turns', strategies: report.strategies }, ...report.models];
   const chart = {
     id: 'trace-after-stream',
     title: 'Tool time after the stream ÷ greedy',
-    groups: groups.map((group) => group.name),
+    groups: groups.map((group) => group.model),
     series: report.strategies.map(({ strategy }) => ({
       name: strategy,
       values: groups.map(

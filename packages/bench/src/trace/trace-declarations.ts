@@ -131,8 +131,7 @@ export function declareCall(
     cwd: options.cwd,
     keyOf: (path) => {
       if (typeof path !== 'string' || path === '' || path.includes('\0')) return undefined;
-      const absolute = posix.resolve(options.cwd, path);
-      return `fs:${absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute}`;
+      return `fs:${posix.resolve(options.cwd, path)}`;
     },
   };
   const mcpTool = /^mcp__[^_]+(?:_[^_]+)*__(.+)$/.exec(call.name)?.[1];
