@@ -69,7 +69,7 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     );
   });
   options.series.forEach((series, s) => {
-    parts.push(`<g data-series="${escapeXml(series.name)}" fill="${color(s)}">`);
+    parts.push(`<g data-series="${escapeXml(series.name)}" ${color(s)}>`);
     series.values.forEach((value, g) => {
       if (value === null || !Number.isFinite(value)) return;
       const x = margin.left + groupWidth * g + groupWidth * 0.1 + barWidth * s;
@@ -85,13 +85,15 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
   const legend = options.series.map(({ name }, index) => {
     const left = margin.left + (index % 5) * 140;
     const ly = height - 18 * (rows - Math.floor(index / 5)) + 4;
-    return `<g data-legend="${escapeXml(name)}"><rect x="${left}" y="${ly - 10}" width="12" height="12" fill="${color(index)}"/><text x="${left + 16}" y="${ly}" class="tick">${escapeXml(name)}</text></g>`;
+    return `<g data-legend="${escapeXml(name)}"><rect x="${left}" y="${ly - 10}" width="12" height="12" ${color(index)}/><text x="${left + 16}" y="${ly}" class="tick">${escapeXml(name)}</text></g>`;
   });
   parts.push(`<g class="legend">${legend.join('')}</g>`, '</svg>');
   return parts.join('\n');
 }
 
-const color = (index: number): string => PALETTE[index % PALETTE.length]!;
+/** Fill of the `index`-th series: past the palette's eight, its colours again, lighter. */
+const color = (index: number): string =>
+  `fill="${PALETTE[index % PALETTE.length]}"${index < PALETTE.length ? '' : ' fill-opacity="0.45"'}`;
 
 /** The smallest round number (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k) at or above `value`. */
 function niceCeiling(value: number): number {

@@ -1,9 +1,7 @@
 import type { BenchProfile } from '../bench-profile.js';
 import type { Strategy } from '../strategies/strategy.js';
 
-/**
- * A whole batch handed over at once, or a streamed turn whose calls arrive while the model writes.
- */
+/** A whole batch at once, or a streamed turn whose calls arrive while the model writes. */
 export type TurnMode = 'batch' | 'stream';
 
 /** One strategy on one batch, in one mode (times in ms, simulated on the sampled durations). */
