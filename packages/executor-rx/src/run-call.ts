@@ -77,7 +77,7 @@ class CallAttempts extends Subscriber<BatchStop> {
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
     // closes the stages at once, and the next stage never runs.
-    const work = new Subscriber<Concluded>(new AttemptWork(this, attempt));
+    const work = new AttemptWork(this, attempt);
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
@@ -91,8 +91,12 @@ class CallAttempts extends Subscriber<BatchStop> {
           ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
           : { outcome: 'ok', result, retried: false },
       );
-      const outcome = answer.isError ? 'error' : 'ok';
-      attempt.endEvent(outcome, concluded.content, result.durationMs, result);
+      attempt.endEvent(
+        answer.isError ? 'error' : 'ok',
+        concluded.content,
+        result.durationMs,
+        result,
+      );
       this.#end();
       this.subscriber.complete();
       return;
@@ -162,20 +166,21 @@ class CallAttempts extends Subscriber<BatchStop> {
   }
 }
 
-/** An attempt's stages' observer (a class: no closures made per attempt). */
-class AttemptWork {
+/** An attempt's stages' subscriber (a class: no closures made per attempt). */
+class AttemptWork extends Subscriber<Concluded> {
   constructor(
     readonly calls: CallAttempts,
     readonly attempt: Attempt,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(concluded: Concluded): void {
+  protected override _next(concluded: Concluded): void {
     this.calls.concluded(this.attempt, concluded);
   }
 
-  error(error: unknown): void {
+  protected override _error(error: unknown): void {
     this.calls.failed(this.attempt, error);
+    this.unsubscribe();
   }
-
-  complete(): void {}
 }
