@@ -91,12 +91,8 @@ class CallAttempts extends Subscriber<BatchStop> {
           ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
           : { outcome: 'ok', result, retried: false },
       );
-      attempt.endEvent(
-        answer.isError ? 'error' : 'ok',
-        concluded.content,
-        result.durationMs,
-        result,
-      );
+      const outcome = answer.isError ? 'error' : 'ok';
+      attempt.endEvent(outcome, concluded.content, result.durationMs, result);
       this.#end();
       this.subscriber.complete();
       return;
