@@ -23,7 +23,7 @@ import type { CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
-import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
+import { type EagerCall, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
 
 // The two schedules of a batch, parameters of its one shell (`runBatch`).
@@ -191,7 +191,7 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }
 
-  run({ waitedFor }: EagerStart): Observable<DispatchEvent> {
+  run(waitedFor: readonly number[]): Observable<DispatchEvent> {
     const { batch, index, arrivedAt, duplicateOf } = this;
     return duplicateOf === undefined
       ? runCall(batch, batch.prepared.call(index), {
