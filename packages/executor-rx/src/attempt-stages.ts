@@ -16,11 +16,11 @@ export type Concluded =
 /** One attempt of one call, stage by stage, as an Observable that emits how it concluded. */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
   const { preHooks: pre, postHooks: post, recovery, coordinator, timeoutMs } = attempt.batch.config;
-  const input = checked(attempt);
+  const input = checked(attempt); // the tool and its input, or an early answer (a soft error)
   const ran =
     input instanceof EarlyAnswer
       ? throwError(() => input)
-      : pre.length === 0 // allow, block, abort
+      : pre.length === 0 // pre hooks: allow, block, abort; then keys clear, fleet grant, tool
         ? keysClearRun(attempt, input)
         : preHooks(attempt, input).pipe(concatMap((allowed) => keysClearRun(attempt, allowed)));
   // Nothing around the tool (no hooks, recovery, fleet grant or timeout): no stage answers early,
