@@ -1,4 +1,4 @@
-import { catchError, concatMap, identity, map, Observable, of, throwError } from 'rxjs';
+import { catchError, concatMap, map, Observable, of, throwError } from 'rxjs';
 import type { Attempt } from './attempt.js';
 import { type AttemptAnswer, softError, unknownToolAnswer } from './attempt-answer.js';
 import { DispatchError } from './dispatch-error.js';
@@ -15,12 +15,21 @@ export type Concluded =
 
 /** One attempt of one call, stage by stage, as an Observable that emits how it concluded. */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
-  // A stage with nothing configured (no hooks, no recovery) is left out of the chain.
-  const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;
-  return checked(attempt).pipe(
-    pre.length === 0 ? identity : concatMap((input) => preHooks(attempt, input)), // allow, block, abort
-    // tools still running from earlier answers; then the fleet grant + tool, under the timeout
-    concatMap((input) => keysClear(attempt, () => grantedRun(attempt, input))),
+  const { preHooks: pre, postHooks: post, recovery, coordinator, timeoutMs } = attempt.batch.config;
+  const input = checked(attempt); // the tool and its input, or an early answer (a soft error)
+  const ran =
+    input instanceof EarlyAnswer
+      ? throwError(() => input)
+      : pre.length === 0 // pre hooks: allow, block, abort; then keys clear, fleet grant, tool
+        ? keysClearRun(attempt, input)
+        : preHooks(attempt, input).pipe(concatMap((allowed) => keysClearRun(attempt, allowed)));
+  // Nothing around the tool (no hooks, recovery, fleet grant or timeout): no stage answers early,
+  // and the tool's answer, recorded, is final: one stage. Else a stage not configured is left out.
+  const bare = pre.length + post.length === 0 && !recovery && !coordinator && !timeoutMs;
+  if (bare && !(input instanceof EarlyAnswer)) {
+    return ran.pipe(map((answered) => finish(record(attempt, observed(attempt, answered)))));
+  }
+  return ran.pipe(
     post.length === 0 // post hooks observe (a throw overrules); then the health record
       ? map((answered) => record(attempt, observed(attempt, answered)))
       : concatMap((answered) =>
@@ -28,22 +37,21 @@ export function attemptStages(attempt: Attempt): Observable<Concluded> {
         ),
     catchError((error: unknown) => endedEarly(attempt, error)), // no tool ran: straight to recovery
     recovery === undefined
-      ? map(({ answer }): Concluded => ({ action: 'finish', answer, content: answer.content }))
+      ? map(finish)
       : concatMap((answered) => recover(attempt, answered.answer)),
   );
 }
 
-/** 1. The tool and the validated input (unknown tool, invalid input: soft errors). */
-function checked(attempt: Attempt): Observable<ToolInput> {
+/** 1. The tool and the validated input, or the soft error of an unknown tool or invalid input. */
+function checked(attempt: Attempt): ToolInput | EarlyAnswer {
   const { tool, validation, toolName } = attempt.prepared;
   if (tool === undefined) {
-    const names = attempt.batch.config.registry.names();
-    return throwError(() => new EarlyAnswer(unknownToolAnswer(toolName, names)));
+    return new EarlyAnswer(unknownToolAnswer(toolName, attempt.batch.config.registry.names()));
   }
   if (validation?.ok !== true) {
-    return throwError(() => new EarlyAnswer(softError('invalid_input', validation?.message ?? '')));
+    return new EarlyAnswer(softError('invalid_input', validation?.message ?? ''));
   }
-  return of({ tool, value: validation.value });
+  return { tool, value: validation.value };
 }
 
 /** 2. Pre hooks: go on, a soft error (block), or the batch's hard error (abort). */
@@ -68,12 +76,12 @@ function preHooks(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
   );
 }
 
-/** 3. Waits until no tool that outlived its answer holds a conflicting key. */
-function keysClear(attempt: Attempt, then: () => Observable<Answered>): Observable<Answered> {
+// 3. Waits until no tool that outlived its answer holds a conflicting key; then the fleet grant
+// and the tool, under the timeout (4, 5).
+function keysClearRun(attempt: Attempt, input: ToolInput): Observable<Answered> {
   const outliving = attempt.batch.config.outliving;
-  if (outliving.size === 0) return then();
-  const node = attempt.prepared.node;
-  if (!outliving.blocks(node)) return then();
+  const node = outliving.size === 0 ? undefined : attempt.prepared.node;
+  if (node === undefined || !outliving.blocks(node)) return grantedRun(attempt, input);
   const cleared = new Observable<void>((subscriber) =>
     outliving.whenClear(node).subscribe({
       next: (event) => attempt.emit(event),
@@ -87,7 +95,7 @@ function keysClear(attempt: Attempt, then: () => Observable<Answered>): Observab
       },
     }),
   );
-  return cleared.pipe(concatMap(then));
+  return cleared.pipe(concatMap(() => grantedRun(attempt, input)));
 }
 
 /** 6. Post hooks observe the answer; one that throws overrules it. */
@@ -129,6 +137,11 @@ function endedEarly(attempt: Attempt, error: unknown): Observable<Answered> {
   attempt.durationMs = attempt.now() - attempt.beganAt;
   if (!attempt.open) attempt.emitStart();
   return of({ answer: error.answer, toolRan: false });
+}
+
+/** No recovery: the answer is final. */
+function finish({ answer }: Answered): Concluded {
+  return { action: 'finish', answer, content: answer.content };
 }
 
 /** 8. Recovery decides: finish with the answer, retry after a back-off, or fail the batch. */

@@ -9,15 +9,13 @@ import {
 } from '@toolwaves/planner';
 import {
   catchError,
-  concat,
   concatMap,
-  defer,
   EMPTY,
   from,
   map,
   mergeMap,
   Observable,
-  of,
+  Subscriber,
   type TeardownLogic,
 } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
@@ -25,7 +23,7 @@ import type { CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
-import { type EagerCall, type EagerStart, scheduleEager } from './schedule-eager.js';
+import { type EagerCall, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
 
 // The two schedules of a batch, parameters of its one shell (`runBatch`).
@@ -50,28 +48,37 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
     },
   };
   const waits = batch.instrument === undefined ? undefined : batch.waveWaits(mode === 'sequential');
+  const call = (index: number, place: CallPlace): Observable<DispatchEvent> =>
+    unnested(
+      runCall(
+        batch,
+        batch.prepared.call(index),
+        waits === undefined ? place : { ...place, waitedFor: waits[index]! },
+      ),
+    );
+  // A wave's events: `wave-start`, its calls' (one, or a `mergeMap` under the cap), then `wave-end`
+  // unless the batch failed meanwhile (one Observable, not a concat: sequential is a wave a call).
   const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
-    defer(() => {
-      if (batch.failure !== undefined) return EMPTY;
-      const readyAt = config.scheduler.now();
-      const place: CallPlace = { wave: position, readyAt, waitedFor: [] };
-      const call = (index: number): Observable<DispatchEvent> =>
-        unnested(
-          runCall(
-            batch,
-            batch.prepared.call(index),
-            waits === undefined ? place : { ...place, waitedFor: waits[index]! },
-          ),
-        );
-      return concat(
-        of<DispatchEvent>({ type: 'wave-start', wave: position, calls }),
-        calls.length === 1 ? call(calls[0]!) : from(calls).pipe(mergeMap(call, cap)),
-        defer(() =>
-          batch.failure === undefined
-            ? of<DispatchEvent>({ type: 'wave-end', wave: position })
-            : EMPTY,
-        ),
-      );
+    new Observable<DispatchEvent>((subscriber) => {
+      if (batch.failure !== undefined) return subscriber.complete();
+      const place: CallPlace = { wave: position, readyAt: config.scheduler.now(), waitedFor: [] };
+      subscriber.next({ type: 'wave-start', wave: position, calls });
+      if (subscriber.closed) return;
+      const body =
+        calls.length === 1
+          ? call(calls[0]!, place)
+          : from(calls).pipe(mergeMap((index) => call(index, place), cap));
+      // Tied to the wave before it is subscribed: an unsubscribe in a synchronous stage stops it.
+      const events = new Subscriber<DispatchEvent>({
+        next: (event) => subscriber.next(event),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          if (batch.failure === undefined) subscriber.next({ type: 'wave-end', wave: position });
+          subscriber.complete();
+        },
+      });
+      subscriber.add(events);
+      body.subscribe(events);
     });
   return [
     start,
@@ -184,7 +191,7 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }
 
-  run({ waitedFor }: EagerStart): Observable<DispatchEvent> {
+  run(waitedFor: readonly number[]): Observable<DispatchEvent> {
     const { batch, index, arrivedAt, duplicateOf } = this;
     return duplicateOf === undefined
       ? runCall(batch, batch.prepared.call(index), {

@@ -23,24 +23,22 @@ export function callSource(calls: ToolCallSource): Observable<ToolCall> {
       subscriber.error(error);
     };
     const pull = (): void => {
-      let next: Promise<IteratorResult<ToolCall>>;
       try {
         iterator ??= calls[Symbol.asyncIterator]();
-        next = Promise.resolve(iterator.next());
+        Promise.resolve(iterator.next()).then(read, failed);
       } catch (error) {
         failed(error);
+      }
+    };
+    const read = (result: IteratorResult<ToolCall>): void => {
+      if (subscriber.closed) return;
+      if (result.done === true) {
+        done = true;
+        subscriber.complete();
         return;
       }
-      next.then((result) => {
-        if (subscriber.closed) return;
-        if (result.done === true) {
-          done = true;
-          subscriber.complete();
-          return;
-        }
-        subscriber.next(result.value);
-        if (!subscriber.closed) pull();
-      }, failed);
+      subscriber.next(result.value);
+      if (!subscriber.closed) pull();
     };
     pull();
     // Unsubscribed: stop reading, and tell the iterator (its `return()`) unless it has ended;

@@ -125,7 +125,7 @@ class BatchRun implements ScheduledBatch {
     // Made and tied to the run before it is subscribed: unsubscribing from the run inside a
     // synchronous stage (a pre hook) closes the calls at once.
     const calls = new Subscriber<DispatchEvent>({
-      next: (event) => this.#subscriber.next(event),
+      next: (event) => this.#subscriber.next(this.#collect(event)),
       error: (error: unknown) => this.#end(outcomeOf(error), error),
       complete: () => this.#subscriber.complete(),
     });
@@ -139,7 +139,7 @@ class BatchRun implements ScheduledBatch {
     this.#subscriber.add(calls);
     concat(
       of<DispatchEvent>(batchStart),
-      body.pipe(tap((event) => this.#collect(event))),
+      body,
       defer(() =>
         this.failure === undefined ? of(this.#batchEnd()) : throwError(() => this.failure),
       ),
@@ -179,13 +179,13 @@ class BatchRun implements ScheduledBatch {
     this.#subscriber.error(error);
   }
 
-  /** A final event's result goes to its slot, and to the failure policy. */
-  #collect(event: DispatchEvent): void {
-    if (event.type !== 'call-skipped' && event.type !== 'call-end') return;
-    const { result, index } = event;
-    if (result === undefined) return;
-    this.#results[index] = result;
-    this.gate?.answered(index, result);
+  /** A final event's result goes to its slot, and to the failure policy; the event goes on. */
+  #collect(event: DispatchEvent): DispatchEvent {
+    if ((event.type === 'call-skipped' || event.type === 'call-end') && event.result) {
+      this.#results[event.index] = event.result;
+      this.gate?.answered(event.index, event.result);
+    }
+    return event;
   }
 
   #batchEnd(): DispatchEvent {

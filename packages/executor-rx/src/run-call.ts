@@ -1,5 +1,5 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
-import { Observable, Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import { Observable, Subscriber, type Subscription } from 'rxjs';
 import { Attempt, AttemptContext, startAttempt } from './attempt.js';
 import { errorMessage } from './attempt-answer.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
@@ -19,23 +19,10 @@ export function runCall(
   prepared: PreparedCall,
   place: CallPlace,
 ): Observable<DispatchEvent> {
-  return new Observable<DispatchEvent>((subscriber) =>
-    startCall(batch, prepared, place, subscriber),
-  );
-}
-
-function startCall(
-  batch: CallBatch,
-  prepared: PreparedCall,
-  place: CallPlace,
-  subscriber: Subscriber<DispatchEvent>,
-): TeardownLogic {
-  if (batch.failure !== undefined) {
-    subscriber.complete();
-    return undefined;
-  }
-  const skip = batch.gate?.verdict(prepared.index);
-  if (skip !== undefined) {
+  return new Observable<DispatchEvent>((subscriber) => {
+    if (batch.failure !== undefined) return subscriber.complete();
+    const skip = batch.gate?.verdict(prepared.index);
+    if (skip === undefined) return new CallAttempts(batch, place, subscriber).start(prepared);
     const { call, index, toolName } = prepared;
     const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
     const slot = { ...result, durationMs: 0 };
@@ -52,31 +39,30 @@ function startCall(
       result: slot,
     });
     subscriber.complete();
-    return undefined;
-  }
-  return new CallAttempts(batch, place, subscriber).start(prepared);
+  });
 }
 
-/** The attempts of one call, one after another, until one concludes for good. */
-class CallAttempts {
+// The attempts of one call, one after another, until one concludes for good: a subscriber of the
+// batch's stops, and a finalizer of the call's subscriber (a class: no closures made per call).
+class CallAttempts extends Subscriber<BatchStop> {
   #attempt: Attempt | undefined;
   /** The current attempt's stages, or the back-off before the next one. */
   #work: Subscription | undefined;
   #ended = false;
-  #stops: Subscription | undefined;
 
   constructor(
     private readonly batch: CallBatch,
     private readonly place: CallPlace,
     private readonly subscriber: Subscriber<DispatchEvent>,
-  ) {}
+  ) {
+    super();
+  }
 
-  start(prepared: PreparedCall): TeardownLogic {
-    this.#stops = this.batch.stops.subscribe((stop) => this.#stop(stop));
+  start(prepared: PreparedCall): void {
+    this.batch.stops.subscribe(this);
     // Registered before the first attempt: unsubscribed inside a synchronous stage, it stops there.
-    this.subscriber.add(() => this.#abandon());
+    this.subscriber.add(this);
     this.#begin(prepared, 1, this.place.readyAt);
-    return undefined;
   }
 
   #begin(prepared: PreparedCall, number: number, readyAt: number): void {
@@ -91,7 +77,7 @@ class CallAttempts {
     this.#attempt = attempt;
     // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
     // closes the stages at once, and the next stage never runs.
-    const work = new Subscriber<Concluded>(new AttemptWork(this, attempt));
+    const work = new AttemptWork(this, attempt);
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
@@ -145,7 +131,7 @@ class CallAttempts {
   }
 
   /** The batch stopped: the open attempt ends with the outcome; the call completes. */
-  #stop(stop: BatchStop): void {
+  protected override _next(stop: BatchStop): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -158,7 +144,7 @@ class CallAttempts {
   }
 
   /** Unsubscribed from before the call ended: it stops quietly. */
-  #abandon(): void {
+  override unsubscribe(): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -170,26 +156,27 @@ class CallAttempts {
 
   #end(): void {
     this.#ended = true;
-    this.#stops?.unsubscribe();
+    super.unsubscribe(); // no longer listens to the batch's stops
     this.#work?.unsubscribe();
     this.#work = undefined;
   }
 }
 
-/** An attempt's stages' observer (a class: no closures made per attempt). */
-class AttemptWork {
+/** An attempt's stages' subscriber (a class: no closures made per attempt). */
+class AttemptWork extends Subscriber<Concluded> {
   constructor(
     readonly calls: CallAttempts,
     readonly attempt: Attempt,
-  ) {}
+  ) {
+    super();
+  }
 
-  next(concluded: Concluded): void {
+  protected override _next(concluded: Concluded): void {
     this.calls.concluded(this.attempt, concluded);
   }
 
-  error(error: unknown): void {
+  protected override _error(error: unknown): void {
     this.calls.failed(this.attempt, error);
+    this.unsubscribe();
   }
-
-  complete(): void {}
 }

@@ -42,9 +42,9 @@ function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
   const coordinator = attempt.batch.config.coordinator;
   if (coordinator === undefined) return runTool(attempt, input, undefined);
   const { call, toolName } = attempt.prepared;
-  attempt.fleetWaitFrom = attempt.now();
   const waited = (): void => attempt.fleetWaited();
   const granted = new Observable<CoordinationGrant>((subscriber) => {
+    attempt.fleetWaitFrom = attempt.now();
     let grant: MaybeAsync<CoordinationGrant>;
     try {
       const { access, exclusive } = attempt.prepared.fleetRequest;

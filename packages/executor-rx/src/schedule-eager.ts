@@ -1,12 +1,6 @@
 import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
 import { Observable, type OperatorFunction, Subscriber } from 'rxjs';
 
-/** What a call learns when it starts. */
-export interface EagerStart {
-  /** Its dependencies that had not ended yet when it arrived, ascending. */
-  readonly waitedFor: readonly number[];
-}
-
 /** One arriving call for {@link scheduleEager}. */
 export interface EagerCall<T> {
   /** Position in model order: calls arrive in it, from 0. */
@@ -15,8 +9,9 @@ export interface EagerCall<T> {
   readonly dependencies: readonly number[];
   /** Expected duration, for `longest-first`; a missing estimate counts as 0. */
   readonly estimateMs?: number | undefined;
-  /** The call's work, subscribed once when it starts; it ends when this completes. */
-  run(start: EagerStart): Observable<T>;
+  /** The call's work, subscribed once when it starts (told its dependencies that had not ended
+   * when it arrived, ascending); it ends when this completes. */
+  run(waitedFor: readonly number[]): Observable<T>;
 }
 
 /** Options of {@link scheduleEager}. */
@@ -34,7 +29,8 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
     new Observable<T>((subscriber) => {
       const queue = new EagerQueue({ priority: options.priority });
       // Arrived calls not started yet, by index, with what they waited for.
-      const waiting: ({ call: EagerCall<T>; waitedFor: readonly number[] } | undefined)[] = [];
+      const waiting: (EagerCall<T> | undefined)[] = [];
+      const waitedFor: (readonly number[])[] = [];
       const arrived: boolean[] = [];
       let running = 0;
       let sourceDone = false;
@@ -56,11 +52,11 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         if (sourceDone && running === 0 && queue.readyCount === 0) subscriber.complete();
       };
       const start = (index: number): void => {
-        const { call, waitedFor } = waiting[index]!;
+        const call = waiting[index]!;
         waiting[index] = undefined;
         running += 1;
         // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
-        call.run({ waitedFor }).subscribe(new Slot<T>(subscriber, index, ended));
+        call.run(waitedFor[index]!).subscribe(new Slot<T>(subscriber, index, ended));
       };
       const ended = (slot: Slot<T>): void => {
         subscriber.remove(slot);
@@ -76,8 +72,8 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
           return;
         }
         arrived[index] = true;
-        const waitedFor = queue.add({ index, dependencies, estimateMs: call.estimateMs });
-        waiting[index] = { call, waitedFor };
+        waitedFor[index] = queue.add({ index, dependencies, estimateMs: call.estimateMs });
+        waiting[index] = call;
         if (!subscribing) pump();
       };
       subscriber.add(

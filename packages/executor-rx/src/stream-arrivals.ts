@@ -32,7 +32,8 @@ export interface StreamArrivalsOptions {
 export class StreamArrivals {
   readonly #options: StreamArrivalsOptions;
   readonly #tracker = new DependencyTracker();
-  readonly #ids = new Set<string>();
+  /** The ids seen, in Sets by their last character code (one Set of thousands grows slowly). */
+  readonly #ids = Array.from({ length: 32 }, () => new Set<string>());
 
   constructor(options: StreamArrivalsOptions) {
     this.#options = options;
@@ -44,11 +45,9 @@ export class StreamArrivals {
     const index = calls.length;
     checkCall(call, index);
     calls.push(call);
-    const seen = this.#ids.size;
-    const duplicateOf =
-      this.#ids.add(call.id).size !== seen
-        ? undefined
-        : calls.findIndex((earlier) => earlier.id === call.id);
+    const ids = this.#ids[call.id.charCodeAt(call.id.length - 1) & 31]!;
+    const duplicateOf = ids.has(call.id) ? calls.findIndex((c) => c.id === call.id) : undefined;
+    ids.add(call.id);
     const rules =
       sequential && !rulesWanted
         ? undefined
