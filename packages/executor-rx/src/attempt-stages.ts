@@ -68,7 +68,7 @@ function preHooks(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
       return context.signal;
     },
   };
-  return runPreHooks(attempt.batch.config.preHooks, hookContext).pipe(
+  return runPreHooks(attempt.batch.config.preHooks, hookContext, attempt.place.submitter).pipe(
     map((verdict) => {
       if (verdict === undefined) return input;
       throw verdict instanceof DispatchError ? verdict : new EarlyAnswer(verdict);
@@ -103,16 +103,20 @@ function postHooks(attempt: Attempt, answered: Answered): Observable<Answered> {
   const toolOk = observed(attempt, answered).toolOk === true;
   const { call, index, toolName, validation } = attempt.prepared;
   const { answer } = answered;
-  return runPostHooks(attempt.batch.config.postHooks, {
-    call,
-    index,
-    toolName,
-    input: validation?.ok === true ? validation.value : undefined,
-    content: answer.content,
-    isError: answer.isError,
-    durationMs: attempt.durationMs,
-    attempt: attempt.number,
-  }).pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })));
+  return runPostHooks(
+    attempt.batch.config.postHooks,
+    {
+      call,
+      index,
+      toolName,
+      input: validation?.ok === true ? validation.value : undefined,
+      content: answer.content,
+      isError: answer.isError,
+      durationMs: attempt.durationMs,
+      attempt: attempt.number,
+    },
+    attempt.place.submitter,
+  ).pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })));
 }
 
 /** The tool's answer as it came, with its duration (what post hooks and the record see). */
@@ -153,6 +157,7 @@ function recover(attempt: Attempt, answer: AttemptAnswer): Observable<Concluded>
   }
   const { call, index, toolName, input } = attempt.prepared;
   const step = recoverAttempt({
+    submitter: attempt.place.submitter,
     reflector: recovery.reflector,
     strategy: recovery.strategy,
     failure: {

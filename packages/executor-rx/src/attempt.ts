@@ -1,9 +1,16 @@
-import type { AttemptEndInfo, AttemptInstrument, ToolContext, ToolResult } from '@toolwaves/core';
+import type {
+  AttemptEndInfo,
+  AttemptInstrument,
+  AttemptStartInfo,
+  ToolContext,
+  ToolResult,
+} from '@toolwaves/core';
 import type { Subscriber } from 'rxjs';
 import type { AttemptAnswer } from './attempt-answer.js';
 import type { CallBatch, CallPlace } from './call-batch.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
+import type { SubmitterContext } from './submitter-context.js';
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
@@ -54,7 +61,13 @@ export class Attempt {
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.keyWaitMs =
       options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
-    this.instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
+    this.instrument = startAttempt({
+      batch,
+      prepared,
+      attempt: options.attempt,
+      waitedFor: this.#waitedFor(),
+      submitter: place.submitter,
+    });
   }
 
   /** The wait for the coordinator is over (granted, refused, or timed out). */
@@ -144,15 +157,24 @@ export class Attempt {
   }
 }
 
+/** Options of {@link startAttempt}. */
+export interface StartAttemptOptions {
+  readonly batch: CallBatch;
+  readonly prepared: PreparedCall;
+  readonly attempt: number;
+  /** The calls it waited for (indices). */
+  readonly waitedFor: readonly number[];
+  /** Its span starts in the submitter's context (it parents on the submitter's span). */
+  readonly submitter: SubmitterContext;
+}
+
 /** Tells the batch's instrumentation, if any, that an attempt of `prepared` begins. */
-export function startAttempt(
-  batch: CallBatch,
-  prepared: PreparedCall,
-  attempt: number,
-  waitedFor: readonly number[],
-): AttemptInstrument | undefined {
+export function startAttempt(options: StartAttemptOptions): AttemptInstrument | undefined {
+  const { batch, prepared, attempt, waitedFor } = options;
+  const instrument = batch.instrument;
+  if (instrument === undefined) return undefined;
   const { call, index, toolName, tool, input } = prepared;
-  return batch.instrument?.startAttempt({
+  const info: AttemptStartInfo = {
     toolCallId: call.id,
     toolName,
     ...(tool === undefined ? {} : { toolDescription: tool.description }),
@@ -160,7 +182,8 @@ export function startAttempt(
     attempt,
     input,
     waitedFor: waitedFor.map((i) => batch.calls[i]!.id),
-  });
+  };
+  return options.submitter(() => instrument.startAttempt(info));
 }
 
 /** Why an attempt's signal was aborted before anyone read it. */

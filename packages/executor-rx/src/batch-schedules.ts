@@ -25,6 +25,7 @@ import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
 import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
+import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
 // The two schedules of a batch, parameters of its one shell (`runBatch`).
 
@@ -61,7 +62,12 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
   const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
     new Observable<DispatchEvent>((subscriber) => {
       if (batch.failure !== undefined) return subscriber.complete();
-      const place: CallPlace = { wave: position, readyAt: config.scheduler.now(), waitedFor: [] };
+      const place: CallPlace = {
+        wave: position,
+        readyAt: config.scheduler.now(),
+        waitedFor: [],
+        submitter: batch.submitter,
+      };
       subscriber.next({ type: 'wave-start', wave: position, calls });
       if (subscriber.closed) return;
       const body =
@@ -138,7 +144,9 @@ export function scheduleReadyCalls(
     const rules = dependencies(batch.prepared.nodes());
     batch.rules = rules;
     calls = from(
-      batch.calls.map((_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt)),
+      batch.calls.map(
+        (_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt, batch.submitter),
+      ),
     );
   } else {
     batch.rules = [];
@@ -152,11 +160,13 @@ export function scheduleReadyCalls(
       map((call) => {
         const arrival = arrivals.arrive(call);
         if (arrival.rules !== undefined) batch.rules![arrival.index] = arrival.rules;
+        // Each arriving call runs in the context it was emitted in (a turn's: `turn.run`'s).
         return new ReadyCall(
           batch,
           arrival.index,
           arrival.waits,
           batch.config.scheduler.now(),
+          captureSubmitterContext(),
           arrival.duplicateOf,
         );
       }),
@@ -186,19 +196,21 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly index: number,
     readonly dependencies: readonly number[],
     readonly arrivedAt: number,
+    readonly submitter: SubmitterContext,
     readonly duplicateOf?: number,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }
 
   run(waitedFor: readonly number[]): Observable<DispatchEvent> {
-    const { batch, index, arrivedAt, duplicateOf } = this;
+    const { batch, index, arrivedAt, duplicateOf, submitter } = this;
     return duplicateOf === undefined
       ? runCall(batch, batch.prepared.call(index), {
           wave: undefined,
           readyAt: arrivedAt,
           arrivedAt,
           waitedFor,
+          submitter,
         })
       : duplicateCallEvents({
           call: batch.calls[index]!,

@@ -18,6 +18,7 @@ import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { FailureGate } from './failure-policy.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
 /** Options of {@link runBatch}. */
 export interface RunBatchOptions {
@@ -34,8 +35,10 @@ export interface RunBatchOptions {
 // One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
 // the calls' events, `batch-end` with the results collected by index, or the hard error.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
+  // Captured where the batch was submitted (`dispatch`, `run`), not where it is subscribed.
+  const submitter = captureSubmitterContext();
   const events = new Observable<DispatchEvent>((subscriber) =>
-    new BatchRun(options, subscriber).start(),
+    new BatchRun(options, subscriber, submitter).start(),
   );
   const { onEvent } = options.dispatch;
   return onEvent === undefined ? events : events.pipe(tap(onEvent));
@@ -62,7 +65,11 @@ class BatchRun implements ScheduledBatch {
   #instrument: BatchInstrument | undefined;
   #waveDeps: (readonly number[])[] | undefined;
 
-  constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
+  constructor(
+    options: RunBatchOptions,
+    subscriber: Subscriber<DispatchEvent>,
+    readonly submitter: SubmitterContext,
+  ) {
     const { config, calls, dispatch } = options;
     this.#options = options;
     this.dispatch = dispatch;
@@ -87,15 +94,18 @@ class BatchRun implements ScheduledBatch {
                 : this.#rulesOf(index),
           });
     const { mode } = dispatch;
-    this.instrument = config.instrumentation?.startBatch({
-      mode: this.#whole === undefined && mode === 'parallel' ? 'eager' : mode,
-      source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
-      ...(dispatch.mode === 'parallel' && this.#whole !== undefined
-        ? { planner: config.planner.name }
-        : {}),
-      ...(this.#whole === undefined ? {} : { callCount: this.#whole.length }),
-      maxConcurrency: this.cap,
-    });
+    const instrumentation = config.instrumentation;
+    this.instrument = submitter(() =>
+      instrumentation?.startBatch({
+        mode: this.#whole === undefined && mode === 'parallel' ? 'eager' : mode,
+        source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
+        ...(dispatch.mode === 'parallel' && this.#whole !== undefined
+          ? { planner: config.planner.name }
+          : {}),
+        ...(this.#whole === undefined ? {} : { callCount: this.#whole.length }),
+        maxConcurrency: this.cap,
+      }),
+    );
     this.#instrument = this.instrument;
   }
 

@@ -28,7 +28,8 @@ export function runCall(
     const slot = { ...result, durationMs: 0 };
     // The instrumentation sees a skipped call as an attempt that ended at once, never run.
     const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
-    startAttempt(batch, prepared, 1, place.waitedFor)?.end(end);
+    const { waitedFor, submitter } = place;
+    startAttempt({ batch, prepared, attempt: 1, waitedFor, submitter })?.end(end);
     subscriber.next({
       type: 'call-skipped',
       wave: place.wave,

@@ -1,4 +1,4 @@
-import type { CoordinationGrant, Tool } from '@toolwaves/core';
+import type { AttemptInstrument, CoordinationGrant, Tool, ToolContext } from '@toolwaves/core';
 import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
 import { type Attempt, AttemptContext } from './attempt.js';
 import {
@@ -12,6 +12,7 @@ import {
 } from './attempt-answer.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { giveBack } from './outliving-tools.js';
+import type { ToolExecute } from './prepared-call.js';
 
 /** An attempt's answer, and whether its tool ran (then post hooks and the health record see it). */
 export interface Answered {
@@ -49,10 +50,12 @@ function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
     try {
       const { access, exclusive } = attempt.prepared.fleetRequest;
       const signal = attempt.context.signal;
-      grant = coordinator.acquire(
-        exclusive
-          ? { toolCallId: call.id, toolName, access, exclusive, signal }
-          : { toolCallId: call.id, toolName, access, signal },
+      grant = attempt.place.submitter(() =>
+        coordinator.acquire(
+          exclusive
+            ? { toolCallId: call.id, toolName, access, exclusive, signal }
+            : { toolCallId: call.id, toolName, access, signal },
+        ),
       );
     } catch (error) {
       grant = Promise.reject(error);
@@ -114,12 +117,7 @@ class ToolRun {
     attempt.toolStarted = true;
     let output: MaybeAsync<unknown>;
     try {
-      if (instrument === undefined) {
-        output =
-          givenExecute === undefined
-            ? input.tool.execute(input.value, context)
-            : givenExecute(input.value, context);
-      } else {
+      if (instrument !== undefined) {
         const { keyWaitMs, fleetWaitMs } = attempt;
         const fencingToken = grant?.fencingToken;
         instrument.granted(
@@ -127,12 +125,9 @@ class ToolRun {
             ? { keyWaitMs, fleetWaitMs }
             : { keyWaitMs, fleetWaitMs, fencingToken },
         );
-        output = instrument.run(() =>
-          givenExecute === undefined
-            ? input.tool.execute(input.value, context)
-            : givenExecute(input.value, context),
-        );
       }
+      // In the submitter's async context, whatever call's end let this one start.
+      output = attempt.place.submitter(execute, input, context, givenExecute, instrument);
     } catch (error) {
       attempt.emitStart();
       this.#answered(thrownAnswer(toolName, error));
@@ -198,6 +193,21 @@ class ToolRun {
       () => hold.settled(),
     );
   }
+}
+
+/** The tool's `execute` (or the one given with the call), inside the attempt's instrumentation. */
+function execute(
+  input: ToolInput,
+  context: ToolContext,
+  givenExecute: ToolExecute | undefined,
+  instrument: AttemptInstrument | undefined,
+): MaybeAsync<unknown> {
+  if (instrument !== undefined) {
+    return instrument.run(() => execute(input, context, givenExecute, undefined));
+  }
+  return givenExecute === undefined
+    ? input.tool.execute(input.value, context)
+    : givenExecute(input.value, context);
 }
 
 /** The attempt's `timeoutMs` over the grant and the tool: past it, a soft error. */
