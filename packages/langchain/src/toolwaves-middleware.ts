@@ -50,10 +50,16 @@ export function toolwavesMiddleware(options: ToolwavesMiddlewareOptions) {
     wrapToolCall: (request, handler) =>
       runLangChainToolCall({
         turns,
+        // the graph's signal is made afresh for each step of each run, and shared by its tasks
+        run: request.runtime.signal ?? request.runtime.configurable ?? request.state,
         toolCall: request.toolCall,
         messages: request.state.messages,
         signal: request.runtime.signal,
         execute: async () => handler(request),
+        // as a tool stopped by the signal: its error goes up through the middleware chain
+        aborted: (error) => {
+          throw error;
+        },
       }),
   });
 }

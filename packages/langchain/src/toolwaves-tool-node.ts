@@ -1,4 +1,4 @@
-import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { Command, LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { StepTurns, type TurnSource } from '@toolwaves/core';
@@ -57,10 +57,28 @@ export class ToolwavesToolNode<T = any> extends ToolNode<T> {
   ): Promise<ToolMessage | Command> {
     return runLangChainToolCall({
       turns: this.#turns,
+      // in a graph, the signal is made afresh for each step of each run and shared by its tasks;
+      // invoked alone without one, the node's config is the invocation's own
+      run: config.signal ?? config,
       toolCall: call,
       messages: messagesOf(state),
       signal: config.signal,
       execute: () => super.runTool(call, config, state),
+      aborted: (error) => this.#toolError(call, error),
+    });
+  }
+
+  /**
+   * `ToolNode`'s answer to a tool that threw `error`: an error `ToolMessage` when it handles tool
+   * errors (the default), else the error itself.
+   */
+  #toolError(call: ToolNodeCall, error: Error): ToolMessage {
+    if (!this.handleToolErrors) throw error;
+    return new ToolMessage({
+      status: 'error',
+      content: `Error: ${error.message}\n Please fix your mistakes.`,
+      name: call.name,
+      tool_call_id: call.id ?? '',
     });
   }
 }

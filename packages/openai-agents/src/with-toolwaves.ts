@@ -75,8 +75,10 @@ function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TT
     details,
   ) => {
     const outcome = await turns.run({
-      // a response's calls share the runner's per-batch signal; else the run's context
-      step: details?.signal ?? runContext,
+      // one run context per run; within it, a response's calls share the runner's per-batch
+      // signal (one call alone gets the run's signal, or none)
+      run: runContext,
+      step: details?.signal,
       call: { id: details?.toolCall?.callId ?? '', name: inner.name, input: parsed(input) },
       signal: details?.signal,
       execute: () => inner.invoke(runContext, input, details),
@@ -84,6 +86,8 @@ function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TT
     });
     if (outcome.kind === 'ran') return outcome.value;
     if (outcome.kind === 'threw') throw outcome.error;
+    // as a tool that its signal stopped: the runner answers the call as cancelled
+    if (outcome.kind === 'aborted') throw outcome.reason;
     return outcome.result.content; // what the model reads, as from the tool's error function
   };
   // the same tool (its descriptors, its prototype), with `invoke` going through the turn
