@@ -112,3 +112,15 @@ export function toolAnswers(messages: readonly BaseMessage[]): [string, string, 
       typeof message.content === 'string' ? message.content : JSON.stringify(message.content),
     ]);
 }
+
+/**
+ * Turns the event loop until `condition()` holds (at most `turns` times), for a state reached
+ * through real timers of 0 ms (LangGraph's retry back-off) or callbacks: no wall-clock wait.
+ */
+export async function until(condition: () => boolean, turns = 10_000): Promise<void> {
+  for (let i = 0; i < turns; i += 1) {
+    if (condition()) return;
+    await tick();
+  }
+  throw new Error(`the condition did not hold after ${turns} turns of the event loop`);
+}
