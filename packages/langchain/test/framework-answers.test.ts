@@ -4,7 +4,7 @@ import { Command, interrupt, MemorySaver } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
-import { createAgent, createMiddleware } from 'langchain';
+import { type AgentMiddleware, createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolwavesToolNode, toolwavesMiddleware } from '../src/index.js';
@@ -81,12 +81,12 @@ describe("aborts answered as the framework's own", () => {
       name: 'PassThrough',
       wrapToolCall: (request, handler) => handler(request),
     });
-    const abortedRun = async (middleware: ReturnType<typeof createMiddleware>) => {
+    const abortedRun = async (middleware: AgentMiddleware) => {
       const { tools, started } = heldTools();
       const agent = createAgent({
         model: callingModel({ calls, runs: 1 }),
         tools,
-        middleware: [middleware as never],
+        middleware: [middleware],
       });
       const stop = new AbortController();
       const run = agent.invoke({ messages: [new HumanMessage('Go.')] }, { signal: stop.signal });

@@ -6,6 +6,7 @@ import {
   modelResponder,
   ScriptedModel,
 } from '@openai/agents-core/testing';
+import type { JsonObjectSchemaNonStrict } from '@openai/agents-core/types';
 
 /** A request-scoped value: the run that asked (set around `run` by the test). */
 export const requestScope = new AsyncLocalStorage<string>();
@@ -22,12 +23,13 @@ export interface ContextReading {
   readonly traceId: string | undefined;
 }
 
-export const objectParameters = {
+/** The JSON Schema of the probes' input: any object (`{ path, n }` here). */
+export const objectParameters: JsonObjectSchemaNonStrict<Record<string, never>> = {
   type: 'object',
-  properties: { path: { type: 'string' }, n: { type: 'number' } },
-  required: ['path', 'n'],
-  additionalProperties: false,
-} as const;
+  properties: {},
+  required: [],
+  additionalProperties: true,
+};
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
