@@ -11,9 +11,15 @@ import {
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { declareTool, ToolRegistry, type TurnSource } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
+import {
+  type AgentMiddleware,
+  createAgent,
+  createMiddleware,
+  toolRetryMiddleware,
+} from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ToolwavesToolNode } from '../src/index.js';
+import { ToolwavesToolNode, toolwavesMiddleware } from '../src/index.js';
 import { callingModel, requestScope, toolAnswers, until } from './context-probe.js';
 
 const registry = new ToolRegistry()
@@ -35,43 +41,43 @@ function countingDispatcher(): TurnSource & { readonly opened: () => number } {
 
 const schema = z.object({ path: z.string() });
 
-describe('a node retried while a sibling call still runs', () => {
-  /**
-   * `flaky` throws on its first call; `slow` holds its first call until the test lets it go.
-   * The node does not handle tool errors, so `flaky`'s error fails the attempt and LangGraph's
-   * retry policy runs the node again while the first `slow` still runs.
-   */
-  function flakyAndSlow() {
-    const log: string[] = [];
-    const calls = { flaky: 0, slow: 0 };
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const flaky = tool(
-      async () => {
-        calls.flaky += 1;
-        const attempt = calls.flaky;
-        log.push(`flaky#${attempt} start`);
-        if (attempt === 1) throw new Error('flaky failed');
-        return 'flaky ok';
-      },
-      { name: 'flaky', description: 'Fails once', schema },
-    );
-    const slow = tool(
-      async () => {
-        calls.slow += 1;
-        const attempt = calls.slow;
-        log.push(`slow#${attempt} start`);
-        await released;
-        log.push(`slow#${attempt} end`);
-        return 'slow ok';
-      },
-      { name: 'slow', description: 'Waits', schema },
-    );
-    return { tools: [flaky, slow], log, calls, release };
-  }
+/**
+ * `flaky` throws on its first call; `slow` holds its first call until the test lets it go.
+ * The node does not handle tool errors, so `flaky`'s error fails the attempt and LangGraph's
+ * retry policy runs the node again while the first `slow` still runs.
+ */
+function flakyAndSlow() {
+  const log: string[] = [];
+  const calls = { flaky: 0, slow: 0 };
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const flaky = tool(
+    async () => {
+      calls.flaky += 1;
+      const attempt = calls.flaky;
+      log.push(`flaky#${attempt} start`);
+      if (attempt === 1) throw new Error('flaky failed');
+      return 'flaky ok';
+    },
+    { name: 'flaky', description: 'Fails once', schema },
+  );
+  const slow = tool(
+    async () => {
+      calls.slow += 1;
+      const attempt = calls.slow;
+      log.push(`slow#${attempt} start`);
+      await released;
+      log.push(`slow#${attempt} end`);
+      return 'slow ok';
+    },
+    { name: 'slow', description: 'Waits', schema },
+  );
+  return { tools: [flaky, slow], log, calls, release };
+}
 
+describe('a node retried while a sibling call still runs', () => {
   const message = new AIMessage({
     id: 'm1',
     content: '',
@@ -129,6 +135,52 @@ describe('a node retried while a sibling call still runs', () => {
       expect(retried).toBeGreaterThan(scheduled.log.indexOf('slow#1 end'));
     });
   }
+});
+
+describe("createAgent's tool retry middleware around toolwaves", () => {
+  it("a retried call is answered as without toolwaves, once its attempt's sibling settled", async () => {
+    const passThrough = createMiddleware({
+      name: 'PassThrough',
+      wrapToolCall: (request, handler) => handler(request),
+    });
+    const calls = [
+      { id: 'c1', name: 'flaky', args: { path: 'a' } },
+      { id: 'c2', name: 'slow', args: { path: 'b' } },
+    ];
+    const retried = async (inner: AgentMiddleware, opened: () => number) => {
+      const tools = flakyAndSlow();
+      const agent = createAgent({
+        model: callingModel({ calls, runs: 1 }),
+        tools: tools.tools,
+        middleware: [
+          // its zod 3 state schema does not fit `exactOptionalPropertyTypes`: the type only
+          toolRetryMiddleware({
+            maxRetries: 1,
+            initialDelayMs: 0,
+            jitter: false,
+          }) as unknown as AgentMiddleware,
+          inner,
+        ],
+      });
+      const run = agent.invoke({ messages: [new HumanMessage('Go.')] });
+      await until(() => tools.calls.flaky === 2 || opened() === 2);
+      const log = [...tools.log];
+      tools.release();
+      return { answers: toolAnswers((await run).messages), log, after: tools.log };
+    };
+    const plain = await retried(passThrough, () => 0);
+    const dispatcher = countingDispatcher();
+    const ours = await retried(toolwavesMiddleware({ dispatcher }), dispatcher.opened);
+
+    expect(plain.answers).toEqual([
+      ['c1', 'success', 'flaky ok'],
+      ['c2', 'success', 'slow ok'],
+    ]);
+    expect(ours.answers).toEqual(plain.answers);
+    // the retry had asked for its call and waited while the first attempt's `slow` ran
+    expect(ours.log).toEqual(['flaky#1 start', 'slow#1 start']);
+    expect(ours.after.indexOf('flaky#2 start')).toBeGreaterThan(ours.after.indexOf('slow#1 end'));
+  });
 });
 
 describe('two runs through one node, forked from one checkpoint (equal message and call ids)', () => {
