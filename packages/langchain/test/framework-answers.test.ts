@@ -1,6 +1,15 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { StructuredTool, tool } from '@langchain/core/tools';
-import { Command, interrupt, MemorySaver } from '@langchain/langgraph';
+import {
+  Command,
+  END,
+  interrupt,
+  MemorySaver,
+  MessagesAnnotation,
+  Send,
+  START,
+  StateGraph,
+} from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
@@ -146,6 +155,51 @@ describe('interrupts and commands passed through untouched', () => {
     };
     const plain = await interruptAndResume([]);
     const ours = await interruptAndResume([toolwavesMiddleware({ dispatcher: dispatcher() })]);
+    expect(plain).toEqual({
+      asked: ['a', 'b'],
+      answers: [
+        ['c1', 'success', 'a: yes for a'],
+        ['c2', 'success', 'b: yes for b'],
+      ],
+    });
+    expect(ours).toEqual(plain);
+  });
+
+  it('the same through ToolwavesToolNode, a Send per call, side by side with ToolNode', async () => {
+    const askMessage = new AIMessage({
+      id: 'm1',
+      content: '',
+      tool_calls: [
+        { id: 'c1', name: 'ask', args: { path: 'a' } },
+        { id: 'c2', name: 'ask', args: { path: 'b' } },
+      ],
+    });
+    const interruptAndResume = async (node: ToolNode) => {
+      const graph = new StateGraph(MessagesAnnotation)
+        .addNode('tools', node)
+        .addConditionalEdges(START, (state) =>
+          (askMessage.tool_calls ?? []).map(
+            (call) => new Send('tools', { ...state, lg_tool_call: call }),
+          ),
+        )
+        .addEdge('tools', END)
+        .compile({ checkpointer: new MemorySaver() });
+      const thread = { configurable: { thread_id: 't1' } };
+      const first = (await graph.invoke({ messages: [askMessage] }, thread)) as {
+        readonly __interrupt__?: unknown;
+      };
+      const asked = (first.__interrupt__ ?? []) as { id: string; value: { path: string } }[];
+      const resume = Object.fromEntries(asked.map((i) => [i.id, `yes for ${i.value.path}`]));
+      const done = await graph.invoke(new Command({ resume }), thread);
+      return {
+        asked: asked.map((i) => i.value.path).sort(),
+        answers: toolAnswers(done.messages).sort(),
+      };
+    };
+    const plain = await interruptAndResume(new ToolNode([new AskTool()]));
+    const ours = await interruptAndResume(
+      new ToolwavesToolNode([new AskTool()], { dispatcher: dispatcher() }),
+    );
     expect(plain).toEqual({
       asked: ['a', 'b'],
       answers: [
