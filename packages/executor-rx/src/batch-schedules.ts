@@ -24,7 +24,7 @@ import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
-import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
+import { StreamArrivals } from './stream-arrivals.js';
 import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
 // The two schedules of a batch, parameters of its one shell (`runBatch`).
@@ -152,6 +152,7 @@ export function scheduleReadyCalls(
     batch.rules = [];
     const arrivals = new StreamArrivals({
       calls: batch.calls,
+      repeats: batch.repeats,
       nodeOf: (index) => batch.prepared.node(index),
       sequential,
       rulesWanted: batch.gate !== undefined,
@@ -167,7 +168,6 @@ export function scheduleReadyCalls(
           arrival.waits,
           batch.config.scheduler.now(),
           captureSubmitterContext(),
-          arrival.duplicateOf,
         );
       }),
       catchError((cause: unknown) => {
@@ -197,28 +197,19 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly dependencies: readonly number[],
     readonly arrivedAt: number,
     readonly submitter: SubmitterContext,
-    readonly duplicateOf?: number,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }
 
   run(waitedFor: readonly number[]): Observable<DispatchEvent> {
-    const { batch, index, arrivedAt, duplicateOf, submitter } = this;
-    return duplicateOf === undefined
-      ? runCall(batch, batch.prepared.call(index), {
-          wave: undefined,
-          readyAt: arrivedAt,
-          arrivedAt,
-          waitedFor,
-          submitter,
-        })
-      : duplicateCallEvents({
-          call: batch.calls[index]!,
-          index,
-          firstIndex: duplicateOf,
-          waitedFor,
-          waitedMs: batch.config.scheduler.now() - arrivedAt,
-        });
+    const { batch, index, arrivedAt, submitter } = this;
+    return runCall(batch, batch.prepared.call(index), {
+      wave: undefined,
+      readyAt: arrivedAt,
+      arrivedAt,
+      waitedFor,
+      submitter,
+    });
   }
 }
 

@@ -50,6 +50,8 @@ export interface ScheduledBatch extends CallBatch {
   /** The batch's calls: a stream's arrivals are appended. */
   readonly calls: ToolCall[];
   readonly prepared: PreparedCalls;
+  /** A stream's calls: per call, the earlier call with the same id (set as they arrive). */
+  readonly repeats: (number | undefined)[];
   readonly dispatch: ResolvedDispatchOptions;
   /** The async context `dispatch` or `run` was called in (a whole batch's calls run in it). */
   readonly submitter: SubmitterContext;

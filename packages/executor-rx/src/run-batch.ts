@@ -30,6 +30,8 @@ export interface RunBatchOptions {
   readonly turn?: boolean | undefined;
   /** The implementation given with call `index`, if any (turns). */
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
+  /** A whole batch's calls, checked (`checkBatch`): per call, the earlier call with its id. */
+  readonly repeats?: readonly (number | undefined)[] | undefined;
 }
 
 // One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
@@ -57,6 +59,8 @@ class BatchRun implements ScheduledBatch {
   readonly #options: RunBatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
   readonly prepared: PreparedCalls;
+  /** A stream's calls: per call, the earlier call with the same id (set as they arrive). */
+  readonly repeats: (number | undefined)[] = [];
   readonly #whole: readonly ToolCall[] | undefined;
   readonly #results: (ToolResult | undefined)[] = [];
   rules: (readonly number[])[] | undefined;
@@ -80,7 +84,15 @@ class BatchRun implements ScheduledBatch {
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
     const { executeOf } = options;
-    this.prepared = new PreparedCalls({ registry, calls: this.calls, health, executeOf });
+    this.prepared = new PreparedCalls({
+      registry,
+      calls: this.calls,
+      health,
+      executeOf,
+      // Only a coordinator reads what an unsafe call holds: without one, its declarations stay unread.
+      fleetExclusiveForUnsafe: config.coordinator === undefined || config.fleetExclusiveForUnsafe,
+      repeats: options.repeats ?? this.repeats,
+    });
     const waves = this.#whole !== undefined && dispatch.mode !== 'eager';
     this.gate =
       dispatch.onFailure === 'continue'

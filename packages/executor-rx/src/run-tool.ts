@@ -48,7 +48,7 @@ function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
     attempt.fleetWaitFrom = attempt.now();
     let grant: MaybeAsync<CoordinationGrant>;
     try {
-      const { access, exclusive } = attempt.prepared.fleetRequest;
+      const { access, exclusive } = attempt.prepared.fleetClaim;
       const signal = attempt.context.signal;
       grant = attempt.place.submitter(() =>
         coordinator.acquire(
