@@ -240,3 +240,48 @@ describe('two runs through one node, forked from one checkpoint (equal message a
     ]);
   });
 });
+
+describe('two calls with one id in one message (a deliberate difference from ToolNode)', () => {
+  it('runs both, the second once the first has settled, and answers both', async () => {
+    const log: string[] = [];
+    const echo = tool(
+      async ({ path }) => {
+        log.push(`start ${path}`);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        log.push(`end ${path}`);
+        return `echo ${path}`;
+      },
+      { name: 'echo', description: 'Echoes', schema },
+    );
+    const twice = new AIMessage({
+      content: '',
+      tool_calls: [
+        { id: 'c1', name: 'echo', args: { path: 'a' } },
+        { id: 'c1', name: 'echo', args: { path: 'b' } },
+      ],
+    });
+    const dispatcher = new Dispatcher({
+      registry: new ToolRegistry().add(declareTool({ name: 'echo', concurrencySafe: true })),
+      mode: 'eager',
+    });
+    const ours = await new ToolwavesToolNode([echo], { dispatcher }).invoke({ messages: [twice] });
+    const plain = await new ToolNode([echo]).invoke({ messages: [twice] });
+
+    expect(toolAnswers(ours.messages)).toEqual(toolAnswers(plain.messages));
+    expect(toolAnswers(ours.messages)).toEqual([
+      ['c1', 'success', 'echo a'],
+      ['c1', 'success', 'echo b'],
+    ]);
+    // ours first (one after the other), then ToolNode's (both at once)
+    expect(log).toEqual([
+      'start a',
+      'end a',
+      'start b',
+      'end b',
+      'start a',
+      'start b',
+      'end a',
+      'end b',
+    ]);
+  });
+});
