@@ -90,7 +90,7 @@ function stepOf(messages: readonly BaseMessage[] | undefined, id: string): unkno
  * The error a LangChain tool rejects with when its signal aborts (`getAbortSignalError` of
  * `@langchain/core`): the reason when it is an error, else an error saying it.
  */
-export function abortError(reason: unknown): Error {
+function abortError(reason: unknown): Error {
   if (reason instanceof Error) return reason;
   return new Error(typeof reason === 'string' ? reason : 'Aborted');
 }

@@ -18,7 +18,10 @@ type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
  * graphs built by hand. The node still runs each tool (and turns its errors into error
  * `ToolMessage`s, as `ToolNode` does); toolwaves decides when each may start, by the tools'
  * declarations in the dispatcher's registry. Works the same when each call arrives as its own
- * `Send`.
+ * `Send`. Turns belong to one run (two runs with equal message ids never share one); a node
+ * retried by its `retryPolicy` runs its calls again once the previous attempt's have settled; a
+ * call the signal aborts while it waits is answered as `ToolNode` answers a tool its signal
+ * stopped (an error `ToolMessage`, or the error without `handleToolErrors`).
  *
  * @example
  * ```ts
