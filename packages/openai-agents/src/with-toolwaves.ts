@@ -21,7 +21,8 @@ const invalid = (message: string) => new AgentsAdapterError({ code: 'invalid_opt
  * one file never overlap; a read of another file runs beside them). The Agents SDK still runs
  * every tool (its input parsing, guardrails, error function, tracing) and gets each output as
  * the tool made it; a tool's error reaches it unchanged; the run's abort signal answers the
- * calls still waiting without running them. Other tools (hosted, computer, shell) are left as
+ * calls still waiting as cancelled, without running them. Turns belong to one run: two runs
+ * whose calls carry equal ids never share one. Other tools (hosted, computer, shell) are left as
  * they are. Returns a clone: the agent given is not changed.
  *
  * @example
