@@ -35,7 +35,8 @@ function heldTools() {
 
 describe("aborts and errors answered as the AI SDK's own", () => {
   it('an aborted generateText ends as it does without toolwaves; the waiting call never runs', async () => {
-    const abortedRun = async (schedule: (tools: ToolSet) => ToolSet) => {
+    // `starts`: the calls that start before the abort (alone, both; scheduled, the first only)
+    const abortedRun = async (schedule: (tools: ToolSet) => ToolSet, starts: number) => {
       const { tools, started } = heldTools();
       const model = callingModel(calls);
       const stop = new AbortController();
@@ -46,7 +47,7 @@ describe("aborts and errors answered as the AI SDK's own", () => {
         prompt: 'Go.',
         abortSignal: stop.signal,
       });
-      await until(() => started.length > 0);
+      await until(() => started.length === starts);
       stop.abort(reason);
       const outcome = await run.then(
         (result) => ({ text: result.text, content: result.steps[0]?.content }),
@@ -54,8 +55,8 @@ describe("aborts and errors answered as the AI SDK's own", () => {
       );
       return { outcome, started };
     };
-    const plain = await abortedRun((tools) => tools);
-    const ours = await abortedRun((tools) => withToolwaves(tools, { dispatcher: dispatcher() }));
+    const plain = await abortedRun((tools) => tools, 2);
+    const ours = await abortedRun((tools) => withToolwaves(tools, { dispatcher: dispatcher() }), 1);
     expect(ours.outcome).toEqual(plain.outcome);
     expect(plain.started.sort()).toEqual(['a', 'b']);
     expect(ours.started).toEqual(['a']);

@@ -44,14 +44,18 @@ const calls = [
 const message = new AIMessage({ id: 'm1', content: '', tool_calls: calls });
 const reason = new Error('stopped by the user');
 
-/** Invokes `node` alone on the message, aborts once its first call runs; what it gave back. */
+/**
+ * Invokes the node alone on the message, aborts once `starts` calls run (`ToolNode`: both at
+ * once; toolwaves: the first, the second waits for it); what it gave back.
+ */
 async function abortedInvoke(
   make: (tools: ReturnType<typeof heldTools>['tools']) => ToolNode,
+  starts: number,
 ): Promise<{ readonly outcome: unknown; readonly started: string[] }> {
   const { tools, started } = heldTools();
   const stop = new AbortController();
   const run = make(tools).invoke({ messages: [message] }, { signal: stop.signal });
-  await until(() => started.length > 0);
+  await until(() => started.length === starts);
   stop.abort(reason);
   const outcome = await run.then(
     (value: { messages: ToolMessage[] }) => toolAnswers(value.messages),
@@ -62,9 +66,10 @@ async function abortedInvoke(
 
 describe("aborts answered as the framework's own", () => {
   it('ToolwavesToolNode.invoke: each call an error ToolMessage, as ToolNode answers them', async () => {
-    const plain = await abortedInvoke((tools) => new ToolNode(tools));
+    const plain = await abortedInvoke((tools) => new ToolNode(tools), 2);
     const ours = await abortedInvoke(
       (tools) => new ToolwavesToolNode(tools, { dispatcher: dispatcher() }),
+      1,
     );
     const answer = 'Error: stopped by the user\n Please fix your mistakes.';
     expect(plain.outcome).toEqual([
@@ -76,10 +81,14 @@ describe("aborts answered as the framework's own", () => {
   });
 
   it('ToolwavesToolNode.invoke without handling tool errors: rejects with the reason, as ToolNode', async () => {
-    const plain = await abortedInvoke((tools) => new ToolNode(tools, { handleToolErrors: false }));
+    const plain = await abortedInvoke(
+      (tools) => new ToolNode(tools, { handleToolErrors: false }),
+      2,
+    );
     const ours = await abortedInvoke(
       (tools) =>
         new ToolwavesToolNode(tools, { dispatcher: dispatcher(), handleToolErrors: false }),
+      1,
     );
     expect(plain.outcome).toBe(reason);
     expect(ours.outcome).toBe(reason);
@@ -90,7 +99,7 @@ describe("aborts answered as the framework's own", () => {
       name: 'PassThrough',
       wrapToolCall: (request, handler) => handler(request),
     });
-    const abortedRun = async (middleware: AgentMiddleware) => {
+    const abortedRun = async (middleware: AgentMiddleware, starts: number) => {
       const { tools, started } = heldTools();
       const agent = createAgent({
         model: callingModel({ calls, runs: 1 }),
@@ -99,7 +108,7 @@ describe("aborts answered as the framework's own", () => {
       });
       const stop = new AbortController();
       const run = agent.invoke({ messages: [new HumanMessage('Go.')] }, { signal: stop.signal });
-      await until(() => started.length > 0);
+      await until(() => started.length === starts);
       stop.abort(reason);
       return {
         error: await run.then(
@@ -109,8 +118,8 @@ describe("aborts answered as the framework's own", () => {
         started,
       };
     };
-    const plain = await abortedRun(passThrough);
-    const ours = await abortedRun(toolwavesMiddleware({ dispatcher: dispatcher() }));
+    const plain = await abortedRun(passThrough, 2);
+    const ours = await abortedRun(toolwavesMiddleware({ dispatcher: dispatcher() }), 1);
     expect(plain.error).toBe(reason);
     expect(ours.error).toBe(reason);
     expect(plain.started.sort()).toEqual(['a', 'b']);

@@ -55,7 +55,8 @@ describe("aborts answered as the Agents SDK's own run loop answers them", () => 
         'Go.',
         { signal: stop.signal },
       );
-      await until(() => started.length > 0);
+      // alone, both calls start at once; scheduled, the second waits for the first
+      await until(() => started.length === (scheduled ? 1 : 2));
       stop.abort(reason);
       const error = await run.then(
         () => undefined,
