@@ -117,7 +117,7 @@ export function toolAnswers(messages: readonly BaseMessage[]): [string, string, 
  * Turns the event loop until `condition()` holds (at most `turns` times), for a state reached
  * through real timers of 0 ms (LangGraph's retry back-off) or callbacks: no wall-clock wait.
  */
-export async function until(condition: () => boolean, turns = 10_000): Promise<void> {
+export async function until(condition: () => boolean, turns = 100_000): Promise<void> {
   for (let i = 0; i < turns; i += 1) {
     if (condition()) return;
     await tick();

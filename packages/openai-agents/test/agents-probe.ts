@@ -102,7 +102,7 @@ export function outputsSeenBy(model: ScriptedModel, index: number): [string, str
 /**
  * Turns the event loop until `condition()` holds (at most `turns` times): no wall-clock wait.
  */
-export async function until(condition: () => boolean, turns = 10_000): Promise<void> {
+export async function until(condition: () => boolean, turns = 100_000): Promise<void> {
   for (let i = 0; i < turns; i += 1) {
     if (condition()) return;
     await tick();
