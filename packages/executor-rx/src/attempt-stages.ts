@@ -151,8 +151,10 @@ function finish({ answer }: Answered): Concluded {
 /** 8. Recovery decides: finish with the answer, retry after a back-off, or fail the batch. */
 function recover(attempt: Attempt, answer: AttemptAnswer): Observable<Concluded> {
   const recovery = attempt.batch.config.recovery;
-  // An effect that may have taken place is never retried automatically.
-  if (!answer.isError || recovery === undefined || answer.kind === 'outcome_unknown') {
+  // An effect that may have taken place is never retried automatically (nor is a tool's answer
+  // given after its lease was lost: it had committed its effect).
+  const unsure = answer.kind === 'outcome_unknown' || attempt.leaseLost !== undefined;
+  if (!answer.isError || recovery === undefined || unsure) {
     return of({ action: 'finish', answer, content: answer.content });
   }
   const { call, index, toolName, input } = attempt.prepared;

@@ -44,6 +44,8 @@ export class Attempt {
   open = false;
   /** Its tool was started (its answer then goes through post hooks and the health record). */
   toolStarted = false;
+  /** Its fleet grant was lost while its tool ran, and why. */
+  leaseLost: { readonly reason: unknown } | undefined = undefined;
   readonly #events: Subscriber<DispatchEvent>;
   /** The instrumentation's view of the attempt (`granted`, `run`) until it ended, if any. */
   instrument: AttemptInstrument | undefined;
@@ -129,6 +131,7 @@ export class Attempt {
       durationMs,
       waitMs: this.beganAt - this.readyAt,
       ...(result === undefined ? {} : { result }),
+      ...(this.leaseLost === undefined ? {} : { leaseLost: true as const }),
     });
   }
 
@@ -196,6 +199,7 @@ export class AttemptContext implements ToolContext {
   readonly toolCallId: string;
   readonly attempt: number;
   declare readonly fencingToken?: number;
+  declare readonly markCommitted?: () => void;
   // One TS-private field, not `#` fields: this object is made for every attempt of every call,
   // and its size and kind of fields show in the dispatcher's per-call overhead.
   /** The signal's controller once read, or why it was aborted before. */
@@ -223,10 +227,18 @@ export class AttemptContext implements ToolContext {
     else if (state instanceof AbortController) state.abort(reason);
   }
 
-  /** The fencing token of the attempt's fleet grant, before its tool runs. */
-  static fence(context: AttemptContext, fencingToken: number | undefined): void {
-    if (fencingToken !== undefined) {
-      (context as { fencingToken?: number }).fencingToken = fencingToken;
-    }
+  /**
+   * The attempt's fleet grant, before its tool runs: its fencing token, and `markCommitted`
+   * (set only then: a call with no grant has no lease to lose). Tells whether the tool marked
+   * its effect committed.
+   */
+  static granted(context: AttemptContext, fencingToken: number | undefined): () => boolean {
+    const granted = context as { fencingToken?: number; markCommitted?: () => void };
+    if (fencingToken !== undefined) granted.fencingToken = fencingToken;
+    let committed = false;
+    granted.markCommitted = () => {
+      committed = true;
+    };
+    return () => committed;
   }
 }

@@ -1,5 +1,14 @@
 import type { AttemptInstrument, CoordinationGrant, Tool, ToolContext } from '@toolwaves/core';
-import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
+import {
+  concatMap,
+  map,
+  Observable,
+  race,
+  type Subscriber,
+  type Subscription,
+  type TeardownLogic,
+  timer,
+} from 'rxjs';
 import { type Attempt, AttemptContext } from './attempt.js';
 import {
   type AttemptAnswer,
@@ -95,6 +104,10 @@ function runTool(
 class ToolRun {
   #settled = false;
   #output: PromiseLike<unknown> | undefined;
+  /** Whether the tool marked its effect committed (with a grant only). */
+  #committed: (() => boolean) | undefined;
+  /** After a lost lease: the settle timeout, past which the outcome is unknown. */
+  #lostWait: Subscription | undefined;
 
   constructor(
     private readonly attempt: Attempt,
@@ -112,7 +125,7 @@ class ToolRun {
       return undefined;
     }
     const context = attempt.context;
-    AttemptContext.fence(context, grant?.fencingToken);
+    if (grant !== undefined) this.#committed = AttemptContext.granted(context, grant.fencingToken);
     const instrument = attempt.instrument;
     attempt.toolStarted = true;
     let output: MaybeAsync<unknown>;
@@ -150,6 +163,7 @@ class ToolRun {
     );
     return () => {
       grant?.lost.removeEventListener('abort', onLost!);
+      this.#lostWait?.unsubscribe();
       this.#outlive();
     };
   }
@@ -164,16 +178,36 @@ class ToolRun {
   #settle(outcome: unknown, threw: boolean): void {
     if (this.subscriber.closed) return;
     const toolName = this.attempt.prepared.toolName;
+    const lost = this.attempt.leaseLost;
+    if (lost !== undefined) {
+      // Its lease was lost after it committed: its own answer, unless it threw (then unknown).
+      this.#answered(
+        threw ? outcomeUnknownAnswer(toolName, lost.reason) : answerOf(toolName, outcome),
+      );
+      return;
+    }
     this.#answered(threw ? thrownAnswer(toolName, outcome) : answerOf(toolName, outcome));
   }
 
-  /** The grant was lost while the tool ran: it is told to stop; its outcome is unknown. */
+  // The grant was lost while the tool ran: it is told to stop. A tool that had already passed a
+  // fenced commit (`markCommitted`) has done its effect: its answer is awaited (at most
+  // `settleTimeoutMs`) and is the call's. Any other's outcome is unknown, answered at once: it
+  // had not committed when the lease was lost, and nothing it does now may count.
   #lost(): void {
+    const attempt = this.attempt;
     const reason = this.grant?.lost.reason;
-    AttemptContext.abort(this.attempt.context, reason ?? new Error('lease lost'));
-    const toolName = this.attempt.prepared.toolName;
-    this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
-    this.subscriber.complete();
+    attempt.leaseLost = { reason };
+    AttemptContext.abort(attempt.context, reason ?? new Error('lease lost'));
+    const toolName = attempt.prepared.toolName;
+    const unknown = (): void => {
+      if (this.subscriber.closed) return;
+      this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
+      this.subscriber.complete();
+    };
+    if (this.#committed?.() !== true) return unknown();
+    const { settleTimeoutMs, scheduler } = attempt.batch.config;
+    if (Number.isFinite(settleTimeoutMs))
+      this.#lostWait = scheduler.schedule(unknown, settleTimeoutMs);
   }
 
   /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
@@ -222,6 +256,12 @@ function underTimeout(attempt: Attempt, work: Observable<Answered>): Observable<
       // Aborted before the race unsubscribes the work: the tool and the grant request see why.
       AttemptContext.abort(attempt.context, reason);
       attempt.fleetWaited();
+      const lost = attempt.leaseLost;
+      if (lost !== undefined) {
+        // Waiting for a tool whose lease was lost: never a timeout, which recovery may retry.
+        const answer = outcomeUnknownAnswer(attempt.prepared.toolName, lost.reason);
+        return { answer, toolRan: true };
+      }
       const answer = softError('timeout', message);
       if (!attempt.toolStarted) throw new EarlyAnswer(answer);
       return { answer, toolRan: true };
