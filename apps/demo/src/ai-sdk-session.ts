@@ -5,7 +5,7 @@ import {
   FRAMEWORK_TASK,
   type FrameworkSessionOptions,
   scriptedCallId,
-} from './framework-session.js';
+} from './framework-session-options.js';
 import { SCRIPTED_FINAL_TEXT } from './scripted-model.js';
 
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;

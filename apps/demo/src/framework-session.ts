@@ -1,36 +1,9 @@
-import type { ToolRegistry, TurnSource } from '@toolwaves/core';
-import type { ScriptedTurn } from './scripted-session.js';
+import type { FrameworkSessionOptions } from './framework-session-options.js';
 
 /** The agent frameworks the demo can run its scripted session in (`--framework`). */
 export const FRAMEWORK_NAMES = ['langchain', 'openai-agents', 'ai-sdk'] as const;
 /** An agent framework the demo knows by name. */
 export type FrameworkName = (typeof FRAMEWORK_NAMES)[number];
-
-/** What the demo's task says to a framework's agent. */
-export const FRAMEWORK_TASK =
-  'Explore this small TypeScript project, fix the rounding TODO in src/price.ts, then check the project.';
-
-/** Options of a framework session (`runLangChainSession` and its two siblings). */
-export interface FrameworkSessionOptions {
-  /** The demo's tools: the framework's own tools are made from them. */
-  readonly registry: ToolRegistry;
-  /**
-   * Decides when each of the framework's calls starts; `undefined`: the framework alone, which
-   * starts all of a turn's calls at once (for the comparison).
-   */
-  readonly dispatcher: TurnSource | undefined;
-  /** The scripted model's turns, replayed by the framework's own fake model. */
-  readonly turns: readonly ScriptedTurn[];
-  /** The framework's abort signal for the whole run. */
-  readonly signal: AbortSignal;
-  /** The fake model is asked for turn `turn` (from 1): what it says and how many calls it makes. */
-  readonly onTurn: (turn: number, text: string, calls: number) => void;
-}
-
-/** The id of call `index` of turn `turn` (from 0), as the scripted model gives it. */
-export function scriptedCallId(turn: number, index: number): string {
-  return `call_${turn + 1}_${index}`;
-}
 
 /**
  * Runs the scripted session in a framework's own agent loop, on that framework's fake model

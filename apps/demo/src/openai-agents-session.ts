@@ -10,7 +10,7 @@ import {
   FRAMEWORK_TASK,
   type FrameworkSessionOptions,
   scriptedCallId,
-} from './framework-session.js';
+} from './framework-session-options.js';
 import { SCRIPTED_FINAL_TEXT } from './scripted-model.js';
 
 /**

@@ -57,7 +57,9 @@ export function withToolwaves<TOOLS extends ToolSet>(
       execute: async (input: unknown, callOptions: ToolExecutionOptions) => {
         const { abortSignal } = callOptions;
         const outcome = await turns.run({
-          step: callOptions.messages, // one array for all the calls of a step
+          // one array for all the calls of a step, made afresh for each step of each call:
+          // calls of two runs never share it, even with equal ids
+          step: callOptions.messages,
           call: { id: callOptions.toolCallId, name, input },
           signal: abortSignal,
           execute: async (context) =>
@@ -74,6 +76,8 @@ export function withToolwaves<TOOLS extends ToolSet>(
         });
         if (outcome.kind === 'ran') return outcome.value;
         if (outcome.kind === 'threw') throw outcome.error;
+        // as a tool that its abort signal stopped (`abortSignal.throwIfAborted()`)
+        if (outcome.kind === 'aborted') throw outcome.reason;
         throw new ToolLoopError({ code: 'not_run', message: outcome.result.content });
       },
     } as ToolSet[string];

@@ -18,10 +18,12 @@ type Execute = (input: unknown, context: ToolContext) => Promise<string | ToolOu
  */
 function recordingSource() {
   const turns: { calls: string[]; closed: boolean }[] = [];
+  // the calls handed over and not yet answered, by id, first handed over first
   const waiting = new Map<
     string,
-    { execute: Execute | undefined; done: (r: ToolResult) => void }
+    { execute: Execute | undefined; done: (r: ToolResult) => void }[]
   >();
+  const next = (id: string) => waiting.get(id)?.shift();
   const result = (id: string, content: string, isError = false): ToolResult => ({
     toolCallId: id,
     toolName: 'tool',
@@ -37,7 +39,7 @@ function recordingSource() {
         run: (call: ToolCall, execute?: Execute) =>
           new Promise<ToolResult>((done) => {
             turn.calls.push(call.id);
-            waiting.set(call.id, { execute, done });
+            waiting.set(call.id, [...(waiting.get(call.id) ?? []), { execute, done }]);
           }),
         close: async () => {
           turn.closed = true;
@@ -45,22 +47,32 @@ function recordingSource() {
       };
     },
   };
+  const results = new Map<string, ToolResult>();
   return {
     source,
     turns,
+    /** What each call's execute gave the dispatcher, by call id. */
+    results,
     /** Runs the call's execute as the dispatcher would, and answers the call with its output. */
     async start(id: string): Promise<void> {
-      const entry = waiting.get(id);
+      const entry = next(id);
       const signal = new AbortController().signal;
       try {
         const output = await entry?.execute?.(undefined, { toolCallId: id, signal, attempt: 1 });
-        entry?.done(result(id, typeof output === 'string' ? output : (output?.content ?? '')));
+        const answer = result(
+          id,
+          typeof output === 'string' ? output : (output?.content ?? ''),
+          typeof output === 'object' && output.isError === true,
+        );
+        results.set(id, answer);
+        entry?.done(answer);
       } catch (error) {
+        results.set(id, result(id, String(error), true));
         entry?.done(result(id, String(error), true));
       }
     },
     answer(id: string, content: string): void {
-      waiting.get(id)?.done(result(id, content, true));
+      next(id)?.done(result(id, content, true));
     },
   };
 }
@@ -122,7 +134,7 @@ describe('StepTurns', () => {
     });
   });
 
-  it('answers a waiting call with the abort reason and never runs it; leaves a started one be', async () => {
+  it('answers a waiting call `aborted` with the reason and never runs it; leaves a started one be', async () => {
     const recorded = recordingSource();
     const turns = new StepTurns({ dispatcher: recorded.source, error });
     const stop = new AbortController();
@@ -154,21 +166,120 @@ describe('StepTurns', () => {
     await tick();
     const reason = new Error('stopped');
     stop.abort(reason);
-    await expect(waiting).rejects.toBe(reason);
+    expect(await waiting).toEqual({ kind: 'aborted', reason });
     await recorded.start('w'); // the dispatcher lets it start now: its implementation must not run
     finish('done');
     await startedRun;
     expect(await started).toEqual({ kind: 'ran', value: 'done' });
     expect(ran).toEqual(['s']);
-    await expect(
-      turns.run({
+    expect(
+      await turns.run({
         step: 1,
         call: call('late'),
         signal: stop.signal,
         execute: async () => '',
         output: String,
       }),
-    ).rejects.toBe(reason);
+    ).toEqual({ kind: 'aborted', reason });
+  });
+
+  it('keeps the calls of two runs apart, even with equal steps and call ids', async () => {
+    const recorded = recordingSource();
+    const turns = new StepTurns({ dispatcher: recorded.source, error });
+    const runA = {};
+    const runB = {};
+    const run = (owner: object, value: string) =>
+      turns.run({
+        run: owner,
+        step: 'm1',
+        call: call('c1'),
+        execute: async () => value,
+        output: String,
+      });
+
+    const a = run(runA, 'a');
+    const b = run(runB, 'b');
+    expect(recorded.turns.map((turn) => turn.calls)).toEqual([['c1'], ['c1']]);
+    await recorded.start('c1'); // run A's
+    expect(await a).toEqual({ kind: 'ran', value: 'a' });
+    await tick();
+    expect(recorded.turns.map((turn) => turn.closed)).toEqual([true, false]);
+    await recorded.start('c1'); // run B's
+    expect(await b).toEqual({ kind: 'ran', value: 'b' });
+  });
+
+  it("opens a retried step's next turn once every call of the previous attempt has settled", async () => {
+    const recorded = recordingSource();
+    const turns = new StepTurns({ dispatcher: recorded.source, error });
+    const owner = {};
+    const ran: string[] = [];
+    const run = (id: string, attempt: number) =>
+      turns.run({
+        run: owner,
+        step: 'm1',
+        call: call(id),
+        execute: async () => {
+          ran.push(`${id}#${attempt}`);
+          return `${id}#${attempt}`;
+        },
+        output: String,
+      });
+
+    const first1 = run('c1', 1);
+    const first2 = run('c2', 1);
+    await recorded.start('c1'); // c1 ends; c2 of the first attempt is still waiting
+    expect(await first1).toEqual({ kind: 'ran', value: 'c1#1' });
+    const retry1 = run('c1', 2); // the step again (a retry): not a duplicate of the first c1
+    const retry2 = run('c2', 2);
+    await tick();
+    // the retry's calls are held back while the first attempt's c2 has not settled
+    expect(recorded.turns.map((turn) => turn.calls)).toEqual([['c1', 'c2'], []]);
+    await recorded.start('c2');
+    expect(await first2).toEqual({ kind: 'ran', value: 'c2#1' });
+    await tick();
+    expect(recorded.turns.map((turn) => turn.calls)).toEqual([
+      ['c1', 'c2'],
+      ['c1', 'c2'],
+    ]);
+    expect(recorded.turns[0]?.closed).toBe(true);
+    await recorded.start('c1');
+    await recorded.start('c2');
+    expect(await retry1).toEqual({ kind: 'ran', value: 'c1#2' });
+    expect(await retry2).toEqual({ kind: 'ran', value: 'c2#2' });
+    expect(ran).toEqual(['c1#1', 'c2#1', 'c1#2', 'c2#2']);
+  });
+
+  it("hands back the framework's control flow as it was thrown, recorded as an answer", async () => {
+    const recorded = recordingSource();
+    const turns = new StepTurns({ dispatcher: recorded.source, error });
+    class GraphInterrupt extends Error {
+      override readonly name = 'GraphInterrupt';
+    }
+    const interrupt = new GraphInterrupt('asks a human');
+    const failure = new Error('disk on fire');
+    const controlFlow = (thrown: unknown) => thrown instanceof GraphInterrupt;
+    const throwing = (id: string, thrown: Error) =>
+      turns.run({
+        step: 1,
+        call: call(id),
+        execute: async () => {
+          throw thrown;
+        },
+        output: String,
+        controlFlow,
+      });
+    const interrupted = throwing('i', interrupt);
+    const failed = throwing('f', failure);
+    await recorded.start('i');
+    await recorded.start('f');
+    expect(await interrupted).toEqual({ kind: 'threw', error: interrupt });
+    expect(await failed).toEqual({ kind: 'threw', error: failure });
+    // what the dispatcher was told: an answer for the interrupt, an error for the failure
+    expect(recorded.results.get('i')).toMatchObject({
+      content: '(GraphInterrupt)',
+      isError: false,
+    });
+    expect(recorded.results.get('f')).toMatchObject({ isError: true });
   });
 
   it('names the option and the value when the dispatcher cannot open turns', () => {

@@ -18,8 +18,11 @@ export interface ToolwavesMiddlewareOptions {
  * each starts as soon as the earlier calls it conflicts with have ended (two edits of one file
  * never overlap; a read of another file runs beside them). LangChain still runs every tool
  * (through the inner middleware and its tool node) and gets each answer as it made it; a tool's
- * error reaches LangChain unchanged; the graph's abort signal answers the calls still waiting
- * without running them. Put it first in `middleware` so that it sees every call.
+ * error reaches LangChain unchanged (an interrupt too); the graph's abort signal answers the
+ * calls still waiting as LangChain answers a tool its signal stopped, without running them.
+ * Turns belong to one run: two runs whose messages carry equal ids never share one, and a call
+ * seen again (a retry) runs once the previous attempt's calls have settled. Put it first in
+ * `middleware` so that it sees every call.
  *
  * @example
  * ```ts
@@ -50,10 +53,16 @@ export function toolwavesMiddleware(options: ToolwavesMiddlewareOptions) {
     wrapToolCall: (request, handler) =>
       runLangChainToolCall({
         turns,
+        // the graph's signal is made afresh for each step of each run, and shared by its tasks
+        run: request.runtime.signal ?? request.runtime.configurable ?? request.state,
         toolCall: request.toolCall,
         messages: request.state.messages,
         signal: request.runtime.signal,
         execute: async () => handler(request),
+        // as a tool stopped by the signal: its error goes up through the middleware chain
+        aborted: (error) => {
+          throw error;
+        },
       }),
   });
 }

@@ -1,4 +1,4 @@
-import type { BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { Command, LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { StepTurns, type TurnSource } from '@toolwaves/core';
@@ -18,7 +18,10 @@ type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
  * graphs built by hand. The node still runs each tool (and turns its errors into error
  * `ToolMessage`s, as `ToolNode` does); toolwaves decides when each may start, by the tools'
  * declarations in the dispatcher's registry. Works the same when each call arrives as its own
- * `Send`.
+ * `Send`. Turns belong to one run (two runs with equal message ids never share one); a node
+ * retried by its `retryPolicy` runs its calls again once the previous attempt's have settled; a
+ * call the signal aborts while it waits is answered as `ToolNode` answers a tool its signal
+ * stopped (an error `ToolMessage`, or the error without `handleToolErrors`).
  *
  * @example
  * ```ts
@@ -57,10 +60,28 @@ export class ToolwavesToolNode<T = any> extends ToolNode<T> {
   ): Promise<ToolMessage | Command> {
     return runLangChainToolCall({
       turns: this.#turns,
+      // in a graph, the signal is made afresh for each step of each run and shared by its tasks;
+      // invoked alone without one, the node's config is the invocation's own
+      run: config.signal ?? config,
       toolCall: call,
       messages: messagesOf(state),
       signal: config.signal,
       execute: () => super.runTool(call, config, state),
+      aborted: (error) => this.#toolError(call, error),
+    });
+  }
+
+  /**
+   * `ToolNode`'s answer to a tool that threw `error`: an error `ToolMessage` when it handles tool
+   * errors (the default), else the error itself.
+   */
+  #toolError(call: ToolNodeCall, error: Error): ToolMessage {
+    if (!this.handleToolErrors) throw error;
+    return new ToolMessage({
+      status: 'error',
+      content: `Error: ${error.message}\n Please fix your mistakes.`,
+      name: call.name,
+      tool_call_id: call.id ?? '',
     });
   }
 }

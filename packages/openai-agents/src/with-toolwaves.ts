@@ -21,7 +21,8 @@ const invalid = (message: string) => new AgentsAdapterError({ code: 'invalid_opt
  * one file never overlap; a read of another file runs beside them). The Agents SDK still runs
  * every tool (its input parsing, guardrails, error function, tracing) and gets each output as
  * the tool made it; a tool's error reaches it unchanged; the run's abort signal answers the
- * calls still waiting without running them. Other tools (hosted, computer, shell) are left as
+ * calls still waiting as cancelled, without running them. Turns belong to one run: two runs
+ * whose calls carry equal ids never share one. Other tools (hosted, computer, shell) are left as
  * they are. Returns a clone: the agent given is not changed.
  *
  * @example
@@ -75,8 +76,10 @@ function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TT
     details,
   ) => {
     const outcome = await turns.run({
-      // a response's calls share the runner's per-batch signal; else the run's context
-      step: details?.signal ?? runContext,
+      // one run context per run; within it, a response's calls share the runner's per-batch
+      // signal (one call alone gets the run's signal, or none)
+      run: runContext,
+      step: details?.signal,
       call: { id: details?.toolCall?.callId ?? '', name: inner.name, input: parsed(input) },
       signal: details?.signal,
       execute: () => inner.invoke(runContext, input, details),
@@ -84,6 +87,8 @@ function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TT
     });
     if (outcome.kind === 'ran') return outcome.value;
     if (outcome.kind === 'threw') throw outcome.error;
+    // as a tool that its signal stopped: the runner answers the call as cancelled
+    if (outcome.kind === 'aborted') throw outcome.reason;
     return outcome.result.content; // what the model reads, as from the tool's error function
   };
   // the same tool (its descriptors, its prototype), with `invoke` going through the turn

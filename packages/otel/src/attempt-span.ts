@@ -13,7 +13,7 @@ import type {
   AttemptInstrument,
   AttemptStartInfo,
 } from '@toolwaves/core';
-import type { BatchSpan } from './batch-span.js';
+import type { DispatchSpanScope } from './dispatch-span-scope.js';
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -52,7 +52,7 @@ const TOOL_ERROR = 'tool_error';
  * runs in the span's context; the execution-time histogram gets the span's duration.
  */
 export class AttemptSpan implements AttemptInstrument {
-  readonly #batch: BatchSpan;
+  readonly #batch: DispatchSpanScope;
   readonly #info: AttemptStartInfo;
   readonly #beganAt: number;
   #span: Span | undefined;
@@ -60,7 +60,7 @@ export class AttemptSpan implements AttemptInstrument {
   #running = false;
   #ended = false;
 
-  constructor(batch: BatchSpan, info: AttemptStartInfo) {
+  constructor(batch: DispatchSpanScope, info: AttemptStartInfo) {
     this.#batch = batch;
     this.#info = info;
     this.#beganAt = batch.clock.now();

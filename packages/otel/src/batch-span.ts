@@ -5,7 +5,6 @@ import {
   type SpanContext,
   SpanKind,
   SpanStatusCode,
-  type Tracer,
   trace,
 } from '@opentelemetry/api';
 import type {
@@ -16,9 +15,9 @@ import type {
   BatchStartInfo,
 } from '@toolwaves/core';
 import { AttemptSpan } from './attempt-span.js';
+import type { DispatchSpanScope, SpanSettings } from './dispatch-span-scope.js';
 import { ATTR_ERROR_TYPE } from './gen-ai-conventions.js';
 import { SpanClock } from './span-clock.js';
-import type { ToolMetrics } from './tool-metrics.js';
 import {
   ATTR_TOOLWAVES_DISPATCH_CALL_COUNT,
   ATTR_TOOLWAVES_DISPATCH_MAX_CONCURRENCY,
@@ -30,20 +29,12 @@ import {
   SPAN_NAME_TOOLWAVES_DISPATCH,
 } from './toolwaves-attributes.js';
 
-/** What every span of one {@link openTelemetry} instrumentation shares. */
-export interface SpanSettings {
-  readonly tracer: Tracer;
-  readonly metrics: ToolMetrics;
-  readonly recordArguments: boolean;
-  readonly recordResults: boolean;
-}
-
 /**
  * One dispatch as a `toolwaves.dispatch` span, parented to the context active where the dispatch
  * began; its calls' spans are its children. It remembers the span of each call's latest attempt,
  * so a later call's span can link to the spans of the calls it waited for.
  */
-export class BatchSpan implements BatchInstrument {
+export class BatchSpan implements BatchInstrument, DispatchSpanScope {
   readonly settings: SpanSettings;
   /** The dispatch's clock: times of its spans and durations of its metrics. */
   readonly clock = new SpanClock();

@@ -7,7 +7,8 @@ import {
 } from '@opentelemetry/api';
 import type { Instrumentation } from '@toolwaves/core';
 import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
-import { BatchSpan, type SpanSettings } from './batch-span.js';
+import { BatchSpan } from './batch-span.js';
+import type { SpanSettings } from './dispatch-span-scope.js';
 import { OtelError } from './otel-error.js';
 import { toolMetrics } from './tool-metrics.js';
 
