@@ -6,7 +6,9 @@
 // (`npm ls`), type-checks its programs with `tsc --noEmit` and runs each: one turn of the
 // framework's own loop on a fake model, its calls scheduled by toolwaves.
 //
-// Usage: node scripts/consumer-check.mjs [--keep]   (--keep leaves the temp projects in place)
+// Usage: node scripts/consumer-check.mjs [--built] [--keep]
+//   --built: the packages are built already (CI runs `pnpm build` first): only pack them
+//   --keep:  leave the temp projects in place
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ const repo = fileURLToPath(new URL('..', import.meta.url));
 const sources = join(repo, 'scripts/consumer-check/src');
 const tarballs = join(repo, 'tarballs');
 const keep = process.argv.includes('--keep');
+const built = process.argv.includes('--built');
 // The TypeScript the monorepo builds with (its root devDependency), so the check reads our
 // declaration files with the compiler that wrote them.
 const typescript = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).devDependencies
@@ -53,8 +56,13 @@ const run = (command, args, cwd) =>
 const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
 
 const started = performance.now();
-console.log('== consumer check: pnpm package (build, then pack each public package)');
-execFileSync('npx', ['-y', 'pnpm@10', '--silent', 'package'], { cwd: repo, stdio: 'inherit' });
+if (built) {
+  console.log('== consumer check: pack each public package (built already)');
+  execFileSync(process.execPath, [join(repo, 'scripts/pack-packages.mjs')], { stdio: 'inherit' });
+} else {
+  console.log('== consumer check: pnpm package (build, then pack each public package)');
+  execFileSync('npx', ['-y', 'pnpm@10', '--silent', 'package'], { cwd: repo, stdio: 'inherit' });
+}
 const packed = readdirSync(tarballs);
 console.log(`   packed ${packed.length} tarballs in ${seconds(started)}`);
 

@@ -15,14 +15,16 @@ mkdirSync(out);
 const pnpm = process.env.npm_execpath?.includes('pnpm')
   ? [process.execPath, process.env.npm_execpath]
   : ['npx', '-y', 'pnpm@10'];
-for (const dir of readdirSync(join(repo, 'packages'))) {
-  const manifest = JSON.parse(readFileSync(join(repo, 'packages', dir, 'package.json'), 'utf8'));
-  if (manifest.private === true) continue;
-  execFileSync(pnpm[0], [...pnpm.slice(1), 'pack', '--pack-destination', out], {
-    cwd: join(repo, 'packages', dir),
-    stdio: 'ignore',
-  });
-}
+// one pnpm run for all of them: every package of packages/, but the private ones
+const skip = readdirSync(join(repo, 'packages'))
+  .map((dir) => JSON.parse(readFileSync(join(repo, 'packages', dir, 'package.json'), 'utf8')))
+  .filter((manifest) => manifest.private === true)
+  .map((manifest) => `--filter=!${manifest.name}`);
+execFileSync(
+  pnpm[0],
+  [...pnpm.slice(1), '-r', '--filter=./packages/*', ...skip, 'pack', '--pack-destination', out],
+  { cwd: repo, stdio: 'ignore' },
+);
 const files = readdirSync(out).sort();
 console.log(`${files.length} packages packed into ${out}:`);
 for (const file of files) console.log(`  ${file}`);
