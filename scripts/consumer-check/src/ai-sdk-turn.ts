@@ -1,4 +1,6 @@
-import { withToolwaves } from '@toolwaves/ai-sdk';
+import { runToolLoop, withToolwaves } from '@toolwaves/ai-sdk';
+import { fnTool, ToolRegistry } from '@toolwaves/core';
+import { Dispatcher } from '@toolwaves/executor-rx';
 import { generateText, type LanguageModel, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 import { TURN, TurnLog, turnDispatcher } from './turn-log.js';
@@ -29,8 +31,17 @@ export const MODEL_STEPS = [
   },
 ];
 
-/** One turn of `generateText` with tools of its own `execute`, scheduled by toolwaves. */
-export async function runAiSdkTurn(framework: string, model: LanguageModel): Promise<void> {
+/**
+ * One turn of `generateText` with tools of their own `execute`, scheduled by toolwaves
+ * (`withToolwaves`), then one of `runToolLoop`, where toolwaves runs the tools itself; each on a
+ * fresh model from `model`.
+ */
+export async function runAiSdkTurn(framework: string, model: () => LanguageModel): Promise<void> {
+  await runWithToolwaves(framework, model());
+  await runLoop(framework, model());
+}
+
+async function runWithToolwaves(framework: string, model: LanguageModel): Promise<void> {
   const log = new TurnLog();
   const input = z.object({ path: z.string() });
   const tools = {
@@ -55,5 +66,32 @@ export async function runAiSdkTurn(framework: string, model: LanguageModel): Pro
   const answers = TURN.map((call) =>
     String(outputs.find((output) => output.toolCallId === call.id)?.output),
   );
-  log.check(framework, answers);
+  log.check(`${framework} generateText + withToolwaves`, answers);
+}
+
+async function runLoop(framework: string, model: LanguageModel): Promise<void> {
+  const log = new TurnLog();
+  const input = z.object({ path: z.string() });
+  const fileTool = (name: 'read_file' | 'edit_file', mode: 'read' | 'write') =>
+    fnTool({
+      name,
+      description: name,
+      input,
+      concurrencySafe: true,
+      access: ({ path }) => [{ key: `fs:/${path}`, mode }],
+      execute: ({ path }) => log.run(name, path),
+    });
+  const registry = new ToolRegistry()
+    .add(fileTool('read_file', 'read'))
+    .add(fileTool('edit_file', 'write'));
+  const result = await runToolLoop({
+    model,
+    dispatcher: new Dispatcher({ registry, mode: 'eager' }),
+    prompt: 'Fix a.ts',
+  });
+  const results = result.steps[0]?.results ?? [];
+  const answers = TURN.map((call) =>
+    String(results.find((answer) => answer.toolCallId === call.id)?.content),
+  );
+  log.check(`${framework} runToolLoop`, answers);
 }
