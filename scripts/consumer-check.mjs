@@ -80,7 +80,10 @@ for (const project of PROJECTS) {
     console.log(`   tsc --noEmit (typescript ${typescript}): clean`);
     run(join(dir, 'node_modules/.bin/tsc'), ['-p', '.'], dir);
     for (const program of project.programs) {
-      process.stdout.write(`   ${run('node', [`out/${program}.js`], dir)}`);
+      const said = run('node', [`out/${program}.js`], dir)
+        .trimEnd()
+        .split('\n');
+      for (const line of said) console.log(`   ${line}`);
     }
     console.log(`   ${project.name}: passed in ${seconds(since)}`);
   } catch (error) {
