@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core/internal';
 import { DemoError } from './demo-error.js';
@@ -25,8 +26,11 @@ export interface CliOptions {
   readonly workspace: string | undefined;
   /** Multiplier of the injected tool latencies (0 = none). */
   readonly latency: number;
+  /** `--json` alone: the JSON report on stdout instead of the live view. */
   readonly json: boolean;
-  /** Skip the comparison of planners at the end. */
+  /** `--json FILE`: the live view as usual, and the JSON report written to FILE. */
+  readonly jsonFile: string | undefined;
+  /** `--compare`: measure the comparisons at the end (whole against streamed turns, planners). */
   readonly compare: boolean;
   /** Keep the temp copy of the sample workspace instead of removing it at the end. */
   readonly keepWorkspace: boolean;
@@ -52,15 +56,17 @@ Options:
   --stream, --no-stream   run each call as soon as the model has written it, while it
                           writes the rest (eager), or wait for the whole turn and run
                           it in waves                               (default: --stream)
-  --tokens-per-second N   how fast the scripted model writes, > 0   (default: 80); a call
+  --tokens-per-second N   how fast the scripted model writes, > 0   (default: ${DEFAULT_TOKENS_PER_SECOND}); a call
                           costs about 12 + (its arguments' JSON length) / 4 tokens
   --workspace DIR         work in DIR (the scripted session only touches a folder it creates
                           there); default: a copy of the sample workspace in a temp folder
   --latency X             scale the injected tool latencies (0 = none, default: 1)
-  --no-compare            skip the comparisons at the end (whole turn + waves against
-                          streamed + eager, and the planners)
+  --compare               then measure, side by side on fresh copies, whole turns in waves
+                          against streamed turns, and the four planners (about 30 s more)
   --keep-workspace        keep the temp workspace (removed at the end otherwise) to look at it
-  --json                  print one machine-readable JSON report instead of the live view
+  --json [FILE]           print one machine-readable JSON report instead of the live view,
+                          or write it to FILE (with the live view as usual); pipe it with
+                          \`npx -y pnpm@10 --silent demo --json | ...\`
   --fleet URL             run two scripted agents at once on one workspace, coordinated by
                           the Redis at URL (redis://...): their edits of the same files wait
                           for each other and all land
@@ -73,18 +79,49 @@ Options:
                           (eager turns: --planner, --mode and --stream do not apply)
   --help                  this text
 
+Paths (--workspace, --trace FILE, --json FILE) are relative to the folder the command was run
+in.
+
 With OPENAI_API_KEY set (and optionally OPENAI_BASE_URL, OPENAI_MODEL), a real model drives
 the loop through the official openai SDK; otherwise an embedded scripted model does.`;
 
+/** Options of {@link parseCliOptions}. */
+export interface ParseCliOptionsOptions {
+  /**
+   * The folder the user ran the command in: the paths given in flags are relative to it. Default
+   * `process.cwd()`; the demo passes {@link commandDir}.
+   */
+  readonly cwd?: string;
+}
+
 /**
- * Reads the demo's flags. Bad values are errors naming the flag and the value.
+ * The folder the user ran the command in: `INIT_CWD` when a package manager started the demo
+ * (`pnpm demo` runs it from `apps/demo`, and says where it was called from there), else `cwd`.
+ */
+export function commandDir(options: {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}): string {
+  const dir = options.env.INIT_CWD;
+  return dir === undefined || dir === '' ? options.cwd : dir;
+}
+
+/**
+ * Reads the demo's flags. Bad values are errors naming the flag and the value. Paths come back
+ * absolute, resolved against `cwd`.
  *
  * @throws DemoError `invalid_flag`
  */
-export function parseCliOptions(argv: readonly string[]): CliOptions {
+export function parseCliOptions(
+  argv: readonly string[],
+  options: ParseCliOptionsOptions = {},
+): CliOptions {
+  const cwd = options.cwd ?? process.cwd();
+  const path = (value: string | undefined) =>
+    value === undefined || value === '' ? undefined : resolve(cwd, value);
   let parsed: ReturnType<typeof parse>;
   try {
-    parsed = parse(withTraceValue(argv));
+    parsed = parse(withOptionalValues(argv));
   } catch (error) {
     throw new DemoError({
       code: 'invalid_flag',
@@ -119,20 +156,29 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   if (!Number.isFinite(latency) || latency < 0) {
     throw invalid('--latency', 'a number from 0 and up', values.latency);
   }
+  const framework = frameworkName(values.framework);
+  const jsonFile = path(values.json);
+  if (framework !== undefined && jsonFile !== undefined) {
+    throw new DemoError({
+      code: 'invalid_flag',
+      message: `Expected \`--json\` without a FILE with \`--framework\`, got \`--json ${values.json}\``,
+    });
+  }
   return {
     planner: planner as PlannerName,
     mode,
     maxConcurrency,
     stream: !(values['no-stream'] ?? false),
     tokensPerSecond,
-    workspace: values.workspace,
+    workspace: path(values.workspace),
     latency,
-    json: values.json ?? false,
-    compare: !(values['no-compare'] ?? false),
+    json: values.json === '',
+    jsonFile,
+    compare: values.compare ?? false,
     keepWorkspace: values['keep-workspace'] ?? false,
     fleet: fleetUrl(values.fleet),
-    trace: values.trace === undefined ? undefined : { file: values.trace || undefined },
-    framework: frameworkName(values.framework),
+    trace: values.trace === undefined ? undefined : { file: path(values.trace) },
+    framework,
     help: values.help ?? false,
   };
 }
@@ -151,9 +197,9 @@ function parse(argv: readonly string[]) {
       'tokens-per-second': { type: 'string' },
       workspace: { type: 'string' },
       latency: { type: 'string' },
-      'no-compare': { type: 'boolean' },
+      compare: { type: 'boolean' },
       'keep-workspace': { type: 'boolean' },
-      json: { type: 'boolean' },
+      json: { type: 'string' },
       fleet: { type: 'string' },
       trace: { type: 'string' },
       framework: { type: 'string' },
@@ -162,11 +208,17 @@ function parse(argv: readonly string[]) {
   });
 }
 
-/** `--trace` takes an optional FILE: without one (last, or before another flag) it is `--trace=`. */
-function withTraceValue(argv: readonly string[]): string[] {
+/** Flags whose FILE is optional. */
+const OPTIONAL_VALUE = new Set(['--trace', '--json']);
+
+/**
+ * `--trace` and `--json` take an optional FILE: without one (last, or before another flag) the
+ * flag becomes `--trace=` (`--json=`).
+ */
+function withOptionalValues(argv: readonly string[]): string[] {
   return argv.map((arg, i) =>
-    arg === '--trace' && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('-'))
-      ? '--trace='
+    OPTIONAL_VALUE.has(arg) && (argv[i + 1] === undefined || argv[i + 1]!.startsWith('-'))
+      ? `${arg}=`
       : arg,
   );
 }

@@ -21,3 +21,22 @@ export function describeCall(call: Pick<ToolCall, 'name' | 'input'>): string {
   }
   return `${call.name}(${args})`;
 }
+
+/**
+ * The demo's one name for a call, the same in the live view, the trace and the JSON report:
+ * `#2.3` is the third call of turn 2 (both counted from 1).
+ */
+export function callLabel(position: { readonly turn: number; readonly index: number }): string {
+  return `#${position.turn}.${position.index + 1}`;
+}
+
+/** Each call's {@link callLabel}, by its id: for the trace, which knows calls by id. */
+export function callLabelsById(
+  turns: readonly { readonly turn: number; readonly calls: readonly Pick<ToolCall, 'id'>[] }[],
+): Map<string, string> {
+  return new Map(
+    turns.flatMap((turn) =>
+      turn.calls.map((call, index) => [call.id, callLabel({ turn: turn.turn, index })] as const),
+    ),
+  );
+}

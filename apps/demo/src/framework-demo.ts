@@ -19,7 +19,7 @@ export interface FrameworkReport {
   readonly wallMs: number;
   /** Every call, in the order they ended. */
   readonly calls: readonly FrameworkCall[];
-  /** The same session one call at a time and with toolwaves, side by side (`--no-compare`: none). */
+  /** The same session one call at a time and with toolwaves, side by side (with `--compare`; else none). */
   readonly comparison: readonly FrameworkComparisonRow[];
 }
 

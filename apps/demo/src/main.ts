@@ -1,28 +1,36 @@
-import { realpath, rm } from 'node:fs/promises';
+import { realpath, rm, writeFile } from 'node:fs/promises';
 import { DispatchError, Dispatcher } from '@toolwaves/executor-rx';
 import { runAgentLoop, type SessionRecord } from './agent-loop.js';
-import { type CliOptions, HELP_TEXT, PLANNER_NAMES, parseCliOptions } from './cli-options.js';
+import {
+  type CliOptions,
+  commandDir,
+  HELP_TEXT,
+  PLANNER_NAMES,
+  parseCliOptions,
+} from './cli-options.js';
 import { type ComparisonRow, comparePlanners } from './compare-planners.js';
 import { compareStreaming, type StreamingRow } from './compare-streaming.js';
+import { formatPlannerComparison, formatStreamingComparison } from './comparison-view.js';
 import { DemoError } from './demo-error.js';
 import { demoRegistry } from './demo-registry.js';
-import { formatTable } from './format-table.js';
+import { callLabelsById } from './describe-call.js';
 import { LiveView } from './live-view.js';
 import type { Model } from './model.js';
-import { OpenAIModel } from './openai-model.js';
 import { plannerByName } from './planner-by-name.js';
 import { prepareWorkspace, type SessionWorkspace } from './sample-workspace.js';
 import { ScriptedModel } from './scripted-model.js';
 import { type ScriptedTurn, scriptedSession } from './scripted-session.js';
+import { sessionHeader } from './session-header.js';
 import { sessionReport } from './session-report.js';
 import { type TerminalStyle, terminalStyle } from './terminal-style.js';
-import { TurnTrace } from './turn-trace.js';
 
 const OPENAI_TASK =
   'Explore this small TypeScript project, fix the rounding TODO in src/price.ts, then check the project.';
 
 async function main(argv: readonly string[]): Promise<number> {
-  const options = parseCliOptions(argv);
+  const options = parseCliOptions(argv, {
+    cwd: commandDir({ env: process.env, cwd: process.cwd() }),
+  });
   if (options.help) {
     process.stdout.write(`${HELP_TEXT}\n`);
     return 0;
@@ -78,8 +86,10 @@ async function runDemo(context: {
   process.once('SIGINT', () => {
     stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
   });
-  const model = chooseModel({ registry, dir: workspace.dir, options, signal: stop.signal });
-  const tracing = options.trace === undefined ? undefined : new TurnTrace();
+  const model = await chooseModel({ registry, dir: workspace.dir, options, signal: stop.signal });
+  // loaded only for --trace (and the openai SDK only for a real model): a quicker start
+  const tracing =
+    options.trace === undefined ? undefined : new (await import('./turn-trace.js')).TurnTrace();
   const dispatcher = new Dispatcher({
     registry,
     mode: options.mode,
@@ -90,9 +100,13 @@ async function runDemo(context: {
 
   say(style.bold('toolwaves demo') + style.dim(` · model: ${model.label}`));
   say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
+  const scripted = model instanceof ScriptedModel;
   say(
     style.dim(
-      `${options.stream ? 'streamed turns: each call starts once written and clear of the calls it conflicts with' : `whole turns in waves, planner: ${options.planner}`} · mode: ${options.mode} · max concurrency: ${options.maxConcurrency} · latency ×${options.latency}`,
+      sessionHeader({
+        ...options,
+        tokensPerSecond: scripted ? options.tokensPerSecond : undefined,
+      }),
     ),
   );
   const view = new LiveView({ write: say, style, root: await realpath(workspace.root) });
@@ -110,7 +124,7 @@ async function runDemo(context: {
   say('');
   say(style.bold('Model: ') + (session.finalText ?? '(no final words)'));
   say(style.dim(`session: ${session.turns.length} turn(s) in ${Math.round(session.wallMs)} ms`));
-  await tracing?.report({ file: options.trace?.file, say });
+  await tracing?.report({ file: options.trace?.file, say, labels: callLabelsById(session.turns) });
 
   const progress = (line: string) => {
     if (!options.json) process.stderr.write(`${line}\n`);
@@ -118,72 +132,55 @@ async function runDemo(context: {
   const streaming = await compareTurns(options, session, workspace.dir, stop.signal, progress);
   if (streaming.length > 0) {
     say('');
-    say(
-      style.bold('Whole turns against streamed turns') +
-        style.dim(
-          ` (the model writing at ${options.tokensPerSecond} tokens/s, measured side by side)`,
-        ),
-    );
-    const whole = streaming[0];
-    say(
-      formatTable({
-        header: ['strategy', 'turn latency', 'vs whole turn', 'tool time after writing'],
-        rows: streaming.map((row) => [
-          row.strategy,
-          `${Math.round(row.latencyMs)} ms`,
-          whole === undefined || row.latencyMs === 0
-            ? '-'
-            : `${(whole.latencyMs / row.latencyMs).toFixed(2)}×`,
-          `${Math.round(row.afterWritingMs)} ms`,
-        ]),
-        alignRight: [1, 2, 3],
-      }),
-    );
-    say(
-      style.dim(
-        '  turn latency: first tool-call token → last result, summed over the turns; the model wrote for ' +
-          `${Math.round(whole?.writingMs ?? 0)} ms in all`,
-      ),
-    );
+    for (const line of formatStreamingComparison({
+      rows: streaming,
+      tokensPerSecond: options.tokensPerSecond,
+      style,
+    })) {
+      say(line);
+    }
   }
   const comparison = await compare(options, session, workspace.dir, stop.signal, progress);
   if (comparison.length > 0) {
     say('');
+    for (const line of formatPlannerComparison({ rows: comparison, style })) say(line);
+  }
+  if (!options.compare) {
     say(
-      style.bold('The same session under each planner') +
-        style.dim(' (whole turns at once, parallel mode, measured side by side)'),
-    );
-    say(
-      formatTable({
-        header: ['planner', 'calls', 'waves', 'wall-clock', 'speedup vs sequential'],
-        rows: comparison.map((row) => [
-          row.planner,
-          String(row.calls),
-          String(row.waves),
-          `${Math.round(row.wallMs)} ms`,
-          `${row.speedup.toFixed(2)}×`,
-        ]),
-        alignRight: [1, 2, 3, 4],
-      }),
+      style.dim(
+        'pnpm demo --compare: measure whole turns in waves against streamed turns, and the four planners',
+      ),
     );
   }
-  if (options.json) {
-    process.stdout.write(
-      `${JSON.stringify(sessionReport({ options, model: model.label, workspace, session, comparison, streaming }), null, 2)}\n`,
-    );
+  if (options.json || options.jsonFile !== undefined) {
+    const report = sessionReport({
+      options,
+      model: model.label,
+      workspace,
+      session,
+      comparison,
+      streaming,
+    });
+    const text = `${JSON.stringify(report, null, 2)}\n`;
+    if (options.jsonFile === undefined) process.stdout.write(text);
+    else {
+      await writeFile(options.jsonFile, text);
+      say(style.dim(`report: written to ${options.jsonFile} (JSON)`));
+    }
   }
   return 0;
 }
 
-function chooseModel(context: {
+async function chooseModel(context: {
   registry: ReturnType<typeof demoRegistry>;
   dir: string;
   options: CliOptions;
   signal: AbortSignal;
-}): Model {
+}): Promise<Model> {
   const { registry, dir, options, signal } = context;
   const apiKey = process.env.OPENAI_API_KEY;
   if (apiKey !== undefined && apiKey !== '') {
+    const { OpenAIModel } = await import('./openai-model.js');
     return new OpenAIModel({
       apiKey,
       baseURL: process.env.OPENAI_BASE_URL,

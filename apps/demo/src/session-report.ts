@@ -2,6 +2,7 @@ import type { SessionRecord } from './agent-loop.js';
 import type { CliOptions } from './cli-options.js';
 import type { ComparisonRow } from './compare-planners.js';
 import type { StreamingRow } from './compare-streaming.js';
+import { callLabel } from './describe-call.js';
 import type { SessionWorkspace } from './sample-workspace.js';
 
 /** The demo's machine-readable report (`--json`). */
@@ -24,6 +25,9 @@ export interface SessionReport {
     readonly latencyMs: number;
     readonly afterWritingMs: number;
     readonly calls: readonly {
+      /** The call's name in the live view and the printed trace: `#2.3`, call 3 of turn 2. */
+      readonly call: string;
+      /** The model's id of the call (the trace's `gen_ai.tool.call.id`). */
       readonly id: string;
       readonly name: string;
       readonly input: unknown;
@@ -73,6 +77,7 @@ export function sessionReport(options: {
         const result = turn.results[index];
         const explanation = turn.explanation[index];
         return {
+          call: callLabel({ turn: turn.turn, index }),
           id: call.id,
           name: call.name,
           input: call.input,

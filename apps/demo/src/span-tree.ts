@@ -24,6 +24,11 @@ export interface SpanTreeOptions {
   readonly spans: readonly ReadableSpan[];
   /** Characters of each call's timeline bar (its dispatch's duration). Default 24. */
   readonly barWidth?: number;
+  /**
+   * How to name each call, by its id (`gen_ai.tool.call.id`): the demo gives the names of its
+   * live view (`#2.3`). A call without one is named by its id.
+   */
+  readonly labels?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -41,6 +46,7 @@ export interface SpanTreeOptions {
 export function formatSpanTree(options: SpanTreeOptions): string[] {
   const { spans } = options;
   const barWidth = options.barWidth ?? 24;
+  const labels = options.labels ?? new Map<string, string>();
   const ids = new Set(spans.map((span) => span.spanContext().spanId));
   const children = new Map<string | undefined, ReadableSpan[]>();
   for (const span of spans) {
@@ -58,7 +64,7 @@ export function formatSpanTree(options: SpanTreeOptions): string[] {
   const walk = (span: ReadableSpan, lead: string, branch: string, parent?: ReadableSpan) => {
     const startMs = msOf(span.startTime) - origin;
     rows.push({
-      label: `${lead}${branch}${describe(span)}`,
+      label: `${lead}${branch}${describe(span, labels)}`,
       times: `${`+${Math.round(startMs)} ms`.padStart(9)} ${`${Math.round(msOf(span.duration))} ms`.padStart(8)}`,
       bar: parent !== undefined && isCall(span) ? `  ${timeline(span, parent, barWidth)}` : '',
     });
@@ -73,7 +79,8 @@ export function formatSpanTree(options: SpanTreeOptions): string[] {
   return rows.map((row) => `${row.label.padEnd(width)} ${row.times}${row.bar}`.trimEnd());
 }
 
-function describe(span: ReadableSpan): string {
+function describe(span: ReadableSpan, labels: ReadonlyMap<string, string>): string {
+  const name = (id: unknown) => labels.get(String(id)) ?? String(id);
   const a = span.attributes;
   if (span.name === SPAN_NAME_TOOLWAVES_DISPATCH) {
     const parts = [
@@ -98,14 +105,14 @@ function describe(span: ReadableSpan): string {
   const waitedFor = (a[ATTR_TOOLWAVES_CALL_WAITED_FOR] as readonly string[] | undefined) ?? [];
   if (keyWait > 0 || waitedFor.length > 0) {
     notes.push(
-      `waited ${Math.round(keyWait)} ms${waitedFor.length === 0 ? '' : ` for ${waitedFor.join(', ')}`}`,
+      `waited ${Math.round(keyWait)} ms${waitedFor.length === 0 ? '' : ` for ${waitedFor.map(name).join(', ')}`}`,
     );
   }
   const fleetWait = Number(a[ATTR_TOOLWAVES_CALL_FLEET_WAIT_MS] ?? 0);
   if (fleetWait > 0) notes.push(`fleet ${Math.round(fleetWait)} ms`);
   if (a[ATTR_ERROR_TYPE] !== undefined) notes.push(`✗ ${String(a[ATTR_ERROR_TYPE])}`);
-  const name = `${span.name} ${String(a[ATTR_GEN_AI_TOOL_CALL_ID])}`;
-  return notes.length === 0 ? name : `${name} · ${notes.join(' · ')}`;
+  const title = `${span.name} ${name(a[ATTR_GEN_AI_TOOL_CALL_ID])}`;
+  return notes.length === 0 ? title : `${title} · ${notes.join(' · ')}`;
 }
 
 const isCall = (span: ReadableSpan): boolean =>

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { context, type Span, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -16,7 +17,12 @@ export interface TurnTraceReportOptions {
   /** Write the spans there as OTLP JSON (what an OTLP/HTTP exporter sends); else print the tree. */
   readonly file?: string | undefined;
   readonly say: (line: string) => void;
+  /** The live view's name of each call, by its id, for the printed tree. */
+  readonly labels?: ReadonlyMap<string, string>;
 }
+
+/** The `service.name` of the demo's spans, as a trace viewer lists it. */
+export const DEMO_SERVICE_NAME = 'toolwaves-demo';
 
 /**
  * `--trace` of the demo: the real OpenTelemetry SDK in memory, the Dispatcher instrumented with
@@ -40,6 +46,7 @@ export class TurnTrace {
   constructor() {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     this.#provider = new BasicTracerProvider({
+      resource: resourceFromAttributes({ 'service.name': DEMO_SERVICE_NAME }),
       spanProcessors: [new SimpleSpanProcessor(this.#exporter)],
     });
     this.instrumentation = openTelemetry({ tracerProvider: this.#provider });
@@ -58,7 +65,11 @@ export class TurnTrace {
     if (options.file === undefined) {
       options.say('');
       options.say('Trace (OpenTelemetry spans; ░ waiting, █ running, over each dispatch)');
-      for (const line of formatSpanTree({ spans })) options.say(line);
+      const tree = formatSpanTree({
+        spans,
+        ...(options.labels === undefined ? {} : { labels: options.labels }),
+      });
+      for (const line of tree) options.say(line);
     } else {
       await writeFile(
         options.file,

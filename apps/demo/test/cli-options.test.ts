@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliOptions } from '../src/cli-options.js';
+import { commandDir, parseCliOptions } from '../src/cli-options.js';
 import { DemoError } from '../src/demo-error.js';
 
 describe('parseCliOptions', () => {
@@ -9,11 +9,12 @@ describe('parseCliOptions', () => {
       mode: 'parallel',
       maxConcurrency: 8,
       stream: true,
-      tokensPerSecond: 80,
+      tokensPerSecond: 200,
       workspace: undefined,
       latency: 1,
       json: false,
-      compare: true,
+      jsonFile: undefined,
+      compare: false,
       keepWorkspace: false,
       fleet: undefined,
       help: false,
@@ -36,7 +37,7 @@ describe('parseCliOptions', () => {
         '--latency',
         '0.5',
         '--json',
-        '--no-compare',
+        '--compare',
         '--keep-workspace',
         '--fleet',
         'redis://localhost:6379',
@@ -51,11 +52,43 @@ describe('parseCliOptions', () => {
       workspace: '/tmp/x',
       latency: 0.5,
       json: true,
-      compare: false,
+      jsonFile: undefined,
+      compare: true,
       keepWorkspace: true,
       fleet: 'redis://localhost:6379',
       help: true,
     });
+  });
+
+  it('resolves the paths given against the folder the command was run in', () => {
+    const options = parseCliOptions(
+      ['--workspace', 'work', '--trace', 'out/t.json', '--json', '../report.json'],
+      { cwd: '/home/user/project' },
+    );
+    expect(options.workspace).toBe('/home/user/project/work');
+    expect(options.trace).toEqual({ file: '/home/user/project/out/t.json' });
+    expect(options.jsonFile).toBe('/home/user/report.json');
+    expect(options.json).toBe(false); // the report goes to the file, the live view to stdout
+    expect(parseCliOptions(['--workspace', '/srv/w'], { cwd: '/home/user' }).workspace).toBe(
+      '/srv/w',
+    );
+  });
+
+  it('takes --json alone, or before another flag, as the report on stdout', () => {
+    expect(parseCliOptions(['--json'])).toMatchObject({ json: true, jsonFile: undefined });
+    expect(parseCliOptions(['--json', '--compare'])).toMatchObject({
+      json: true,
+      jsonFile: undefined,
+      compare: true,
+    });
+  });
+
+  it('runs in the folder pnpm was called from (INIT_CWD), else in the current one', () => {
+    expect(commandDir({ env: { INIT_CWD: '/home/user/project' }, cwd: '/repo/apps/demo' })).toBe(
+      '/home/user/project',
+    );
+    expect(commandDir({ env: {}, cwd: '/repo/apps/demo' })).toBe('/repo/apps/demo');
+    expect(commandDir({ env: { INIT_CWD: '' }, cwd: '/repo' })).toBe('/repo');
   });
 
   it('takes --stream as the default it is', () => {
@@ -86,6 +119,10 @@ describe('parseCliOptions', () => {
     ],
     [['--stream', '--no-stream'], 'Expected one of `--stream` and `--no-stream`, got both'],
     [['--latency=-1'], 'Expected `--latency` to be a number from 0 and up, got `"-1"` (string)'],
+    [
+      ['--framework', 'langchain', '--json', 'out.json'],
+      'Expected `--json` without a FILE with `--framework`, got `--json out.json`',
+    ],
     [
       ['--fleet', 'localhost:6379'],
       'Expected `--fleet` to be a redis:// or rediss:// URL, got `"localhost:6379"` (string)',

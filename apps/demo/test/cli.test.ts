@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +17,7 @@ describe('the demo command', () => {
   it('runs end to end, streamed by default, and prints a JSON report with both comparisons', async () => {
     const { stdout } = await run(
       tsx,
-      ['src/main.ts', '--latency', '0', '--tokens-per-second', '100000', '--json'],
+      ['src/main.ts', '--latency', '0', '--tokens-per-second', '100000', '--json', '--compare'],
       { cwd: demoDir, env },
     );
     const report = JSON.parse(stdout) as SessionReport;
@@ -42,26 +44,45 @@ describe('the demo command', () => {
     }
   }, 60_000);
 
-  it('with --no-stream, runs whole turns in waves', async () => {
-    const { stdout } = await run(
-      tsx,
-      [
-        'src/main.ts',
-        '--no-stream',
-        '--latency',
-        '0',
-        '--tokens-per-second',
-        '100000',
-        '--no-compare',
-        '--json',
-      ],
-      { cwd: demoDir, env },
-    );
-    const report = JSON.parse(stdout) as SessionReport;
-    expect(report.stream).toBe(false);
-    expect(report.turns[1]?.waves).toEqual([[0, 1, 3, 4, 5], [2]]);
-    expect(report.turns.flatMap((turn) => turn.calls).every((call) => !call.isError)).toBe(true);
-    expect(report.streaming).toEqual([]);
+  it('with --no-stream, runs whole turns in waves; --json FILE, relative to where pnpm was run, gets the report', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'toolwaves-json-'));
+    try {
+      const { stdout } = await run(
+        tsx,
+        [
+          'src/main.ts',
+          '--no-stream',
+          '--latency',
+          '0',
+          '--tokens-per-second',
+          '100000',
+          '--json',
+          'report.json',
+        ],
+        { cwd: demoDir, env: { ...env, INIT_CWD: dir } },
+      );
+      const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as SessionReport;
+      expect(report.stream).toBe(false);
+      expect(report.turns[1]?.waves).toEqual([[0, 1, 3, 4, 5], [2]]);
+      expect(report.turns.flatMap((turn) => turn.calls).every((call) => !call.isError)).toBe(true);
+      expect(report.streaming).toEqual([]);
+      expect(report.comparison).toEqual([]); // the comparisons only run with --compare
+      // the live view went to stdout, its header true to the mode, its calls named as in the report
+      const header = stdout.split('\n')[2];
+      expect(header).toMatch(/^whole turns in waves, planner: greedy · mode: parallel/);
+      expect(report.turns[1]?.calls.map((call) => call.call)).toEqual([
+        '#2.1',
+        '#2.2',
+        '#2.3',
+        '#2.4',
+        '#2.5',
+        '#2.6',
+      ]);
+      for (const call of report.turns[1]?.calls ?? []) expect(stdout).toContain(`✓ ${call.call} `);
+      expect(stdout).toContain(`report: written to ${join(dir, 'report.json')} (JSON)`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('refuses a bad flag with exit code 2, naming it', async () => {

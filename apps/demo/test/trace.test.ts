@@ -15,6 +15,7 @@ import { openTelemetry } from '@toolwaves/otel';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { parseCliOptions } from '../src/cli-options.js';
+import { callLabelsById } from '../src/describe-call.js';
 import { formatSpanTree } from '../src/span-tree.js';
 
 describe('--trace', () => {
@@ -23,10 +24,12 @@ describe('--trace', () => {
     expect(parseCliOptions(['--trace']).trace).toEqual({ file: undefined });
     expect(parseCliOptions(['--trace', '--json']).trace).toEqual({ file: undefined });
     expect(parseCliOptions(['--trace', '--json']).json).toBe(true);
-    expect(parseCliOptions(['--trace', 'turns.json', '--json']).trace).toEqual({
-      file: 'turns.json',
+    expect(parseCliOptions(['--trace', 'turns.json', '--json'], { cwd: '/w' }).trace).toEqual({
+      file: '/w/turns.json',
     });
-    expect(parseCliOptions(['--trace=out/t.json']).trace).toEqual({ file: 'out/t.json' });
+    expect(parseCliOptions(['--trace=out/t.json'], { cwd: '/w' }).trace).toEqual({
+      file: '/w/out/t.json',
+    });
   });
 
   it('prints a turn as a span tree: each call when it ran, what it waited for, its bar', async () => {
@@ -75,12 +78,20 @@ describe('--trace', () => {
         '├─ execute_tool stat stat                                   +0 ms    50 ms  ██',
         '└─ execute_tool edit_file edit · waited 100 ms for read   +100 ms   100 ms  ░░░░████',
       ]);
+      // named as the live view names them (callLabelsById: call 1, 2, 3 of turn 4)
+      const labels = callLabelsById([{ turn: 4, calls }]);
+      expect(formatSpanTree({ spans: exporter.getFinishedSpans(), barWidth: 8, labels })).toEqual([
+        'dispatch · eager, batch, 3 calls                            +0 ms   200 ms',
+        '├─ execute_tool read_file #4.1                              +0 ms   100 ms  ████',
+        '├─ execute_tool stat #4.3                                   +0 ms    50 ms  ██',
+        '└─ execute_tool edit_file #4.2 · waited 100 ms for #4.1   +100 ms   100 ms  ░░░░████',
+      ]);
     } finally {
       vi.useRealTimers();
     }
   });
 
-  it('the demo with --trace FILE writes the session as OTLP JSON', async () => {
+  it('the demo with --trace FILE writes the session as OTLP JSON, FILE relative to where pnpm was run', async () => {
     const demoDir = fileURLToPath(new URL('..', import.meta.url));
     const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
     const dir = await mkdtemp(join(tmpdir(), 'toolwaves-trace-'));
@@ -88,21 +99,13 @@ describe('--trace', () => {
       const out = join(dir, 'trace.json');
       const { stdout } = await promisify(execFile)(
         tsx,
-        [
-          'src/main.ts',
-          '--latency',
-          '0',
-          '--tokens-per-second',
-          '100000',
-          '--no-compare',
-          '--trace',
-          out,
-        ],
-        { cwd: demoDir, env: { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1' } },
+        ['src/main.ts', '--latency', '0', '--tokens-per-second', '100000', '--trace', 'trace.json'],
+        { cwd: demoDir, env: { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1', INIT_CWD: dir } },
       );
       expect(stdout).toMatch(/trace: \d+ spans written to .*trace\.json \(OTLP JSON\)/);
       const request = JSON.parse(await readFile(out, 'utf8')) as {
         resourceSpans: {
+          resource: { attributes: { key: string; value: { stringValue?: string } }[] };
           scopeSpans: {
             spans: { name: string; traceId: string; attributes: { key: string }[] }[];
           }[];
@@ -126,6 +129,12 @@ describe('--trace', () => {
         );
       }
       expect(new Set(spans.map((span) => span.traceId)).size).toBe(1);
+      for (const { resource } of request.resourceSpans) {
+        expect(resource.attributes).toContainEqual({
+          key: 'service.name',
+          value: { stringValue: 'toolwaves-demo' },
+        });
+      }
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
