@@ -61,11 +61,11 @@ describe('run_command declarations', () => {
     expect(tool.access({ command: 'git status' })).toEqual([{ key: `fs:${root}`, mode: 'read' }]);
   });
 
-  it('a write, an unknown program or a path outside the workspace is not concurrency-safe', async () => {
-    const { tool } = await withRunCommand();
+  it('a write, an unknown program or a path outside the workspace is not concurrency-safe and holds the root', async () => {
+    const { tool, root } = await withRunCommand();
     for (const command of ['rm -rf src', 'ls > out.txt', 'npm test', 'cat ../../etc/passwd']) {
       expect(tool.isConcurrencySafe({ command })).toBe(false);
-      expect(tool.access({ command })).toEqual([]);
+      expect(tool.access({ command })).toEqual([{ key: `fs:${root}`, mode: 'write' }]);
     }
   });
 });
@@ -97,12 +97,18 @@ describe('run_command execution', () => {
     });
   });
 
-  it('passes only the stated environment', async () => {
+  it('passes only the stated environment, with an empty private HOME that is not the root', async () => {
     const { run, root } = await withRunCommand();
     process.env.TOOLWAVES_TEST_SECRET = 'hunter2';
     try {
-      const result = await run('echo "home=$HOME secret=$TOOLWAVES_TEST_SECRET lang=$LANG"');
-      expect(result.content).toBe(`home=${root} secret= lang=C.UTF-8\n[exit code 0]`);
+      const result = await run(
+        'echo "secret=$TOOLWAVES_TEST_SECRET lang=$LANG locks=$GIT_OPTIONAL_LOCKS global=$GIT_CONFIG_GLOBAL nosystem=$GIT_CONFIG_NOSYSTEM pager=$GIT_PAGER"; echo "$HOME"; ls -A "$HOME" | wc -l',
+      );
+      const [variables, home, entries] = result.content.split('\n');
+      expect(variables).toBe('secret= lang=C.UTF-8 locks=0 global=/dev/null nosystem=1 pager=cat');
+      expect(home).not.toBe(root);
+      expect(home?.startsWith(`${root}/`)).toBe(false);
+      expect(entries).toBe('0');
     } finally {
       delete process.env.TOOLWAVES_TEST_SECRET;
     }
