@@ -103,7 +103,8 @@ function simpleCommand(options: {
   readonly inPipe: boolean;
 }): Found {
   const { command, cwd, root } = options;
-  let first = 0;
+  // `! cmd` only inverts the exit status.
+  let first = command.words[0]?.text === '!' ? 1 : 0;
   for (; first < command.words.length && command.words[first]!.assignment; first++) {
     const [name, value] = splitAssignment(command.words[first]!.text);
     const allowed = Object.hasOwn(HARMLESS_ENV, name) ? HARMLESS_ENV[name] : undefined;

@@ -89,6 +89,10 @@ export function parseArguments(options: {
     if (optionsEnded || arg === '-' || !arg.startsWith('-')) {
       if (word.glob && arg.startsWith('-'))
         return { reason: `${name}: a pattern that starts with -` };
+      // Another implementation of the program may still read it as an option.
+      if (spec.optionsFirst === true && operands.length > 0 && /^-./.test(arg)) {
+        return { reason: `${name}: ${arg} after its operands` };
+      }
       operands.push(word);
       if (spec.optionsFirst === true) optionsEnded = true;
       continue;

@@ -68,7 +68,7 @@ function runProbe(bwrap: string): SandboxProbe {
 
 /**
  * The arguments of `bwrap` that run `/bin/sh -c command` in `root`: every namespace unshared
- * (no network, no other process seen), killed with its parent, a new session; the system
+ * (no network, no other process seen), killed with its parent; the system
  * folders and a few `/etc` files read-only, a fresh `/dev` and `/proc`, a private empty `/tmp`
  * holding the private home, and the root — read-only, or writable with `writable` — and nothing
  * else of the host (the rest of the file system does not exist in it).
@@ -80,7 +80,10 @@ export function sandboxArguments(options: {
   /** More folders to show read-only (the host's `PATH` for commands that may run anything). */
   readonly readOnly?: readonly string[];
 }): string[] {
-  const args = ['--unshare-all', '--unshare-net', '--die-with-parent', '--new-session'];
+  // No `--new-session`: the command has no terminal to inject into (it runs detached, without
+  // standard input), and staying in the caller's process group lets a timeout kill all of it,
+  // even in the instant before `--die-with-parent` takes hold.
+  const args = ['--unshare-all', '--unshare-net', '--die-with-parent'];
   for (const folder of SYSTEM_FOLDERS) {
     const link = linkTarget(folder);
     if (link !== undefined) args.push('--symlink', link, folder);

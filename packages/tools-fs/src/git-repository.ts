@@ -8,7 +8,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
  * allowlist too.
  */
 const HARMLESS_SETTINGS = [
-  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath|abbrev)$/,
+  /^core\.(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks|autocrlf|eol|safecrlf|quotepath|abbrev|trustctime|checkstat)$/,
   /^(remote\.[^.]+\.(url|pushurl|fetch|tagopt|prune)|branch\.[^.]+\.(remote|merge|rebase))$/,
   /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.default|color\.ui)$/,
   /^extensions\.(objectformat|worktreeconfig)$/,
