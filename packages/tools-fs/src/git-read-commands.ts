@@ -153,5 +153,9 @@ export function gitCall(args: readonly ShellWord[]): GitCall {
     (text) => text.startsWith('/') || text.split('/').includes('..'),
   );
   if (outside !== undefined) return { reason: `git ${sub}: ${outside} may name a path outside` };
+  // `%G?`, `%GS`, … and `%(signature)` in a format verify signatures: they run gpg.
+  if (parsed.texts.some((text) => /%G|%\(signature/.test(text))) {
+    return { reason: `git ${sub}: a format that checks signatures (runs gpg)` };
+  }
   return { directories };
 }

@@ -292,12 +292,16 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
   seq: { options: { ...flags('-w'), ...values('-s -f') }, operands: 'text', withoutFiles: 'stdin' },
   which: { options: flags('-a'), operands: 'text', withoutFiles: 'stdin' },
   date: {
-    options: { ...flags('-u -R --utc --rfc-email'), ...values('-d --date') },
+    options: { ...flags('-u -R --utc --rfc-email'), ...all('script', '-d --date') },
     operands: 'text',
     maxOperands: 1,
     withoutFiles: 'stdin',
-    // An operand that is not `+FORMAT` sets the clock.
-    check: ({ operands }) =>
-      operands.every((operand) => operand.startsWith('+')) ? undefined : 'date that sets the clock',
+    // An operand that is not `+FORMAT` sets the clock; `-d 'TZ="/path" now'` reads a zone file.
+    check: ({ operands, scripts }) =>
+      !operands.every((operand) => operand.startsWith('+'))
+        ? 'date that sets the clock'
+        : scripts.some((text) => /tz/i.test(text))
+          ? 'a date string naming a time zone file'
+          : undefined,
   },
 };

@@ -127,7 +127,8 @@ function readRedirect(
   i: number,
   fd: string,
 ): { readonly end: number; readonly pending: 'input' | 'null' | undefined } | { reason: string } {
-  const op = /^(<|>>|>&[0-2](?![0-9A-Za-z_./-])|>)/.exec(command.slice(i))?.[0];
+  // `>&N` ends its word: `>&1"x"` is one word to dash (a descriptor it cannot use).
+  const op = /^(<|>>|>&[0-2](?=$|[ \t;|&<>])|>)/.exec(command.slice(i))?.[0];
   const next = command[i + (op?.length ?? 1)] ?? '';
   if (op === undefined || /[<>&|(]/.test(next)) {
     return { reason: `the redirection ${command.slice(i, i + 3).trim()}` };
