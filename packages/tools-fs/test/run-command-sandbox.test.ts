@@ -118,6 +118,28 @@ describeWithSandbox('the read-only sandbox', () => {
   });
 });
 
+describe('the stated environment', () => {
+  it('git never looks for a repository above the root', async () => {
+    const outer = await tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: outer });
+    const root = join(outer, 'inner');
+    await mkdir(root);
+    await writeFile(join(root, 'a.txt'), 'a\n');
+    const result = await runShell({
+      file: '/bin/sh',
+      args: ['-c', 'git status --short; git log -1'],
+      cwd: root,
+      env: runCommandEnvironment({ root, home: await tempDir(), readOnly: true }),
+      timeoutMs: 10_000,
+      signal: new AbortController().signal,
+    });
+    expect(result.content).toMatch(/not a git repository/);
+    // Without the ceiling, git finds the repository above and lists the root's file.
+    const above = execFileSync('git', ['status', '--short'], { cwd: root, encoding: 'utf8' });
+    expect(above).toBe('?? ./\n');
+  });
+});
+
 describe('without bubblewrap', () => {
   it('every command is unsafe and holds the workspace, the tool says so once and still runs them', async () => {
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);

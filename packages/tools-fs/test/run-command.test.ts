@@ -52,6 +52,18 @@ describe('run_command in fsToolsModule', () => {
   });
 });
 
+describe('run_command options', () => {
+  it('refuses a sandbox or a bwrap it does not know, naming the field and the value', async () => {
+    const root = await tempDir();
+    for (const [runCommand, message] of [
+      [{ sandbox: 'none' }, /`runCommand.sandbox`.*"none"/],
+      [{ bwrap: '' }, /`runCommand.bwrap`.*""/],
+    ] as const) {
+      expect(() => fsToolsModule({ root, runCommand: runCommand as never })).toThrow(message);
+    }
+  });
+});
+
 describe('run_command declarations', () => {
   it('a read-only pipeline reads the canonical keys of what it names', async () => {
     const { tool, root } = await withRunCommand({ src: { 'a.ts': 'x' } });
