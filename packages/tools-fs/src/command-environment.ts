@@ -24,7 +24,7 @@ const GIT_READ_SETTINGS: readonly (readonly [string, string])[] = [
  * The environment `run_command` passes, and nothing else of the host's: `HOME` an empty
  * private folder (never the root), `LANG=C.UTF-8`, `TERM=dumb`, `NO_COLOR=1`, no pager
  * (`PAGER=cat`, `GIT_PAGER=cat`), git without system or global settings
- * (`GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`), without optional locks
+ * (`GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`, `GIT_ATTR_NOSYSTEM=1`), without optional locks
  * (`GIT_OPTIONAL_LOCKS=0`), without prompts, and never looking for a repository above the root
  * (`GIT_CEILING_DIRECTORIES`). A read-only command gets the system `PATH` and
  * the git settings that switch off programs; another command the host's `PATH`.
@@ -44,6 +44,7 @@ export function runCommandEnvironment(options: {
     GIT_PAGER: 'cat',
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ATTR_NOSYSTEM: '1',
     GIT_OPTIONAL_LOCKS: '0',
     GIT_TERMINAL_PROMPT: '0',
     GIT_CEILING_DIRECTORIES: dirname(options.root),

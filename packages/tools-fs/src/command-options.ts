@@ -9,6 +9,14 @@ import type { ShellWord } from './shell-words.js';
  */
 export type OptionKind = 'flag' | 'optional' | 'value' | 'pair' | 'file' | 'script' | 'scriptFile';
 
+/**
+ * Option table entries: `optionsOf('flag', '-a -b --all')` is `{ '-a': 'flag', '-b': 'flag',
+ * '--all': 'flag' }`.
+ */
+export function optionsOf(kind: OptionKind, names: string): Record<string, OptionKind> {
+  return Object.fromEntries(names.split(' ').map((name) => [name, kind]));
+}
+
 /** How one read-only program's arguments are read: an allowlist of exact options. */
 export interface ProgramSpec {
   /** Every option it accepts, spelled exactly (`-n`, `--line-number`); any other is unsafe. */

@@ -1,9 +1,11 @@
-import { type OptionKind, type ProgramSpec, parseArguments } from './command-options.js';
+import {
+  optionsOf as all,
+  type OptionKind,
+  type ProgramSpec,
+  parseArguments,
+} from './command-options.js';
 import type { ShellWord } from './shell-words.js';
 
-function all(kind: OptionKind, names: string): Record<string, OptionKind> {
-  return Object.fromEntries(names.split(' ').map((name) => [name, kind]));
-}
 const flags = (names: string) => all('flag', names);
 const values = (names: string) => all('value', names);
 const optional = (names: string) => all('optional', names);

@@ -1,30 +1,8 @@
-import type { OptionKind, ProgramSpec } from './command-options.js';
-
-/** `{ '-a': kind, '-b': kind }` from `'-a -b'`. */
-function all(kind: OptionKind, names: string): Record<string, OptionKind> {
-  return Object.fromEntries(names.split(' ').map((name) => [name, kind]));
-}
+import { optionsOf as all, type ProgramSpec } from './command-options.js';
+import { awkProgramIsSafe, sedScriptIsSafe } from './script-checks.js';
 
 const flags = (names: string) => all('flag', names);
 const values = (names: string) => all('value', names);
-
-/** A `sed` script that only prints, deletes, quits or substitutes (no `w`, `e`, `r`, `W`, `R`). */
-function sedScriptIsSafe(script: string): boolean {
-  const address = String.raw`(?:\d+|\$|/[^/\\]*/)?(?:,(?:\d+|\$|/[^/\\]*/|\+\d+))?`;
-  const print = new RegExp(String.raw`^\s*${address}\s*!?\s*[pdq=]?\s*$`);
-  // The delimiter is `/`, `|`, `#`, `,` or `:`; no backslash may hide one, no flag but g p i I N.
-  const substitute = new RegExp(
-    String.raw`^\s*${address}\s*s([/|#,:])(?:(?!\1)[^\\]|\\[^\\/|#,:])*\1(?:(?!\1)[^\\]|\\[^\\/|#,:])*\1[gpiI0-9]*\s*$`,
-  );
-  return script.split(';').every((command) => print.test(command) || substitute.test(command));
-}
-
-/** An awk program that cannot write, pipe, run a command, read another file or the environment. */
-function awkProgramIsSafe(program: string): boolean {
-  return !/[>|@`\\]|system|getline|close|fflush|ARGV|ARGC|ENVIRON|FILENAME\s*=|printf?\s*\(/.test(
-    program,
-  );
-}
 
 const GREP: ProgramSpec = {
   options: {
