@@ -12,6 +12,9 @@ const HARMLESS_SETTINGS = [
   /^(remote\.[^.]+\.(url|pushurl|fetch|tagopt|prune)|branch\.[^.]+\.(remote|merge|rebase))$/,
   /^(user\.(name|email)|init\.defaultbranch|pull\.(rebase|ff)|push\.default|color\.ui)$/,
   /^extensions\.(objectformat|worktreeconfig)$/,
+  // Not `submodule.*.update`: it may name a command (run by `git submodule update`, not by reads).
+  /^submodule\.[^.]+\.(url|path|active|branch|shallow|ignore)$/,
+  /^core\.(sparsecheckout|sparsecheckoutcone)$/,
 ];
 
 /** Entries of the git directory git reads; each must stay inside the workspace. */
