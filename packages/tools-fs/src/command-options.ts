@@ -33,6 +33,8 @@ export interface ProgramSpec {
   readonly withoutFiles: 'cwd' | 'stdin';
   /** Options after which it reads the directory when given no file (`grep -r`). */
   readonly recursive?: readonly string[];
+  /** A short option that takes a value stands alone (`-L 2`), never clustered or glued. */
+  readonly valuesAlone?: boolean;
   /** Options end at the first operand (not GNU's permutation): later words are operands. */
   readonly optionsFirst?: boolean;
   /** An operand `NAME=value` is an assignment, not a file (`awk` reads it so, quoted or not). */
@@ -148,6 +150,9 @@ export function parseArguments(options: {
       if (kind === 'flag') continue;
       if (kind === 'pair' || kind === 'optional')
         return { reason: `${name} ${option} is long only` };
+      if (spec.valuesAlone === true && arg.length !== 2) {
+        return { reason: `${name} ${option} must stand alone with its value in the next word` };
+      }
       const glued = arg.slice(l + 1);
       const value = glued !== '' ? { ...word, text: glued } : args[++i];
       if (value === undefined) return { reason: `${name} ${option} without its value` };

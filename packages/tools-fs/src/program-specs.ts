@@ -97,6 +97,8 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
       ...flags('-a -d -f -i -n -F -h -s -D -C -Q --noreport --dirsfirst --du'),
       ...values('-L -P -I --filelimit'),
     },
+    // tree takes a value from the next word even inside a cluster (`-PL x y`): never glued.
+    valuesAlone: true,
     operands: 'files',
     withoutFiles: 'cwd',
   },
@@ -197,7 +199,8 @@ export const PROGRAM_SPECS: Readonly<Record<string, ProgramSpec>> = {
     withoutFiles: 'stdin',
   },
   od: {
-    options: { ...flags('-c -x -d -o -v -b'), ...values('-A -t -N -j -w') },
+    // Not -w: its value is optional (`-w8`), so `od -w a.txt` would read a.txt undeclared.
+    options: { ...flags('-c -x -d -o -v -b'), ...values('-A -t -N -j') },
     operands: 'files',
     withoutFiles: 'stdin',
   },
