@@ -166,5 +166,5 @@ export class RunCommandTool extends ToolClass {
 function hostPath(root: string): string[] {
   return (process.env.PATH ?? '')
     .split(delimiter)
-    .filter((dir) => isAbsolute(dir) && dir !== root && !dir.startsWith(`${root}/`));
+    .filter((dir) => isAbsolute(dir) && dir !== '/' && dir !== root && !dir.startsWith(`${root}/`));
 }

@@ -78,7 +78,6 @@ describe('a table of commands run for real by /bin/sh', () => {
     await Promise.all(
       worlds.map(async (world) => {
         for (let command = queue.shift(); command !== undefined; command = queue.shift()) {
-          const started = Date.now();
           const found = classifyCommand(command, { root: world.root });
           // Each world has its own root: declared reads are compared as paths inside it.
           if (found.concurrencySafe) {
@@ -106,7 +105,6 @@ describe('a table of commands run for real by /bin/sh', () => {
               output: `${found.reason} | ${output}`,
             });
           }
-          if (process.env.TABLE_PROFILE) console.log(Date.now() - started, command);
         }
       }),
     );
