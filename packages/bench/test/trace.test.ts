@@ -68,6 +68,9 @@ describe('a Claude Code stream-json transcript', async () => {
       durationsFromTrace: 9,
       durationsFromModel: 0,
       unknownTools: {},
+      // `npm test` is the one shell call, and not read-only.
+      shellCalls: 1,
+      shellReadOnly: 0,
     });
     expect(
       report.models.map(({ model, turns, calls, multiCallTurns, conflictingPairs }) => [
@@ -161,6 +164,9 @@ describe.each([
       durationsFromTrace: 0,
       durationsFromModel: 6,
       unknownTools: { deploy: 1 },
+      // `ls src | wc -l` is the one shell call, and read-only.
+      shellCalls: 1,
+      shellReadOnly: 1,
     });
     expect(report.trace.skipped[0]).toMatch(new RegExp(`^${skippedLine}: not JSON`));
     expect(report.models.map((model) => model.model)).toEqual(models);
