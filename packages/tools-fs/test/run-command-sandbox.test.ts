@@ -166,7 +166,7 @@ describe('without bubblewrap', () => {
 });
 
 describeWithSandbox('sandbox: workspace-write', () => {
-  it('lets other commands write the root, and nothing else, without network', async () => {
+  it('lets other commands write the root, and nothing else, and reach no network', async () => {
     const outside = await tempDir();
     const { root, container } = await fsFixture({
       tree: {},
@@ -180,5 +180,13 @@ describeWithSandbox('sandbox: workspace-write', () => {
     expect(await readFile(join(root, 'made.txt'), 'utf8')).toBe('made\n');
     expect(() => readFileSync(join(outside, 'd', 'x'))).toThrow(/ENOENT/);
     expect(result.content).toMatch(/No such file or directory|Read-only/);
+    const server = createServer((socket) => socket.end('hello'));
+    servers.push(server);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const port = (server.address() as { port: number }).port;
+    const connect = `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => console.log('CONNECTED')).on('error', (e) => console.log(e.code))"`;
+    const online = await tool.execute({ command: connect }, context('connect'));
+    expect(online.content).not.toContain('CONNECTED');
+    expect(online.content).toMatch(/ECONNREFUSED|ENETUNREACH/);
   });
 });
