@@ -120,6 +120,14 @@ export class RunCommandTool extends ToolClass {
     const root = this.workspace.root;
     const timeoutMs = input.timeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
     const confined = readOnly || this.settings.sandbox === 'workspace-write';
+    if (confined && !this.sandbox.available) {
+      // Only reachable with `workspace-write` (without a sandbox nothing is read-only): the
+      // confinement asked for cannot be given, so the command does not run at all.
+      return {
+        content: `run_command: the command was not run: sandbox 'workspace-write' was asked for, but no sandbox can run here (${this.sandbox.reason})`,
+        isError: true,
+      };
+    }
     if (confined && this.sandbox.available) {
       return runShell({
         file: this.sandbox.bwrap,

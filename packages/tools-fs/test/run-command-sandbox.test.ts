@@ -163,6 +163,21 @@ describe('without bubblewrap', () => {
       isError: false,
     });
   });
+
+  it('with sandbox: workspace-write, no command runs unconfined: it is refused', async () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const { root, container } = await fsFixture({
+      tree: {},
+      module: { runCommand: { sandbox: 'workspace-write', bwrap: '/nonexistent/bwrap' } },
+    });
+    warn.mockRestore();
+    const result = await container
+      .get(RunCommandTool)
+      .execute({ command: 'touch made.txt' }, context('touch'));
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/not run: sandbox 'workspace-write' was asked for/);
+    expect(() => readFileSync(join(root, 'made.txt'))).toThrow(/ENOENT/);
+  });
 });
 
 describeWithSandbox('sandbox: workspace-write', () => {
