@@ -7,7 +7,7 @@ export interface RunCommandOptions {
    * `'reads'` (default): commands classified read-only run in a read-only sandbox; the others
    * run unconfined. `'workspace-write'`: the others run in the same sandbox with the workspace
    * root writable (no network, nothing else of the host writable or even visible but the system
-   * folders and the host's `PATH`).
+   * folders and the host's `PATH`); where no sandbox can run, such a command is refused.
    */
   readonly sandbox?: 'reads' | 'workspace-write';
   /** The bubblewrap binary. Default: `bwrap` on the host's `PATH`. */
