@@ -113,6 +113,12 @@ export function parseShellWords(command: string): ShellParse {
     } else words.push(word.word);
   }
   if (command.trim() === '') return { reason: 'an empty command' };
+  const last = commands.at(-1);
+  // `ls;` ends with a `;`: dash runs `ls` and nothing after it.
+  if (words.length === 0 && pending === undefined && last?.next === ';') {
+    commands[commands.length - 1] = { ...last, next: undefined };
+    return { commands };
+  }
   const reason = endCommand(undefined);
   if (reason !== undefined) return { reason };
   return { commands };

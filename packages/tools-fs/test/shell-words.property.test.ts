@@ -109,7 +109,8 @@ describe('parseShellWords against dash', () => {
     const command = fc.array(word, { maxLength: 4 }).map((words) => ['p', ...words].join(' '));
     const line = fc
       .array(fc.tuple(command, fc.constantFrom(...OPERATORS)), { minLength: 1, maxLength: 3 })
-      .map((parts) => parts.map(([c, op], i) => (i === parts.length - 1 ? c : c + op)).join(''));
+      .map((parts) => parts.map(([c, op], i) => (i === parts.length - 1 ? c : c + op)).join(''))
+      .chain((text) => fc.constantFrom(text, `${text};`, `${text} ; `, `${text}&&`));
     let accepted = 0;
     fc.assert(
       fc.property(line, (text) => {
@@ -120,7 +121,7 @@ describe('parseShellWords against dash', () => {
         // Pipelines run their commands at once: compare as sorted lists.
         expect(dashWords(text).sort(), text).toEqual(parsedWords(parsed.commands).sort());
       }),
-      { numRuns: 400, seed: 26 },
+      { numRuns: 600, seed: 26 },
     );
     expect(accepted).toBeGreaterThan(50);
   });
