@@ -68,6 +68,9 @@ describe('a Claude Code stream-json transcript', async () => {
       durationsFromTrace: 9,
       durationsFromModel: 0,
       unknownTools: {},
+      // `npm test` is the one shell call, and not read-only.
+      shellCalls: 1,
+      shellReadOnly: 0,
     });
     expect(
       report.models.map(({ model, turns, calls, multiCallTurns, conflictingPairs }) => [
@@ -161,6 +164,9 @@ describe.each([
       durationsFromTrace: 0,
       durationsFromModel: 6,
       unknownTools: { deploy: 1 },
+      // `ls src | wc -l` is the one shell call, and read-only.
+      shellCalls: 1,
+      shellReadOnly: 1,
     });
     expect(report.trace.skipped[0]).toMatch(new RegExp(`^${skippedLine}: not JSON`));
     expect(report.models.map((model) => model.model)).toEqual(models);
@@ -271,9 +277,36 @@ describe('declareCall', () => {
       kind: 'shell',
       known: true,
     });
+    expect(declareCall({ name: 'Bash', input: { command: 'rm -rf dist' } }, { cwd })).toEqual({
+      concurrencySafe: false,
+      access: [{ key: 'fs:/repo', mode: 'write' }],
+      kind: 'shell',
+      known: true,
+    });
+  });
+
+  it('declares Bash as a sandboxed run_command would: unlisted options and reads outside the directory are unsafe', () => {
+    for (const command of [
+      'sed --in s/x/y/ a.txt',
+      'sort --outp=w.txt a.txt',
+      "git grep -O'touch X'",
+      'cat a.txt \\ # show it; rm -rf src',
+      'cat ../secret',
+      'cat /etc/passwd',
+      'git -C /elsewhere log',
+      'grep -f /abs/patterns x',
+    ]) {
+      expect(declareCall({ name: 'Bash', input: { command } }, { cwd }), command).toMatchObject({
+        concurrencySafe: false,
+        access: [{ key: 'fs:/repo', mode: 'write' }],
+      });
+    }
     expect(
-      declareCall({ name: 'Bash', input: { command: 'rm -rf dist' } }, { cwd }).concurrencySafe,
-    ).toBe(false);
+      declareCall({ name: 'Bash', input: { command: 'cat /repo/src/a.ts' } }, { cwd }),
+    ).toMatchObject({
+      concurrencySafe: true,
+      access: [{ key: 'fs:/repo/src/a.ts', mode: 'read' }],
+    });
   });
 
   it('maps the MCP filesystem server, also behind an mcp__ prefix, and knows nothing else', () => {

@@ -1,144 +1,190 @@
 import { posix } from 'node:path';
-import { parse as parseShell } from 'shell-quote';
+import { checkRepository } from './git-repository.js';
 import { readOnlyCommand } from './read-only-commands.js';
+import { isDirectory, shellPath, shellPattern } from './shell-paths.js';
+import { parseShellWords, type ShellCommand, type ShellWord } from './shell-words.js';
 
 /**
- * What a shell command touches, as far as {@link classifyCommand} can tell: concurrency-safe
- * with the paths it reads (relative to the directory it starts in, `/`-separated, or absolute),
- * or not concurrency-safe and why.
+ * What a shell command touches, as far as {@link classifyCommand} can tell: read-only
+ * (concurrency-safe) with the paths it reads, or not and why.
  */
 export type CommandClassification =
   | { readonly concurrencySafe: true; readonly reads: readonly string[] }
   | { readonly concurrencySafe: false; readonly reason: string };
 
-/** A `$NAME` or `$(…)` the parser met (`name` '' for `$(`): the command depends on what it expands to. */
-interface Expansion {
-  readonly expansion: string;
+/** Options of {@link classifyCommand}. */
+export interface ClassifyCommandOptions {
+  /**
+   * The real path of the workspace root the command runs in. With it, every path is resolved as
+   * the kernel will (symbolic links included) and must stay inside the root, patterns and git
+   * repositories are checked on disk, and `reads` are real absolute paths. Without it (a
+   * transcript replayed elsewhere), `reads` are the paths as written, relative to where the
+   * command starts, and nothing is checked on disk.
+   */
+  readonly root?: string;
 }
 
-/** Environment prefixes (`NAME=value cmd`) that change no file and no program's choice. */
-const HARMLESS_ENV =
-  /^(LANG|LC_[A-Z]+|TERM|NO_COLOR|FORCE_COLOR|CLICOLOR|COLUMNS|PAGER|GIT_PAGER|TZ|CI)$/;
-
-/** Redirections that write nothing: to /dev/null, or one stream onto another (`2>&1`). */
-const HARMLESS_REDIRECT =
-  /(^|[\s;|&])(\d*|&)>>?\s*\/dev\/null(?=$|[\s;|&])|(^|[\s;|&])\d*>&\d(?=$|[\s;|&])/g;
-
-const SEPARATORS = new Set(['&&', '||', ';', '|', '|&']);
+/** Prefixes `NAME=value` that change no file, no program and no path read (values checked). */
+const HARMLESS_ENV: Readonly<Record<string, RegExp>> = {
+  LANG: /^[A-Za-z0-9_.@-]*$/,
+  LC_ALL: /^[A-Za-z0-9_.@-]*$/,
+  LC_COLLATE: /^[A-Za-z0-9_.@-]*$/,
+  LC_CTYPE: /^[A-Za-z0-9_.@-]*$/,
+  LC_MESSAGES: /^[A-Za-z0-9_.@-]*$/,
+  NO_COLOR: /^[A-Za-z0-9]*$/,
+  FORCE_COLOR: /^[0-9]*$/,
+  CLICOLOR: /^[0-9]*$/,
+  COLUMNS: /^[0-9]*$/,
+  TERM: /^(dumb|xterm|xterm-256color)$/,
+  PAGER: /^cat$/,
+  GIT_PAGER: /^cat$/,
+  CI: /^[A-Za-z0-9]*$/,
+};
 
 /**
- * Classifies a shell command for the scheduler, by parsing it with `shell-quote` (a maintained,
- * dependency-free shell tokenizer). A list of pipelines (`|`, `&&`, `||`, `;`, new lines) of
- * known read-only programs ({@link readOnlyCommand}: `ls`, `cat`, `grep`, `rg`, `find` without
- * `-exec`/`-delete`, `git status|log|diff|show`, …), with `cd DIR` steps, harmless environment
- * prefixes (`LC_ALL=C`), `< file` and redirections to `/dev/null` only, is concurrency-safe and
- * reads the paths it names (the directory, when a program names none; `git` reads the directory
- * it starts in). Anything else, and anything the classifier is unsure of, is not: `$(…)`,
- * backquotes, `$VAR`, `eval`, unknown programs, output redirections, heredocs, subshells,
- * background jobs, `~`, `sed -i`, `find -exec`, `python3 -c`.
+ * Classifies a shell command for the scheduler. It is read-only only when every part of it is
+ * on an allowlist: the shell syntax (`parseShellWords`: plain words, quotes, `|`, `&&`, `||`,
+ * `;`, `< file`, output to `/dev/null`), each program and each of its options
+ * (`readOnlyCommand`), harmless `NAME=value` prefixes, and `cd DIR` when the rest of the
+ * command surely runs there (followed by `&&` or nothing, outside pipes, with no `||` in the
+ * command). Everything else is unsafe, with the reason. It reads the files its programs name
+ * (and `file` options such as `grep -f`), the directory for programs that read it when given
+ * none (`ls`, `find`, `rg`, `grep -r`), and the whole workspace for git (`.` without a root).
  *
  * @example
  * classifyCommand('cd src && grep -rn TODO . | head -20'); // { concurrencySafe: true, reads: ['src'] }
- * classifyCommand('ls > list.txt');                       // { concurrencySafe: false, reason: 'redirects output (>)' }
- * @see readOnlyCommand for the programs it knows.
+ * classifyCommand('sed --in s/x/y/ a.txt');              // unsafe: `sed --in` is not an option it allows
+ * classifyCommand('cat a.txt', { root: '/w' });           // { concurrencySafe: true, reads: ['/w/a.txt'] }
+ * @see readOnlyCommand for the programs and options it knows.
  */
-export function classifyCommand(command: string): CommandClassification {
+export function classifyCommand(
+  command: string,
+  options: ClassifyCommandOptions = {},
+): CommandClassification {
   const unsafe = (reason: string): CommandClassification => ({ concurrencySafe: false, reason });
   if (typeof command !== 'string' || command.trim() === '') return unsafe('an empty command');
-  if (command.includes('`')) return unsafe('backquotes run a command');
-  if (command.includes('\0')) return unsafe('a NUL byte');
-  const text = command.replace(HARMLESS_REDIRECT, '$1$3').replace(/\r?\n|\r/g, ' ; ');
-  let tokens: ReturnType<typeof parseShell<Expansion>>;
-  try {
-    tokens = parseShell<Expansion>(text, (name): Expansion => ({ expansion: name }));
-  } catch (error) {
-    return unsafe(`the parser failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const parsed = parseShellWords(command);
+  if ('reason' in parsed) return unsafe(parsed.reason);
   const reads = new Set<string>();
-  let cwd = '.';
-  let words: string[] = [];
-  let afterPipe = false;
-  const endCommand = (): string | undefined => {
-    if (words.length === 0) return undefined;
-    const found = simpleCommand({ words, cwd, afterPipe });
-    words = [];
-    if ('reason' in found) return found.reason;
-    cwd = found.cwd;
+  const { root } = options;
+  let cwd = root ?? '.';
+  for (let c = 0; c < parsed.commands.length; c++) {
+    const current = parsed.commands[c]!;
+    const found = simpleCommand({
+      command: current,
+      cwd,
+      root,
+      inPipe: current.afterPipe || parsed.commands[c + 1]?.afterPipe === true,
+    });
+    if ('reason' in found) return unsafe(found.reason);
+    if (found.cd !== undefined) {
+      if (current.next !== '&&' && current.next !== undefined) {
+        return unsafe('a cd whose failure would leave the rest in another directory');
+      }
+      if (parsed.commands.some((other) => other.next === '||')) {
+        return unsafe('a cd in a command with ||');
+      }
+      cwd = found.cd;
+    }
     for (const path of found.reads) reads.add(path);
-    return undefined;
-  };
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i]!;
-    if (typeof token === 'string') {
-      words.push(token);
-      continue;
-    }
-    if ('expansion' in token) {
-      return unsafe(token.expansion === '' ? '$(…) runs a command' : `expands $${token.expansion}`);
-    }
-    if ('comment' in token) {
-      if (/[\r\n]/.test(command)) return unsafe('a comment across lines');
-      // The tokenizer also cuts `file#1` at the `#`, which a shell does not.
-      if (/[^\s]#/.test(command)) return unsafe('a # inside a word');
-      continue;
-    }
-    if (token.op === 'glob') {
-      words.push(token.pattern);
-      continue;
-    }
-    if (token.op === '<') {
-      const source = tokens[++i];
-      if (typeof source !== 'string') return unsafe('an input redirection the parser is unsure of');
-      reads.add(joinPath(cwd, source));
-      continue;
-    }
-    if (!SEPARATORS.has(token.op)) {
-      return unsafe(
-        token.op.startsWith('<<')
-          ? `a heredoc (${token.op})`
-          : `${token.op.includes('>') ? 'redirects output' : 'an operator it does not follow'} (${token.op})`,
-      );
-    }
-    const reason = endCommand();
-    if (reason !== undefined) return unsafe(reason);
-    afterPipe = token.op === '|' || token.op === '|&';
   }
-  const reason = endCommand();
-  if (reason !== undefined) return unsafe(reason);
   return { concurrencySafe: true, reads: [...reads] };
 }
 
-/** One simple command: its environment prefixes, `cd`, or a known read-only program. */
+type Found =
+  | { readonly cd?: string; readonly reads: readonly string[] }
+  | { readonly reason: string };
+
+/** One simple command: its `NAME=value` prefixes, then `cd`, `git`, or a read-only program. */
 function simpleCommand(options: {
-  readonly words: readonly string[];
+  readonly command: ShellCommand;
   readonly cwd: string;
-  readonly afterPipe: boolean;
-}): { readonly cwd: string; readonly reads: readonly string[] } | { readonly reason: string } {
-  const { cwd } = options;
-  let first = 0;
-  for (; first < options.words.length; first++) {
-    const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(options.words[first]!);
-    if (assignment === null) break;
-    if (!HARMLESS_ENV.test(assignment[1]!)) return { reason: `sets ${assignment[1]}` };
+  readonly root: string | undefined;
+  readonly inPipe: boolean;
+}): Found {
+  const { command, cwd, root } = options;
+  // `! cmd` only inverts the exit status.
+  let first = command.words[0]?.text === '!' ? 1 : 0;
+  for (; first < command.words.length && command.words[first]!.assignment; first++) {
+    const [name, value] = splitAssignment(command.words[first]!.text);
+    const allowed = Object.hasOwn(HARMLESS_ENV, name) ? HARMLESS_ENV[name] : undefined;
+    if (allowed === undefined || !allowed.test(value)) return { reason: `sets ${name}` };
   }
-  const [name, ...args] = options.words.slice(first);
-  if (name === undefined) return { cwd, reads: [] };
-  if ([name, ...args].some((word) => word.startsWith('~'))) return { reason: 'a path under ~' };
+  const [nameWord, ...args] = command.words.slice(first);
+  // What a pattern expands to starts with its first character: never let it be an option.
+  const optionLike = command.words.find((word) => word.glob && /^[-*?[]/.test(word.text));
+  if (optionLike !== undefined) {
+    return { reason: `${optionLike.text} may expand to names that read as options` };
+  }
+  if (nameWord === undefined) return { reason: 'an assignment without a command' };
+  const name = nameWord.text;
+  if (nameWord.glob || !/^[A-Za-z0-9_][A-Za-z0-9_.+-]*$/.test(name)) {
+    return { reason: `\`${name}\` is not a program name it knows` };
+  }
+  const resolve = (word: ShellWord, at: string): Found => resolveWord({ word, cwd: at, root });
+  const inputs = command.inputs.map((word) => resolve(word, cwd));
   if (name === 'cd') {
-    const target = args.filter((arg) => arg !== '-P' && arg !== '-L');
-    if (target.length !== 1 || target[0] === '-' || hasGlob(target[0]!)) {
+    if (options.inPipe) return { reason: 'a cd inside a pipe (it runs in a subshell)' };
+    if (args.length !== 1 || args[0]!.glob || args[0]!.text.startsWith('-')) {
       return { reason: 'a cd the classifier cannot follow' };
     }
-    return { cwd: joinPath(cwd, target[0]!), reads: [] };
+    const target = resolve(args[0]!, cwd);
+    if ('reason' in target) return target;
+    const dir = target.reads[0]!;
+    if (root !== undefined && !isDirectory(dir))
+      return { reason: `cd to ${args[0]!.text}, not a folder` };
+    return { cd: dir, reads: [] };
   }
   const found = readOnlyCommand(name, args);
   if (found === undefined) return { reason: `\`${name}\` is not a known read-only command` };
-  if (found.unsafe !== undefined) return { reason: found.unsafe };
-  const base = name === 'git' ? '.' : cwd;
-  // A stage fed by a pipe that names no file reads the pipe, not the directory.
-  const paths =
-    options.afterPipe && found.paths.length === 1 && found.paths[0] === '.' ? [] : found.paths;
-  return { cwd, reads: paths.map((path) => joinPath(base, staticPart(path))) };
+  if ('reason' in found) return { reason: found.reason };
+  let at = cwd;
+  for (const directory of found.directories) {
+    const moved = resolve(directory, at);
+    if ('reason' in moved) return moved;
+    at = moved.reads[0]!;
+    if (root !== undefined && !isDirectory(at))
+      return { reason: `git -C ${directory.text}: not a folder` };
+  }
+  const reads: string[] = [];
+  for (const result of [...inputs, ...found.files.map((word) => resolve(word, at))]) {
+    if ('reason' in result) return result;
+    reads.push(...result.reads);
+  }
+  if (found.readsCwd) reads.push(at);
+  if (found.repository) {
+    if (root === undefined) reads.push('.', at);
+    else {
+      const reason = checkRepository({ root, cwd: at });
+      if (reason !== undefined) return { reason };
+      reads.push(root);
+    }
+  }
+  return { reads };
+}
+
+/** A file word's reads: resolved as the kernel will with a root, joined as written without. */
+function resolveWord(options: {
+  readonly word: ShellWord;
+  readonly cwd: string;
+  readonly root: string | undefined;
+}): Found {
+  const { word, cwd, root } = options;
+  if (root === undefined) {
+    const path = word.glob ? staticPart(word.text) : word.text;
+    if (word.glob && /[*?[]/.test(path))
+      return { reason: `${word.text}: a pattern in a folder's name` };
+    return { reads: [joinPath(cwd, path)] };
+  }
+  const found = word.glob
+    ? shellPattern({ root, cwd, pattern: word.text })
+    : shellPath({ root, cwd, path: word.text });
+  return 'reason' in found ? found : { reads: found.paths };
+}
+
+function splitAssignment(text: string): [string, string] {
+  const equals = text.indexOf('=');
+  return [text.slice(0, equals), text.slice(equals + 1)];
 }
 
 /** `path` seen from `cwd` (absolute paths stay absolute), normalized, no trailing `/`. */
@@ -147,14 +193,8 @@ function joinPath(cwd: string, path: string): string {
   return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
 }
 
-function hasGlob(path: string): boolean {
-  return /[*?[\]{}]/.test(path);
-}
-
-/** The part of a path before any glob or brace: the directory a pattern reads. */
+/** The folder a pattern reads: the part of the path before the last `/` ( `.` when none). */
 function staticPart(path: string): string {
-  if (!hasGlob(path)) return path;
-  const prefix = path.slice(0, path.search(/[*?[\]{}]/));
-  const slash = prefix.lastIndexOf('/');
-  return slash < 0 ? '.' : prefix.slice(0, slash + 1) || '/';
+  const slash = path.lastIndexOf('/');
+  return slash < 0 ? '.' : path.slice(0, slash) || '/';
 }

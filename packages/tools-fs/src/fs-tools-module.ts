@@ -1,14 +1,17 @@
 import { bindTools } from '@toolwaves/core';
-import { checkOption, optionRules } from '@toolwaves/core/internal';
 import { ContainerModule } from 'inversify';
 import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FS_TOOLS, type FsToolClass } from './fs-tools.js';
-import { FsToolsError } from './fs-tools-error.js';
 import { type FsToolsOptions, parseFsToolsOptions } from './fs-tools-options.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { HostFence } from './host-fence.js';
 import { ReadCache } from './read-cache.js';
+import {
+  FS_RUN_COMMAND,
+  parseRunCommandOption,
+  type RunCommandOptions,
+} from './run-command-options.js';
 import { RunCommandTool } from './run-command-tool.js';
 import { Workspace } from './workspace.js';
 
@@ -17,10 +20,11 @@ export interface FsToolsModuleOptions extends FsToolsOptions {
   /** The tool classes to bind. Default {@link FS_TOOLS}, all nine. */
   readonly tools?: readonly FsToolClass[];
   /**
-   * Also bind `run_command` ({@link RunCommandTool}): shell commands in the workspace root.
-   * Not a sandbox. Default `false`.
+   * Also bind `run_command` ({@link RunCommandTool}): shell commands in the workspace root,
+   * read-only ones in a read-only sandbox (`{ sandbox: 'workspace-write' }` confines the
+   * others to the root too). Default `false`.
    */
-  readonly runCommand?: boolean;
+  readonly runCommand?: boolean | RunCommandOptions;
 }
 
 /**
@@ -49,19 +53,14 @@ export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
     enabled: settings.cachedReads,
     maxEntries: settings.maxCacheEntries,
   });
-  const runCommand = checkOption({
-    name: 'runCommand',
-    value: options.runCommand,
-    rule: optionRules.boolean,
-    default: false,
-    error: (message) => new FsToolsError({ code: 'invalid_options', message }),
-  });
+  const runCommand = parseRunCommandOption(options.runCommand);
   const tools = [...(options.tools ?? FS_TOOLS), ...(runCommand ? [RunCommandTool] : [])];
   return new ContainerModule(({ bind }) => {
     bind(Workspace).toConstantValue(workspace);
     bind(FS_WORKSPACE).toConstantValue(workspace);
     bind(FS_READ_CACHE).toConstantValue(cache);
     bind(FS_HOST_FENCE).toConstantValue(HostFence.forWorkspace(workspace.root));
+    if (runCommand !== undefined) bind(FS_RUN_COMMAND).toConstantValue(runCommand);
     bindTools({ bind }, tools);
   });
 }

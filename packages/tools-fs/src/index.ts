@@ -1,6 +1,12 @@
 export { type DraftFile, draftFile } from './atomic-write.js';
 export { canonicalPath } from './canonical-path.js';
-export { type CommandClassification, classifyCommand } from './classify-command.js';
+export {
+  type ClassifyCommandOptions,
+  type CommandClassification,
+  classifyCommand,
+} from './classify-command.js';
+export { runCommandEnvironment } from './command-environment.js';
+export { probeSandbox, type SandboxProbe } from './command-sandbox.js';
 export { compileGlob, type GlobMatcher } from './compile-glob.js';
 export { type DeleteFileInput, DeleteFileTool, deleteFileInput } from './delete-file-tool.js';
 export { type EditFileInput, EditFileTool, editFileInput } from './edit-file-tool.js';
@@ -31,14 +37,18 @@ export {
 export { type ReadFileInput, ReadFileTool, readFileInput } from './read-file-tool.js';
 export { type CommandReads, readOnlyCommand } from './read-only-commands.js';
 export {
+  FS_RUN_COMMAND,
+  type RunCommandOptions,
+  type RunCommandSettings,
+} from './run-command-options.js';
+export {
   RUN_COMMAND_DEFAULT_TIMEOUT_MS,
-  RUN_COMMAND_MAX_OUTPUT_CHARS,
   RUN_COMMAND_MAX_TIMEOUT_MS,
   type RunCommandInput,
   RunCommandTool,
-  runCommandEnvironment,
   runCommandInput,
 } from './run-command-tool.js';
+export { RUN_COMMAND_MAX_OUTPUT_CHARS } from './run-shell.js';
 export { type StatInput, StatTool, statInput } from './stat-tool.js';
 export { type PathKey, type ResolvedPath, Workspace } from './workspace.js';
 export { type WriteFileInput, WriteFileTool, writeFileInput } from './write-file-tool.js';

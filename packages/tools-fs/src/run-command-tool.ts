@@ -1,20 +1,30 @@
-import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/core';
 import { inject } from 'inversify';
 import { z } from 'zod';
-import { classifyCommand } from './classify-command.js';
+import { type CommandClassification, classifyCommand } from './classify-command.js';
+import { runCommandEnvironment } from './command-environment.js';
+import {
+  probeSandbox,
+  SANDBOX_HOME,
+  type SandboxProbe,
+  sandboxArguments,
+} from './command-sandbox.js';
+import { fsKey } from './fs-key.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
-import { type FsAccess, pathAccess } from './path-access.js';
+import type { FsAccess } from './path-access.js';
 import type { ReadCache } from './read-cache.js';
+import { FS_RUN_COMMAND, type RunCommandSettings } from './run-command-options.js';
+import { runShell } from './run-shell.js';
 import type { Workspace } from './workspace.js';
 
 /** `run_command`'s timeout when the call gives none, ms. */
 export const RUN_COMMAND_DEFAULT_TIMEOUT_MS = 120_000;
 /** The longest timeout a call may ask for, ms. */
 export const RUN_COMMAND_MAX_TIMEOUT_MS = 600_000;
-/** Most characters of output (stdout and stderr, interleaved) `run_command` answers with. */
-export const RUN_COMMAND_MAX_OUTPUT_CHARS = 30_000;
 
 /** Input of `run_command`. */
 export const runCommandInput = z.object({
@@ -31,35 +41,24 @@ export const runCommandInput = z.object({
 /** Input of `run_command`. */
 export type RunCommandInput = z.infer<typeof runCommandInput>;
 
-/**
- * The environment `run_command` passes, and nothing else of the host's: `PATH` (the host's),
- * `HOME` (the workspace root), `LANG=C.UTF-8`, `TERM=dumb`, `NO_COLOR=1`, `GIT_PAGER=cat`,
- * `PAGER=cat`. Secrets in the host's environment do not reach the command.
- */
-export function runCommandEnvironment(root: string): Record<string, string> {
-  return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
-    HOME: root,
-    LANG: 'C.UTF-8',
-    TERM: 'dumb',
-    NO_COLOR: '1',
-    GIT_PAGER: 'cat',
-    PAGER: 'cat',
-  };
-}
+/** How many commands planned as read-only are remembered, so they surely run sandboxed. */
+const REMEMBERED = 256;
+let noticeGiven = false;
 
 /**
- * `run_command` (opt-in: `fsToolsModule({ root, runCommand: true })`): runs a shell command
- * with `/bin/sh -c` in the workspace root, with the environment of
- * {@link runCommandEnvironment}, no standard input, a timeout (`timeoutMs`, default 2 min,
- * at most 10; the whole process group is killed) and the output capped at 30 000 characters.
- * Answers the output and the exit code; a non-zero exit, a signal or the timeout is a soft
- * error. It is NOT a sandbox: the command can read and write anything the process may.
+ * `run_command` (opt-in: `fsToolsModule({ root, runCommand: true | { sandbox } })`): runs a
+ * shell command with `/bin/sh -c` in the workspace root, with the environment of
+ * {@link runCommandEnvironment}, no standard input, a timeout (`timeoutMs`, default 2 min, at
+ * most 10; the whole process group is killed) and the output capped at 30 000 characters.
+ * Answers the output and the exit code; a non-zero exit, a signal or the timeout is a soft error.
  *
- * Declarations from {@link classifyCommand}: a pipeline of known read-only programs is
- * concurrency-safe and reads the canonical keys of the paths it names; anything else (or a
- * path outside the workspace) is not concurrency-safe, so it runs alone. After a command that
- * was not read-only, the read cache is cleared (it may have changed any file).
+ * A command {@link classifyCommand} finds read-only is concurrency-safe, reads the real paths
+ * it names, and runs in a read-only bubblewrap sandbox (nothing writable, no network, nothing
+ * of the host but the workspace and the system folders). Any other command is not
+ * concurrency-safe, declares a write on the workspace root (so it waits for, and excludes, every
+ * call on a file of the workspace, fleet-wide too), runs unconfined (or, with `sandbox:
+ * 'workspace-write'`, in the sandbox with the root writable), and clears the read cache when it
+ * ends. Where no sandbox can run ({@link RunCommandTool.sandbox}), no command is read-only.
  *
  * @example
  * ```ts
@@ -71,114 +70,109 @@ export function runCommandEnvironment(root: string): Record<string, string> {
 @tool({
   name: 'run_command',
   description:
-    'Run a shell command in the workspace root (/bin/sh -c). Answers its output (stdout and stderr) and exit code. Read-only commands (ls, cat, grep, git status, …) may run alongside other reads.',
+    'Run a shell command in the workspace root (/bin/sh -c). Answers its output (stdout and stderr) and exit code. Read-only commands (ls, cat, grep, git status, …) run in a read-only sandbox alongside other reads; any other command runs alone.',
   input: runCommandInput,
 })
 export class RunCommandTool extends ToolClass {
+  /** Whether a read-only sandbox can run here; when not, why (and no command is read-only). */
+  readonly sandbox: SandboxProbe;
+  readonly #readOnly = new Set<string>();
+
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
+    @inject(FS_RUN_COMMAND) private readonly settings: RunCommandSettings,
   ) {
     super();
+    this.sandbox = probeSandbox(settings.bwrap === undefined ? {} : { bwrap: settings.bwrap });
+    if (!this.sandbox.available && !noticeGiven) {
+      noticeGiven = true;
+      process.emitWarning(
+        `run_command: no sandbox (${this.sandbox.reason}); every command runs alone`,
+        { code: 'TOOLWAVES_NO_SANDBOX' },
+      );
+    }
+  }
+
+  /** The classification this tool acts on: {@link classifyCommand}'s, or unsafe without a sandbox. */
+  classify(input: RunCommandInput): CommandClassification {
+    if (!this.sandbox.available) {
+      return { concurrencySafe: false, reason: `no sandbox: ${this.sandbox.reason}` };
+    }
+    const found = classifyCommand(input.command, { root: this.workspace.root });
+    if (found.concurrencySafe) this.#remember(input.command);
+    return found;
   }
 
   isConcurrencySafe(input: RunCommandInput): boolean {
-    return this.#reads(input) !== undefined;
+    return this.classify(input).concurrencySafe;
   }
 
   access(input: RunCommandInput): readonly FsAccess[] {
-    return this.#reads(input) ?? [];
-  }
-
-  #reads(input: RunCommandInput): readonly FsAccess[] | undefined {
-    const found = classifyCommand(input.command);
-    if (!found.concurrencySafe) return undefined;
-    return pathAccess(
-      this.workspace,
-      found.reads.map((path) => ({ path, mode: 'read' })),
-    );
+    const found = this.classify(input);
+    if (!found.concurrencySafe) return [{ key: fsKey(this.workspace.root), mode: 'write' }];
+    return found.reads.map((path) => ({ key: fsKey(path), mode: 'read' }));
   }
 
   async execute(input: RunCommandInput, context: ToolContext): Promise<ToolOutput> {
-    const readOnly = this.#reads(input) !== undefined;
+    // A command planned as read-only runs sandboxed read-only even if the files changed since.
+    const readOnly = this.classify(input).concurrencySafe || this.#readOnly.has(input.command);
+    const root = this.workspace.root;
+    const timeoutMs = input.timeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS;
+    const confined = readOnly || this.settings.sandbox === 'workspace-write';
+    if (confined && !this.sandbox.available) {
+      // Only reachable with `workspace-write` (without a sandbox nothing is read-only): the
+      // confinement asked for cannot be given, so the command does not run at all.
+      return {
+        content: `run_command: the command was not run: sandbox 'workspace-write' was asked for, but no sandbox can run here (${this.sandbox.reason})`,
+        isError: true,
+      };
+    }
+    if (confined && this.sandbox.available) {
+      return runShell({
+        file: this.sandbox.bwrap,
+        args: sandboxArguments({
+          root,
+          writable: !readOnly,
+          command: input.command,
+          readOnly: readOnly ? [] : hostPath(root),
+        }),
+        cwd: root,
+        env: runCommandEnvironment({ root, home: SANDBOX_HOME, readOnly }),
+        timeoutMs,
+        signal: context.signal,
+      }).finally(() => {
+        if (!readOnly) this.cache.clear();
+      });
+    }
+    const home = mkdtempSync(join(tmpdir(), 'toolwaves-home-'));
     try {
       return await runShell({
-        command: input.command,
-        cwd: this.workspace.root,
-        env: runCommandEnvironment(this.workspace.root),
-        timeoutMs: input.timeoutMs ?? RUN_COMMAND_DEFAULT_TIMEOUT_MS,
+        file: '/bin/sh',
+        args: ['-c', input.command],
+        cwd: root,
+        env: runCommandEnvironment({ root, home, readOnly: false }),
+        timeoutMs,
         signal: context.signal,
       });
     } finally {
-      if (!readOnly) this.cache.clear();
+      rmSync(home, { recursive: true, force: true });
+      this.cache.clear();
+    }
+  }
+
+  #remember(command: string): void {
+    this.#readOnly.delete(command);
+    this.#readOnly.add(command);
+    if (this.#readOnly.size > REMEMBERED) {
+      this.#readOnly.delete(this.#readOnly.values().next().value as string);
     }
   }
 }
 
-/** Runs `/bin/sh -c command`, collecting its output up to the cap. */
-function runShell(options: {
-  readonly command: string;
-  readonly cwd: string;
-  readonly env: Record<string, string>;
-  readonly timeoutMs: number;
-  readonly signal: AbortSignal;
-}): Promise<ToolOutput> {
-  options.signal.throwIfAborted();
-  return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', options.command], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    let dropped = 0;
-    const collect = (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      const room = RUN_COMMAND_MAX_OUTPUT_CHARS - output.length;
-      output += text.slice(0, Math.max(0, room));
-      dropped += Math.max(0, text.length - Math.max(0, room));
-    };
-    child.stdout.on('data', collect);
-    child.stderr.on('data', collect);
-    let timedOut = false;
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // Already gone.
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, options.timeoutMs);
-    const onAbort = () => killGroup();
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      options.signal.removeEventListener('abort', onAbort);
-      resolve({ content: `run_command could not start /bin/sh: ${error.message}`, isError: true });
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      options.signal.removeEventListener('abort', onAbort);
-      if (options.signal.aborted) {
-        reject(options.signal.reason);
-        return;
-      }
-      const notes = [
-        dropped > 0 ? `[output cut: ${dropped} more characters]` : undefined,
-        timedOut
-          ? `[timed out after ${options.timeoutMs} ms: stopped]`
-          : signal !== null
-            ? `[killed by ${signal}]`
-            : `[exit code ${code}]`,
-      ].filter((note) => note !== undefined);
-      const content = [output.replace(/\n$/, ''), ...notes]
-        .filter((part) => part !== '')
-        .join('\n');
-      resolve({ content, isError: timedOut || signal !== null || code !== 0 });
-    });
-  });
+/** The host's `PATH` folders, to show read-only to commands that may run anything. */
+function hostPath(root: string): string[] {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir) && dir !== '/' && dir !== root && !dir.startsWith(`${root}/`));
 }

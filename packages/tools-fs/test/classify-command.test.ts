@@ -44,8 +44,8 @@ const SAFE: readonly (readonly [string, readonly string[]])[] = [
   ['git ls-files | grep test', ['.']],
   ['cd packages/core && ls', ['packages/core']],
   ['cd src && grep -rn TODO . | head -20', ['src']],
-  ['cd src; cat index.ts', ['src/index.ts']],
-  ['cd packages/core && git status', ['.']],
+  ['cd src && cat index.ts', ['src/index.ts']],
+  ['cd packages/core && git status', ['.', 'packages/core']],
   ['cd a && cd b && ls', ['a/b']],
   ['cd a && cat ../b.txt', ['b.txt']],
   ['ls 2>/dev/null', ['.']],
@@ -70,9 +70,14 @@ const SAFE: readonly (readonly [string, readonly string[]])[] = [
   ['du -sh node_modules', ['node_modules']],
   ['tree -L 2 src', ['src']],
   ['which git', []],
-  ['cat < input.txt | wc -c', ['input.txt', '.']],
+  ['cat < input.txt | wc -c', ['input.txt']],
   ['file dist/index.js', ['dist/index.js']],
-  ['ls -la | grep "^d" # folders only', ['.']],
+  ['ls -la | grep "^d"', ['.']],
+  ['git diff HEAD~1 --stat', ['.']],
+  ['echo | grep -r x', ['.']],
+  ['grep -f patterns.txt src/a.ts', ['patterns.txt', 'src/a.ts']],
+  ['find . -newer ref.txt -name "*.md"', ['.', 'ref.txt']],
+  ["awk -F, '{print $2}' data.csv n=1", ['data.csv']],
 ];
 
 const UNSAFE: readonly string[] = [
@@ -138,6 +143,72 @@ const UNSAFE: readonly string[] = [
   'ls &> listing.txt',
   'cat notes#1.md',
   '',
+  // Shapes a tokenizer and /bin/sh (dash) read differently.
+  'cat a.txt \\ # show it; rm -rf src',
+  'cat a.txt &>/dev/null touch X',
+  "echo $'\\x41' > x",
+  "cat $'a.txt'",
+  'ls -la | grep "^d" # folders only',
+  'cd src; cat index.ts',
+  'cd src || cat x',
+  'cd src | cat x',
+  'ls || cd src && cat x',
+  'cat a.txt\u00a0#x',
+  // Abbreviated, unlisted or program-running options.
+  'sed --in s/x/y/ a.txt',
+  'sort --outp=w.txt a.txt',
+  "sed --expr='1e touch X' a.txt",
+  'sort -S 1K --compress-prog=sh data.txt',
+  "git grep -O'touch X' foo",
+  'file -C -m magic',
+  'awk -W exec prog.awk',
+  'rg -z secret',
+  'rg --search-zip secret',
+  'rg --hostname-bin=prog x',
+  'rg -L x',
+  "awk -W interactive '{print}' a.txt",
+  "sed --line-length 5 'w f' a.txt",
+  "sed -n '1e touch X' a.txt",
+  "sed 's/a/b/w out' a.txt",
+  "sed 'r /etc/passwd' a.txt",
+  'awk \'BEGIN{system("touch X")}\'',
+  'awk \'BEGIN{ARGV[1]="/etc/passwd"} {print}\' a.txt',
+  'jq -n \'import "x" as x; 1\'',
+  'cat *',
+  'ls *.ts',
+  'cat -- *',
+  'grep foo.* src',
+  // Reads that leave the root or are not declared.
+  'date -f /abs/secret',
+  'diff --from-file=x a',
+  'sort --files0-from=x',
+  'echo | grep -R x',
+  'grep -R TODO src',
+  'ls -L link',
+  'find -L . -name x',
+  'find . -follow',
+  'diff -r a b',
+  'md5sum -c sums.txt',
+  'TZ=/abs/zone date',
+  'LC_ALL=/abs/locale sort a',
+  'git -c core.pager=sh log',
+  'git log --output=x',
+  'git diff --ext-diff',
+  'git log -p --textconv',
+  'git describe --dirty',
+  'git diff a /outside/secret',
+  'git diff --no-index a b',
+  'git remote show origin',
+  'git tag v1',
+  'git config user.name x',
+  'git fetch',
+  'git --git-dir=/x log',
+  'date 010100002020',
+  '/bin/cat a',
+  './cat a',
+  'head -n 5 a.txt > /dev/nul',
+  'cat a 3>/dev/null',
+  'cat a 1>&3',
 ];
 
 describe('classifyCommand', () => {
@@ -159,7 +230,7 @@ describe('classifyCommand', () => {
   it('says why', () => {
     expect(classifyCommand('ls > x')).toEqual({
       concurrencySafe: false,
-      reason: 'redirects output (>)',
+      reason: 'redirects output to x (only /dev/null is read-only)',
     });
     expect(classifyCommand('rm x')).toEqual({
       concurrencySafe: false,
@@ -167,7 +238,7 @@ describe('classifyCommand', () => {
     });
     expect(classifyCommand('echo $(id)')).toEqual({
       concurrencySafe: false,
-      reason: '$(…) runs a command',
+      reason: 'a $ expansion',
     });
   });
 });

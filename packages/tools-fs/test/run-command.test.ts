@@ -7,11 +7,18 @@ import { describe, expect, it } from 'vitest';
 import {
   FsToolsError,
   fsToolsModule,
+  probeSandbox,
   RUN_COMMAND_MAX_OUTPUT_CHARS,
   RunCommandTool,
 } from '../src/index.js';
 import { context, fsFixture } from './fixture.js';
 import { tempDir } from './temp-dir.js';
+
+// Without a sandbox no command is read-only: the tests of read-only declarations skip.
+const sandbox = probeSandbox();
+if (!sandbox.available) {
+  console.log(`[skip] run_command read-only declarations: no bubblewrap here (${sandbox.reason})`);
+}
 
 async function withRunCommand(tree = {}, options: { cachedReads?: boolean } = {}) {
   const fixture = await fsFixture({ tree, module: { runCommand: true, ...options } });
@@ -52,25 +59,42 @@ describe('run_command in fsToolsModule', () => {
   });
 });
 
-describe('run_command declarations', () => {
-  it('a read-only pipeline reads the canonical keys of what it names', async () => {
-    const { tool, root } = await withRunCommand({ src: { 'a.ts': 'x' } });
-    const input = { command: 'cd src && cat a.ts | wc -l' };
-    expect(tool.isConcurrencySafe(input)).toBe(true);
-    expect(tool.access(input)).toEqual([{ key: `fs:${join(root, 'src', 'a.ts')}`, mode: 'read' }]);
-    expect(tool.access({ command: 'git status' })).toEqual([{ key: `fs:${root}`, mode: 'read' }]);
-  });
-
-  it('a write, an unknown program or a path outside the workspace is not concurrency-safe', async () => {
-    const { tool } = await withRunCommand();
-    for (const command of ['rm -rf src', 'ls > out.txt', 'npm test', 'cat ../../etc/passwd']) {
-      expect(tool.isConcurrencySafe({ command })).toBe(false);
-      expect(tool.access({ command })).toEqual([]);
+describe('run_command options', () => {
+  it('refuses a sandbox or a bwrap it does not know, naming the field and the value', async () => {
+    const root = await tempDir();
+    for (const [runCommand, message] of [
+      [{ sandbox: 'none' }, /`runCommand.sandbox`.*"none"/],
+      [{ bwrap: '' }, /`runCommand.bwrap`.*""/],
+    ] as const) {
+      expect(() => fsToolsModule({ root, runCommand: runCommand as never })).toThrow(message);
     }
   });
 });
 
-describe('run_command in a plan', () => {
+describe('run_command declarations', () => {
+  it.skipIf(!sandbox.available)(
+    'a read-only pipeline reads the canonical keys of what it names',
+    async () => {
+      const { tool, root } = await withRunCommand({ src: { 'a.ts': 'x' } });
+      const input = { command: 'cd src && cat a.ts | wc -l' };
+      expect(tool.isConcurrencySafe(input)).toBe(true);
+      expect(tool.access(input)).toEqual([
+        { key: `fs:${join(root, 'src', 'a.ts')}`, mode: 'read' },
+      ]);
+      expect(tool.access({ command: 'git status' })).toEqual([{ key: `fs:${root}`, mode: 'read' }]);
+    },
+  );
+
+  it('a write, an unknown program or a path outside the workspace is not concurrency-safe and holds the root', async () => {
+    const { tool, root } = await withRunCommand();
+    for (const command of ['rm -rf src', 'ls > out.txt', 'npm test', 'cat ../../etc/passwd']) {
+      expect(tool.isConcurrencySafe({ command })).toBe(false);
+      expect(tool.access({ command })).toEqual([{ key: `fs:${root}`, mode: 'write' }]);
+    }
+  });
+});
+
+describe.skipIf(!sandbox.available)('run_command in a plan', () => {
   it('reads run together, a command that writes runs alone, and a read waits for an edit of its file', async () => {
     const { container } = await withRunCommand({ 'a.txt': 'a', 'b.txt': 'b' });
     const registry = ToolRegistry.fromContainer(container);
@@ -97,12 +121,18 @@ describe('run_command execution', () => {
     });
   });
 
-  it('passes only the stated environment', async () => {
+  it('passes only the stated environment, with an empty private HOME that is not the root', async () => {
     const { run, root } = await withRunCommand();
     process.env.TOOLWAVES_TEST_SECRET = 'hunter2';
     try {
-      const result = await run('echo "home=$HOME secret=$TOOLWAVES_TEST_SECRET lang=$LANG"');
-      expect(result.content).toBe(`home=${root} secret= lang=C.UTF-8\n[exit code 0]`);
+      const result = await run(
+        'echo "secret=$TOOLWAVES_TEST_SECRET lang=$LANG locks=$GIT_OPTIONAL_LOCKS global=$GIT_CONFIG_GLOBAL nosystem=$GIT_CONFIG_NOSYSTEM pager=$GIT_PAGER"; echo "$HOME"; ls -A "$HOME" | wc -l',
+      );
+      const [variables, home, entries] = result.content.split('\n');
+      expect(variables).toBe('secret= lang=C.UTF-8 locks=0 global=/dev/null nosystem=1 pager=cat');
+      expect(home).not.toBe(root);
+      expect(home?.startsWith(`${root}/`)).toBe(false);
+      expect(entries).toBe('0');
     } finally {
       delete process.env.TOOLWAVES_TEST_SECRET;
     }

@@ -40,7 +40,7 @@ export function traceReportBlocks(report: TraceReport): ReportBlock[] {
     { kind: 'heading', level: 1, text: 'toolwaves trace replay' },
     {
       kind: 'paragraph',
-      text: `${meta.file} (${trace.format}): ${trace.turns} model turns with tool calls, ${trace.calls} calls, ${trace.multiCallTurns} turns with 2 calls or more, ${trace.conflictingPairs} conflicting pairs inside turns, ${trace.errors} error results. Durations: ${trace.durationsFromTrace} from the transcript, ${trace.durationsFromModel} from the latency model of their kind. Unknown tools (not concurrency-safe): ${unknown.length === 0 ? 'none' : unknown.join(', ')}.${trace.skipped.length === 0 ? '' : ` Skipped: ${trace.skipped.join('; ')}.`}`,
+      text: `${meta.file} (${trace.format}): ${trace.turns} model turns with tool calls, ${trace.calls} calls, ${trace.multiCallTurns} turns with 2 calls or more, ${trace.conflictingPairs} conflicting pairs inside turns, ${trace.errors} error results. Shell calls: ${trace.shellCalls}, ${trace.shellReadOnly} of them read-only. Durations: ${trace.durationsFromTrace} from the transcript, ${trace.durationsFromModel} from the latency model of their kind. Unknown tools (not concurrency-safe): ${unknown.length === 0 ? 'none' : unknown.join(', ')}.${trace.skipped.length === 0 ? '' : ` Skipped: ${trace.skipped.join('; ')}.`}`,
     },
     { kind: 'heading', level: 2, text: 'Every strategy over the whole trace' },
     { kind: 'table', headers: HEADERS, rows: strategyRows(report.strategies) },

@@ -58,6 +58,9 @@ export interface TraceReport {
     readonly durationsFromModel: number;
     /** Tool names no mapping knows (not concurrency-safe), with their call counts. */
     readonly unknownTools: Readonly<Record<string, number>>;
+    /** Shell calls (`Bash`, `run_command`, any call of kind `shell`), and how many are read-only. */
+    readonly shellCalls: number;
+    readonly shellReadOnly: number;
     readonly skipped: readonly string[];
   };
   readonly strategies: readonly TraceStrategyFigures[];
@@ -111,6 +114,7 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
   const unknownTools: Record<string, number> = {};
   let fromTrace = 0;
   let callIndex = 0;
+  const shell = { calls: 0, readOnly: 0 };
   const runs = trace.turns.map((turn, position): TurnRun => {
     const declared = turn.calls.map((call) => {
       const declaration = declareCall(call, {
@@ -118,6 +122,10 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
         ...(options.mappings === undefined ? {} : { mappings: options.mappings }),
       });
       if (!declaration.known) unknownTools[call.name] = (unknownTools[call.name] ?? 0) + 1;
+      if (declaration.kind === 'shell') {
+        shell.calls++;
+        if (declaration.concurrencySafe) shell.readOnly++;
+      }
       return { ...declaration, model: latency[declaration.kind ?? 'other'] };
     });
     const durationsMs = turn.calls.map((call, slot) => {
@@ -163,6 +171,8 @@ export function replayTrace(options: ReplayTraceOptions): TraceReport {
       durationsFromTrace: fromTrace,
       durationsFromModel: callIndex - fromTrace,
       unknownTools,
+      shellCalls: shell.calls,
+      shellReadOnly: shell.readOnly,
       skipped: trace.skipped,
     },
     strategies: totals(runs, strategies),

@@ -64,14 +64,29 @@ function paths(
   };
 }
 
-/** A shell command, declared by `classifyCommand` (tools-fs). */
+/**
+ * A shell command, declared as `run_command` declares it in a sandbox rooted at the transcript's
+ * working directory: `classifyCommand` (tools-fs, the same allowlist) with its reads as keys; a
+ * read outside that directory makes it unsafe (the sandbox would not show it). A command that is
+ * not read-only holds the whole directory (a write on its key), as `run_command` does.
+ */
 const shell: TraceMapping = (input, context) => {
   const command = field(input, 'command');
   const found = classifyCommand(typeof command === 'string' ? command : '');
-  if (!found.concurrencySafe) return { concurrencySafe: false, kind: 'shell' };
+  const root = context.keyOf('.');
+  const unsafe: TraceDeclaration = {
+    concurrencySafe: false,
+    ...(root === undefined ? {} : { access: [{ key: root, mode: 'write' }] }),
+    kind: 'shell',
+  };
+  if (!found.concurrencySafe || root === undefined) return unsafe;
+  const keys = found.reads.map((path) => context.keyOf(path));
+  if (keys.some((key) => key === undefined || (key !== root && !key.startsWith(`${root}/`)))) {
+    return unsafe;
+  }
   return {
     concurrencySafe: true,
-    access: found.reads.map((path) => ({ key: context.keyOf(path)!, mode: 'read' })),
+    access: keys.map((key) => ({ key: key!, mode: 'read' })),
     kind: 'shell',
   };
 };
