@@ -102,7 +102,7 @@ export class FleetConnection {
     if (this.#closed) return Promise.reject(closedError());
     this.roundTrips += 1;
     return this.#deadlines
-      .watch(() => this.#commands.sendCommand(args))
+      .watch(() => this.#commands.sendCommand(args, NO_CLIENT_TIMEOUT))
       .catch((error: unknown) => {
         throw this.unavailable(error);
       });
@@ -171,9 +171,8 @@ export class FleetConnection {
 
   async #loadScripts(): Promise<void> {
     try {
-      const scripts = fleetScripts();
       await Promise.all(
-        [scripts.enqueue, scripts.retry, scripts.release, scripts.renew].map((script) =>
+        Object.values(fleetScripts()).map((script: FleetScript<unknown>) =>
           this.send(['SCRIPT', 'LOAD', script.lua.source]),
         ),
       );
@@ -207,6 +206,12 @@ export class FleetConnection {
     await subscribe();
   }
 }
+
+/**
+ * No timeout of the client's own per command: node-redis would make a timer (an
+ * `AbortSignal.timeout`) for each; the connection's one deadline timer bounds them instead.
+ */
+const NO_CLIENT_TIMEOUT = { timeout: 0 };
 
 /** Starts connecting and settles at the first `ready` or `error`, whichever comes first. */
 function firstReadyOrError(client: RedisClientLike): Promise<void> {

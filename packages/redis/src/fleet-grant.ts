@@ -1,4 +1,5 @@
 import type { CoordinationGrant } from '@toolwaves/core';
+import type { AtOnceBatch } from './at-once-batch.js';
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './fleet-keys.js';
 import { fleetScripts } from './fleet-scripts.js';
@@ -12,9 +13,11 @@ import { ID_AT, RECORD_FLAG_AT, type RequestShape } from './request-shape.js';
  */
 export class FleetGrant implements CoordinationGrant {
   readonly fencingToken: number;
-  readonly #lost = new AbortController();
+  /** Made when `lost` is first read, or when the lease is lost. */
+  #lost: AbortController | undefined;
   readonly #lease: LeaseRenewal;
   readonly #connection: FleetConnection;
+  readonly #batch: AtOnceBatch;
   readonly #shape: RequestShape;
   readonly #id: string;
   readonly #recorded: boolean;
@@ -22,6 +25,7 @@ export class FleetGrant implements CoordinationGrant {
 
   constructor(options: {
     connection: FleetConnection;
+    batch: AtOnceBatch;
     keys: FleetKeys;
     shape: RequestShape;
     id: string;
@@ -36,6 +40,7 @@ export class FleetGrant implements CoordinationGrant {
   }) {
     this.fencingToken = options.token;
     this.#connection = options.connection;
+    this.#batch = options.batch;
     this.#shape = options.shape;
     this.#id = options.id;
     this.#recorded = options.recorded;
@@ -46,42 +51,57 @@ export class FleetGrant implements CoordinationGrant {
       leaseMs: options.leaseMs,
       grantedFrom: options.grantedFrom,
       describe: options.describe,
-      onLost: (error) => this.#lost.abort(error),
+      onLost: (error) => this.#lostController().abort(error),
     });
   }
 
   get lost(): AbortSignal {
-    return this.#lost.signal;
+    return this.#lostController().signal;
+  }
+
+  #lostController(): AbortController {
+    this.#lost ??= new AbortController();
+    return this.#lost;
   }
 
   release(): Promise<void> {
     if (!this.#released) {
       this.#released = true;
       this.#lease.stop();
-      leaveQueue({
-        connection: this.#connection,
-        shape: this.#shape,
-        id: this.#id,
-        recorded: this.#recorded,
-      });
+      if (!this.#recorded && this.#shape.batchable) {
+        this.#batch.release({ shape: this.#shape, id: this.#id });
+      } else {
+        leaveQueue({
+          connection: this.#connection,
+          batch: this.#batch,
+          shape: this.#shape,
+          id: this.#id,
+          flag: this.#recorded ? 'r' : '-',
+        });
+      }
     }
     return Promise.resolve();
   }
 }
 
 /**
- * Takes a request out (waiting or holding), hands its keys on and announces its departure. Not
- * awaited: the caller goes on at once. The connection's later commands are ordered after it,
- * and `close()` waits for it; if Redis is away, the entry expires with its lease.
+ * Takes a request out (waiting or holding) with RELEASE, hands its keys on and announces its
+ * departure. `flag` (ARGV[2]): `r` when Redis may hold a record of it, `-` when it was granted
+ * at once with no limit, `+` when RELEASE-AT-ONCE already took it out. Not awaited: the caller
+ * goes on at once. The connection's later commands are ordered after it (what the batch
+ * gathered is sent first), and `close()` waits for it; if Redis is away, the entry expires with
+ * its lease.
  */
 export function leaveQueue(options: {
   connection: FleetConnection;
+  batch: AtOnceBatch;
   shape: RequestShape;
   id: string;
-  recorded: boolean;
+  flag: 'r' | '-' | '+';
 }): void {
   const command = options.shape.release.slice();
   command[ID_AT] = options.id;
-  command[RECORD_FLAG_AT] = options.recorded ? 'r' : '-';
+  command[RECORD_FLAG_AT] = options.flag;
+  options.batch.flushReleases();
   options.connection.inBackground(options.connection.run(fleetScripts().release, command));
 }

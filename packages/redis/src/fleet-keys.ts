@@ -24,10 +24,8 @@ export interface FleetKeys {
   readonly keyBlocked: string;
   /** Lex sorted set: `=K` for every key with an entry, `*` while an exclusive request is there. */
   readonly present: string;
-  /** Lex sorted set of the read entries, `K \0 ticket id`. */
-  readonly reads: string;
-  /** Lex sorted set of the write entries. */
-  readonly writes: string;
+  /** Lex sorted set of every request's entries, `K \0 mode ticket id`, one per access. */
+  readonly entries: string;
   /** Channel every coordinator listens to: what left the queue. */
   readonly released: string;
 }
@@ -46,8 +44,7 @@ export function fleetKeys(namespace: string): FleetKeys {
     toolHolders: `${prefix}tool-holders`,
     keyBlocked: `${prefix}key-blocked`,
     present: `${prefix}present`,
-    reads: `${prefix}reads`,
-    writes: `${prefix}writes`,
+    entries: `${prefix}entries`,
     released: `${prefix}released`,
   };
 }

@@ -29,6 +29,10 @@ export interface FleetScripts {
   readonly release: FleetScript<number>;
   /** Extends a granted lease: 1, or 0 when it is lost. */
   readonly renew: FleetScript<number>;
+  /** Grants several uncontended requests at once: per request its token, or 0 (it must ENQUEUE). */
+  readonly grantAtOnce: FleetScript<number[]>;
+  /** Takes several requests granted at once out: the positions (1-based) RELEASE must still hand on. */
+  readonly releaseAtOnce: FleetScript<number[]>;
 }
 
 function readTry(raw: unknown): TryReply {
@@ -40,15 +44,23 @@ function readTry(raw: unknown): TryReply {
   throw new Error(`Unexpected reply from a fleet script: ${JSON.stringify(raw)}`);
 }
 
+function readNumbers(raw: unknown): number[] {
+  if (!Array.isArray(raw))
+    throw new Error(`Unexpected reply from a fleet script: ${JSON.stringify(raw)}`);
+  return raw.map(Number);
+}
+
 let loaded: FleetScripts | undefined;
 
-/** The four scripts (`scripts/*.lua`), loaded once per process. Redis 6.2 or later (ZMSCORE). */
+/** The scripts (`scripts/*.lua`), loaded once per process. Redis 6.2 or later (ZMSCORE, SET GET). */
 export function fleetScripts(): FleetScripts {
   loaded ??= {
-    enqueue: { lua: loadLuaScript('enqueue-13.lua'), read: readTry },
-    retry: { lua: loadLuaScript('retry-13.lua'), read: readTry },
-    release: { lua: loadLuaScript('release-13.lua'), read: Number },
+    enqueue: { lua: loadLuaScript('enqueue-12.lua'), read: readTry },
+    retry: { lua: loadLuaScript('retry-12.lua'), read: readTry },
+    release: { lua: loadLuaScript('release-12.lua'), read: Number },
     renew: { lua: loadLuaScript('renew-1.lua'), read: Number },
+    grantAtOnce: { lua: loadLuaScript('grant-at-once-4.lua'), read: readNumbers },
+    releaseAtOnce: { lua: loadLuaScript('release-at-once-5.lua'), read: readNumbers },
   };
   return loaded;
 }
@@ -60,7 +72,7 @@ export function fleetScripts(): FleetScripts {
 export function scriptCommand(
   script: FleetScript<unknown>,
   keys: readonly string[],
-  args: readonly string[],
+  args: readonly string[] = [],
 ): string[] {
   if (keys.length !== script.lua.numberOfKeys) {
     throw new Error(`${script.lua.name} takes ${script.lua.numberOfKeys} keys, got ${keys.length}`);

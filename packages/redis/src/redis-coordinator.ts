@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
+import { AtOnceBatch } from './at-once-batch.js';
 import { departureConcerns, parseDeparture } from './departure.js';
 import { FleetConnection, type Listening } from './fleet-connection.js';
+import { leaveQueue } from './fleet-grant.js';
 import { type FleetKeys, fleetKeys } from './fleet-keys.js';
 import { fleetScripts } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
@@ -10,7 +12,7 @@ import {
   type RedisCoordinatorOptions,
 } from './redis-coordinator-options.js';
 import { RequestShapes, requestShape } from './request-shape.js';
-import { type Waiter, waitForGrant } from './wait-for-grant.js';
+import { type WaitContext, type Waiter, waitForGrant } from './wait-for-grant.js';
 
 /** A {@link Coordinator} on Redis, from {@link redisCoordinator}. */
 export interface RedisCoordinator extends Coordinator {
@@ -96,6 +98,8 @@ class FleetCoordinator implements RedisCoordinator {
   readonly #waiters = new Map<string, Waiter>();
   readonly #listening: Listening;
   readonly #shapes: RequestShapes;
+  readonly #batch: AtOnceBatch;
+  readonly #context: WaitContext;
 
   constructor(options: {
     connection: FleetConnection;
@@ -111,6 +115,22 @@ class FleetCoordinator implements RedisCoordinator {
     this.#limits = options.limits;
     this.#maxAccesses = options.maxAccesses;
     const own = `${options.keys.prefix}handoff:${randomUUID()}`;
+    const batch: AtOnceBatch = new AtOnceBatch({
+      connection: options.connection,
+      keys: options.keys,
+      leaseMs: options.leaseMs,
+      followUp: (shape, id) =>
+        leaveQueue({ connection: options.connection, batch, shape, id, flag: '+' }),
+    });
+    this.#batch = batch;
+    this.#context = {
+      connection: options.connection,
+      batch,
+      keys: options.keys,
+      leaseMs: options.leaseMs,
+      pollMs: this.#pollMs,
+      waiters: this.#waiters,
+    };
     this.#listening = { released: options.keys.released, own, onMessage: this.#onMessage };
     this.#shapes = new RequestShapes((request) =>
       requestShape({
@@ -142,19 +162,14 @@ class FleetCoordinator implements RedisCoordinator {
       access: request.access,
       exclusive,
     });
-    const context = {
-      connection: this.#connection,
-      keys: this.#keys,
-      leaseMs: this.#leaseMs,
-      pollMs: this.#pollMs,
-      waiters: this.#waiters,
-    };
+    const context = this.#context;
     const ready = this.#connection.whenReady(this.#listening);
     if (ready === undefined) return waitForGrant(context, shape, request);
     return ready.then(() => waitForGrant(context, shape, request));
   }
 
   close(): Promise<void> {
+    this.#batch.flush();
     this.#waiters.clear();
     return this.#connection.close();
   }

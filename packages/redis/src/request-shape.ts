@@ -22,10 +22,17 @@ export interface RequestShape {
   readonly enqueue: readonly string[];
   readonly retry: readonly string[];
   readonly release: readonly string[];
+  /**
+   * Whether it may go through GRANT-AT-ONCE and RELEASE-AT-ONCE (not exclusive, no limit, and
+   * few enough accesses for one script call to unpack them).
+   */
+  readonly batchable: boolean;
+  /** What those scripts take for it after its id: n, m, the accesses, their bounds, the members. */
+  readonly block: readonly string[];
 }
 
 /** Where a request's id (ARGV[1]) and record flag (ARGV[2]) sit in its commands. */
-export const ID_AT = 3 + 13;
+export const ID_AT = 3 + 12;
 export const RECORD_FLAG_AT = ID_AT + 1;
 
 /**
@@ -72,10 +79,16 @@ export function requestShape(options: {
     keys.toolHolders,
     keys.keyBlocked,
     keys.present,
-    keys.reads,
-    keys.writes,
+    keys.entries,
     `${keys.prefix}tool-waiting:${toolName}`,
     group,
+  ];
+  const block = [
+    String(access.length),
+    String(memberList.length),
+    ...modesAndKeys,
+    ...bounds,
+    ...memberList,
   ];
   const args = [
     '', // ARGV[1] the request id, set per call
@@ -87,11 +100,7 @@ export function requestShape(options: {
     keys.released,
     options.ownChannel,
     announced,
-    String(access.length),
-    String(memberList.length),
-    ...modesAndKeys,
-    ...bounds,
-    ...memberList,
+    ...block,
   ];
   const { scripts } = options;
   return {
@@ -104,6 +113,8 @@ export function requestShape(options: {
     enqueue: scriptCommand(scripts.enqueue, names, args),
     retry: scriptCommand(scripts.retry, names, args),
     release: scriptCommand(scripts.release, names, args),
+    batchable: !exclusive && limit === 0 && access.length <= 250 && memberList.length <= 500,
+    block,
   };
 }
 

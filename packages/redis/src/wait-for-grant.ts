@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
+import type { AtOnceBatch } from './at-once-batch.js';
 import type { WaitingFor } from './departure.js';
 import type { FleetConnection } from './fleet-connection.js';
 import { FleetGrant, leaveQueue } from './fleet-grant.js';
@@ -19,6 +20,8 @@ export interface Waiter extends WaitingFor {
 /** What one request needs from its coordinator. */
 export interface WaitContext {
   readonly connection: FleetConnection;
+  /** Where uncontended acquires and their releases are gathered. */
+  readonly batch: AtOnceBatch;
   readonly keys: FleetKeys;
   readonly leaseMs: number;
   /** The fallback poll while waiting (also renews the waiting entry's lease). */
@@ -42,19 +45,53 @@ export function waitForGrant(
   request: CoordinationRequest,
 ): Promise<CoordinationGrant> {
   if (request.signal.aborted) return Promise.reject(cancelled(shape, request));
+  if (!shape.batchable) return enqueue(context, shape, request);
+  return new Promise<CoordinationGrant>((resolve, reject) => {
+    const id = randomUUID();
+    context.batch.acquire({
+      shape,
+      id,
+      granted: (token, sentAt) => {
+        if (request.signal.aborted) {
+          context.batch.release({ shape, id });
+          reject(cancelled(shape, request));
+        } else {
+          resolve(grantOf(context, shape, request, id, token, sentAt, false));
+        }
+      },
+      notGranted: () => resolve(enqueue(context, shape, request)),
+      failed: reject,
+    });
+  });
+}
+
+/** ENQUEUE: granted at once, or a {@link WaitingRequest} until it is. */
+function enqueue(
+  context: WaitContext,
+  shape: RequestShape,
+  request: CoordinationRequest,
+): Promise<CoordinationGrant> {
+  if (request.signal.aborted) return Promise.reject(cancelled(shape, request));
   const id = randomUUID();
   const command = shape.enqueue.slice();
   command[ID_AT] = id;
-  const sentAt = performance.now();
-  return context.connection.run(fleetScripts().enqueue, command).then(
+  const leave = (flag: 'r' | '-'): void =>
+    leaveQueue({ connection: context.connection, batch: context.batch, shape, id, flag });
+  let sentAt = 0;
+  return new Promise<TryReply>((resolve, reject) => {
+    context.batch.after(() => {
+      sentAt = performance.now();
+      context.connection.run(fleetScripts().enqueue, command).then(resolve, reject);
+    });
+  }).then(
     (reply) => {
-      const recordedIfGranted = shape.limit > 0 || shape.exclusive;
+      const recorded = shape.limit > 0 || shape.exclusive;
       if (reply.kind === 'granted') {
         if (request.signal.aborted) {
-          leaveQueue({ connection: context.connection, shape, id, recorded: recordedIfGranted });
+          leave(recorded ? 'r' : '-');
           throw cancelled(shape, request);
         }
-        return grantOf(context, shape, request, id, reply.token, sentAt, recordedIfGranted);
+        return grantOf(context, shape, request, id, reply.token, sentAt, recorded);
       }
       return new Promise<CoordinationGrant>((resolve, reject) => {
         new WaitingRequest({ context, shape, request, id, resolve, reject }).start(reply, sentAt);
@@ -62,7 +99,7 @@ export function waitForGrant(
     },
     (error: unknown) => {
       // the script may have run with its answer lost: take out whatever it left
-      leaveQueue({ connection: context.connection, shape, id, recorded: true });
+      leave('r');
       throw error;
     },
   );
@@ -79,6 +116,7 @@ function grantOf(
 ): FleetGrant {
   return new FleetGrant({
     connection: context.connection,
+    batch: context.batch,
     keys: context.keys,
     shape,
     id,
@@ -176,6 +214,7 @@ class WaitingRequest implements Waiter {
     command[ID_AT] = this.#id;
     this.#busy = true;
     this.#again = false;
+    this.#context.batch.flushReleases();
     const sentAt = performance.now();
     this.#context.connection.run(script, command).then(
       (reply) => {
@@ -222,9 +261,10 @@ class WaitingRequest implements Waiter {
     this.#stopWaiting();
     leaveQueue({
       connection: this.#context.connection,
+      batch: this.#context.batch,
       shape: this.#shape,
       id: this.#id,
-      recorded: true,
+      flag: 'r',
     });
     this.#reject(error);
   }

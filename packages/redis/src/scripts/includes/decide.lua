@@ -4,10 +4,17 @@
   tool not blocked by a key are under the cap (no head-of-line blocking). Conflicts are found
   from the present set first (one ZMSCORE for the request's keys and their ancestors, one range
   per access for the keys below): a request that overlaps nothing reads no entry at all.
+  (ENQUEUE's fast path makes the same two lookups before any of this is defined.)
 ]]
 --- @include "entries"
 
 local GRANTABLE, BLOCKED_BY_KEY, BLOCKED_BY_LIMIT = 1, 0, -2
+
+-- a score bound below `ticket` (math.huge while the request has no ticket yet: everyone is earlier)
+local function before(ticket)
+  if ticket == math.huge then return '+inf' end
+  return '(' .. string.format('%d', ticket)
+end
 
 -- whether `above` is `key` or an ancestor of it (the planner's keysOverlap, from above)
 local function covers(above, key)
@@ -43,8 +50,8 @@ local function blocked_by_keys(me, ticket)
       local x = string.sub(hit, 2)
       for i = 1, n do
         if covers(x, keys[i]) then
-          if earlier_at(writesKey, x, ticket, me) then return true end
-          if modes[i] == 'w' and earlier_at(readsKey, x, ticket, me) then return true end
+          if earlier_at(x, 'w', ticket, me) then return true end
+          if modes[i] == 'w' and earlier_at(x, 'r', ticket, me) then return true end
         end
       end
     end
@@ -52,8 +59,7 @@ local function blocked_by_keys(me, ticket)
   for i = 1, n do
     local first, last = below_first[i], below_last[i]
     if #rcall('ZRANGEBYLEX', presentKey, '[=' .. first, '(=' .. last, 'LIMIT', 0, 1) > 0 then
-      if earlier_below(writesKey, first, last, ticket, me) then return true end
-      if modes[i] == 'w' and earlier_below(readsKey, first, last, ticket, me) then return true end
+      if earlier_below(first, last, ticket, me, modes[i] == 'w') then return true end
     end
   end
   return false

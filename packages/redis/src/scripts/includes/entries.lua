@@ -1,14 +1,11 @@
 --[[
-  Entries and liveness. An entry is `K \0 ticket(16 digits) id(36)` in the reads or writes set;
-  keys never contain NUL (the coordinator refuses them), so an entry is read from its end.
-  A request past its lease deadline is dead: it is forgotten when a script meets it, and its
-  entries when a lookup meets them.
+  Entries and liveness, for the paths that meet other requests. An entry is
+  `K \0 mode ticket(16 digits) id(36)`; keys never contain NUL (the coordinator refuses them),
+  so an entry is read from its end. A request past its lease deadline is dead: it is forgotten
+  when a script meets it, and its entries when a lookup meets them.
 ]]
 local removed = false
-
-local function entry(key, ticket, who)
-  return key .. '\0' .. string.format('%016d', ticket) .. who
-end
+local sub = string.sub
 
 -- removes a request's own records (not its entries, tool-waiting and group places: those are
 -- dropped when met); `record` is what requests held for it, if anything
@@ -38,48 +35,50 @@ local function alive(other)
   return false
 end
 
--- `=key` leaves the present set once no entry of the key is left
-local function drop_if_empty(key)
-  local first, last = '[' .. key .. '\0', '(' .. key .. '\1'
-  if #rcall('ZRANGEBYLEX', readsKey, first, last, 'LIMIT', 0, 1) == 0
-    and #rcall('ZRANGEBYLEX', writesKey, first, last, 'LIMIT', 0, 1) == 0 then
-    rcall('ZREM', presentKey, '=' .. key)
-  end
-end
-
--- whether `set` holds a live entry of exactly `key` with a ticket below `ticket`, not `me`'s
-local function earlier_at(set, key, ticket, me)
-  local first, last = '[' .. key .. '\0', '(' .. key .. '\1'
+-- whether a live entry of exactly `key` in `mode`, with a ticket below `ticket`, is not `me`'s
+local function earlier_at(key, mode, ticket, me)
+  local first = '[' .. key .. '\0' .. mode
+  local last = '(' .. key .. '\0' .. (mode == 'r' and 's' or 'x')
   local skip = 0
   while true do
-    local found = rcall('ZRANGEBYLEX', set, first, last, 'LIMIT', skip, 1)[1]
-    if not found or tonumber(string.sub(found, -52, -37)) >= ticket then return false end
-    local who = string.sub(found, -36)
+    local found = rcall('ZRANGEBYLEX', entriesKey, first, last, 'LIMIT', skip, 1)[1]
+    if not found or tonumber(sub(found, -52, -37)) >= ticket then return false end
+    local who = sub(found, -36)
     if who == me then
       skip = skip + 1
     elseif alive(who) then
       return true
     else
-      rcall('ZREM', set, found)
+      rcall('ZREM', entriesKey, found)
     end
   end
 end
 
--- whether `set` holds a live entry strictly below a key (between `first` and `last`) with a
--- ticket below `ticket`, not `me`'s; one lookup per key below (its earliest entry)
-local function earlier_below(set, first, last, ticket, me)
+-- whether a live entry strictly below a key (between `first` and `last`), a write (or, with
+-- `reads_too`, any), with a ticket below `ticket`, is not `me`'s; one lookup per key and mode
+-- below (the earliest entry of each)
+local function earlier_below(first, last, ticket, me, reads_too)
   local from, upto = '[' .. first, '(' .. last
   while true do
-    local found = rcall('ZRANGEBYLEX', set, from, upto, 'LIMIT', 0, 1)[1]
+    local found = rcall('ZRANGEBYLEX', entriesKey, from, upto, 'LIMIT', 0, 1)[1]
     if not found then return false end
-    local who = string.sub(found, -36)
-    if who ~= me and tonumber(string.sub(found, -52, -37)) < ticket then
+    local key, mode = sub(found, 1, -55), sub(found, -53, -53)
+    local who = sub(found, -36)
+    if (mode == 'w' or reads_too) and who ~= me and tonumber(sub(found, -52, -37)) < ticket then
       if alive(who) then return true end
-      rcall('ZREM', set, found)
+      rcall('ZREM', entriesKey, found)
+    elseif mode == 'r' then
+      from = '[' .. key .. '\0w' -- this key's writes
     else
-      -- the earliest entry of this key is mine or not earlier: so are the others of the key
-      from = '[' .. string.sub(found, 1, -54) .. '\1'
+      from = '[' .. key .. '\1' -- the next key
     end
+  end
+end
+
+-- `=key` leaves the present set once no entry of the key is left
+local function drop_if_empty(key)
+  if #rcall('ZRANGEBYLEX', entriesKey, '[' .. key .. '\0', '(' .. key .. '\1', 'LIMIT', 0, 1) == 0 then
+    rcall('ZREM', presentKey, '=' .. key)
   end
 end
 

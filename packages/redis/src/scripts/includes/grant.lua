@@ -1,16 +1,7 @@
 --[[
-  Granting: a fencing token that never goes backwards, and the request marked holding.
+  Granting on the paths that meet other requests: the request marked holding.
 ]]
 --- @include "decide"
-
--- max(last + 1, Redis TIME in µs): increases with every grant, and across a restart that lost
--- the counter or a promoted replica that missed the last grants, as long as the clock does not go back
-local function next_token()
-  local token = tonumber(rcall('GET', fenceKey) or '0') + 1
-  if now_us > token then token = now_us end
-  rcall('SET', fenceKey, string.format('%d', token))
-  return token
-end
 
 local function record(who_channel, ticket, token)
   return tool .. '\t' .. limit .. '\t' .. who_channel .. '\t' .. string.format('%d', ticket) .. '\t' .. token
@@ -32,13 +23,12 @@ local function grant(who, ticket, who_channel)
     if limit > 0 then rcall('ZREM', toolWaitingKey, who) end
   end
   for i = 1, n do
-    local set = modes[i] == 'r' and readsKey or writesKey
     if queued then
-      rcall('ZREM', set, entry(keys[i], ticket, who))
+      rcall('ZREM', entriesKey, entry(keys[i], modes[i], ticket, who))
     else
       rcall('ZADD', presentKey, 0, '=' .. keys[i])
     end
-    rcall('ZADD', set, 0, entry(keys[i], 0, who))
+    rcall('ZADD', entriesKey, 0, entry(keys[i], modes[i], 0, who))
   end
   if exclusive then
     rcall('ZADD', exclusiveKey, 0, who)

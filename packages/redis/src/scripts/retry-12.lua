@@ -3,7 +3,7 @@
   waiting lease.
 
     Input:
-      KEYS[1..13], ARGV: see includes/request.lua
+      KEYS[1..12], ARGV: see includes/request.lua
 
     Output:
       token               > 0: granted (now, or by a hand-off whose message it missed; either

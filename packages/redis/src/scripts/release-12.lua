@@ -8,12 +8,27 @@
   announced on the release channel (`<accesses>\n<tool>\n<group>`, `*` for an exclusive request).
 
     Input:
-      KEYS[1..13], ARGV: see includes/request.lua
+      KEYS[1..12], ARGV: see includes/request.lua
 
     Output:
-      how many waiters were handed the grant (0 at once when nobody waits)
+      how many waiters were handed the grant (0, at once, when nobody waits)
 ]]
 --- @include "includes/request"
+
+local was_there = taken_out or rcall('ZREM', leasesKey, id) == 1
+
+-- Fast path: a request granted at once with no limit has no record and its entries at ticket 0;
+-- when nobody waits in the namespace, nothing else is to be done.
+if not recorded and not exclusive and not taken_out then
+  for i = 1, n do
+    rcall('ZREM', entriesKey, entry(keys[i], modes[i], 0, id))
+    if #rcall('ZRANGEBYLEX', entriesKey, '[' .. keys[i] .. '\0', '(' .. keys[i] .. '\1', 'LIMIT', 0, 1) == 0 then
+      rcall('ZREM', presentKey, '=' .. keys[i])
+    end
+  end
+  if rcall('ZCARD', queueKey) == 0 then return 0 end
+end
+
 --- @include "includes/grant"
 
 local FIRST_WAITING = '0000000000000001'
@@ -24,12 +39,14 @@ local function waiter_overlaps()
   for j = 1, #scores do
     local hit = members[j]
     if scores[j] and hit ~= '*' then
-      local x = string.sub(hit, 2)
-      local first, last = '[' .. x .. '\0' .. FIRST_WAITING, '(' .. x .. '\1'
+      local x = sub(hit, 2)
       for i = 1, n do
         if covers(x, keys[i]) then
-          if #rcall('ZRANGEBYLEX', writesKey, first, last, 'LIMIT', 0, 1) > 0 then return true end
-          if modes[i] == 'w' and #rcall('ZRANGEBYLEX', readsKey, first, last, 'LIMIT', 0, 1) > 0 then return true end
+          for _, mode in ipairs(modes[i] == 'w' and {'r', 'w'} or {'w'}) do
+            local first = '[' .. x .. '\0' .. mode .. FIRST_WAITING
+            local last = '(' .. x .. '\0' .. (mode == 'r' and 's' or 'x')
+            if #rcall('ZRANGEBYLEX', entriesKey, first, last, 'LIMIT', 0, 1) > 0 then return true end
+          end
         end
       end
     end
@@ -41,26 +58,23 @@ local function waiter_overlaps()
   return false
 end
 
-local was_there = rcall('ZREM', leasesKey, id) == 1
-local ticket = 0
-if recorded then
-  local its = rcall('HGET', requestsKey, id)
+if recorded or exclusive then
+  local ticket = 0
+  local its = recorded and rcall('HGET', requestsKey, id)
   if its then
     local waiting_ticket, token = string.match(its, '\t(%d*)\t(%d*)$')
     if token == '' then ticket = tonumber(waiting_ticket) end
-    drop(id, its)
     rcall('ZREM', groupKey, id)
     if limit > 0 then rcall('ZREM', toolWaitingKey, id) end
-  elseif exclusive then
-    drop(id, nil)
   end
+  drop(id, its or nil)
+  if exclusive and rcall('ZCARD', exclusiveKey) == 0 then rcall('ZREM', presentKey, '*') end
+  for i = 1, n do
+    rcall('ZREM', entriesKey, entry(keys[i], modes[i], ticket, id))
+    drop_if_empty(keys[i])
+  end
+  if rcall('ZCARD', queueKey) == 0 then return 0 end
 end
-if exclusive and rcall('ZCARD', exclusiveKey) == 0 then rcall('ZREM', presentKey, '*') end
-for i = 1, n do
-  rcall('ZREM', modes[i] == 'r' and readsKey or writesKey, entry(keys[i], ticket, id))
-  drop_if_empty(keys[i])
-end
-if rcall('ZCARD', queueKey) == 0 then return 0 end
 
 read_clock()
 local handed = 0
