@@ -23,7 +23,7 @@ describe('command deadlines (virtual time)', () => {
     const commands = Array.from({ length: 100 }, () => manual());
     const answers = commands.map((c) => deadlines.watch(c.send));
     expect(vi.getTimerCount()).toBe(1);
-    commands.forEach((c, i) => c.answer(`reply ${i}`));
+    for (const [i, c] of commands.entries()) c.answer(`reply ${i}`);
     expect(await Promise.all(answers)).toEqual(commands.map((_, i) => `reply ${i}`));
     await vi.advanceTimersByTimeAsync(1000);
     expect(vi.getTimerCount()).toBe(0);
