@@ -8,7 +8,7 @@ interface PendingAcquire {
   readonly shape: RequestShape;
   readonly id: string;
   readonly granted: (token: number, sentAt: number) => void;
-  /** Not granted at once (something overlaps it): it goes through ENQUEUE. */
+  /** Not granted at once (something overlaps it, or order demands it): it goes through ENQUEUE. */
   readonly notGranted: () => void;
   readonly failed: (error: unknown) => void;
 }
@@ -19,6 +19,9 @@ interface PendingRelease {
   readonly id: string;
 }
 
+/** How many GRANT-AT-ONCE calls may be out at once (Redis works on one while the next is read). */
+const MOST_IN_FLIGHT = 4;
+
 /**
  * The requests of one coordinator that may be granted at once (no limit, not exclusive) and
  * their releases, gathered while the current task runs and sent together when it ends (a
@@ -26,10 +29,11 @@ interface PendingRelease {
  * releases first. So the calls a process asks for at the same moment cost Redis one script
  * call, not one each, and still one round trip apiece.
  *
- * Order is kept as asked: a request that GRANT-AT-ONCE could not grant goes through ENQUEUE
- * before anything asked after it, so while a GRANT-AT-ONCE is out, later acquires and ENQUEUEs
- * wait for its answer (`after`), and gather into the next one meanwhile. Other commands send
- * the gathered releases first (`flushReleases`), so a release always precedes what follows it.
+ * Order is kept as asked. A request that GRANT-AT-ONCE could not grant goes through ENQUEUE
+ * before anything asked after it: the script grants nothing after it in its own call, a call
+ * that was already out when the answer came is undone (what it granted is released, and each of
+ * its requests goes through ENQUEUE too, in order), and ENQUEUEs (`after`) and later acquires
+ * wait until the calls out have answered.
  */
 export class AtOnceBatch {
   readonly #connection: FleetConnection;
@@ -39,9 +43,13 @@ export class AtOnceBatch {
   #acquires: PendingAcquire[] = [];
   #releases: PendingRelease[] = [];
   #scheduled = false;
-  /** A GRANT-AT-ONCE is out: acquires and ENQUEUEs asked meanwhile wait here, in order. */
-  #inFlight = false;
+  /** GRANT-AT-ONCE calls out. */
+  #inFlight = 0;
+  /** What must wait for the calls out to answer, in the order it was asked. */
   #waiting: (PendingAcquire | (() => void))[] = [];
+  /** Calls numbered below this were out when a request was not granted: they are undone. */
+  #undoBefore = 0;
+  #sent = 0;
 
   constructor(options: {
     connection: FleetConnection;
@@ -57,7 +65,7 @@ export class AtOnceBatch {
   }
 
   acquire(pending: PendingAcquire): void {
-    if (this.#inFlight) {
+    if (this.#waiting.length > 0) {
       this.#waiting.push(pending);
       return;
     }
@@ -65,11 +73,14 @@ export class AtOnceBatch {
     this.#schedule();
   }
 
-  /** Runs `send` (an ENQUEUE) once every acquire asked before it has been sent. */
+  /** Runs `send` (an ENQUEUE) once every acquire asked before it has been answered or sent. */
   after(send: () => void): void {
     this.flushReleases();
-    if (this.#acquires.length > 0) this.#sendAcquires();
-    if (this.#inFlight) this.#waiting.push(send);
+    if (this.#acquires.length > 0) {
+      if (this.#inFlight < MOST_IN_FLIGHT) this.#sendAcquires();
+      else this.#waiting.push(...this.#acquires.splice(0));
+    }
+    if (this.#inFlight > 0 || this.#waiting.length > 0) this.#waiting.push(send);
     else send();
   }
 
@@ -78,11 +89,13 @@ export class AtOnceBatch {
     this.#schedule();
   }
 
-  /** Sends what is gathered: the releases, then the acquires (unless a GRANT-AT-ONCE is out). */
+  /** Sends what is gathered: the releases, then the acquires (as many calls out as allowed). */
   readonly flush = (): void => {
     this.#scheduled = false;
     this.flushReleases();
-    if (this.#acquires.length > 0 && !this.#inFlight) this.#sendAcquires();
+    if (this.#acquires.length === 0) return;
+    if (this.#inFlight < MOST_IN_FLIGHT && this.#waiting.length === 0) this.#sendAcquires();
+    else this.#waiting.push(...this.#acquires.splice(0));
   };
 
   /** Sends the gathered releases. */
@@ -98,7 +111,9 @@ export class AtOnceBatch {
 
   #sendAcquires(): void {
     const acquires = this.#acquires.splice(0);
-    this.#inFlight = true;
+    const number = this.#sent;
+    this.#sent += 1;
+    this.#inFlight += 1;
     const keys = this.#keys;
     const script = fleetScripts().grantAtOnce;
     const command = scriptCommand(
@@ -110,16 +125,25 @@ export class AtOnceBatch {
     const sentAt = performance.now();
     this.#connection.run(script, command).then(
       (tokens) => {
-        this.#inFlight = false;
-        acquires.forEach((pending, i) => {
+        this.#inFlight -= 1;
+        const undo = number < this.#undoBefore;
+        let inOrder = true;
+        for (const [i, pending] of acquires.entries()) {
           const token = tokens[i] ?? 0;
-          if (token > 0) pending.granted(token, sentAt);
-          else pending.notGranted();
-        });
+          if (token > 0 && !undo) {
+            pending.granted(token, sentAt);
+            continue;
+          }
+          // granted out of order (a request asked before it was not): give it back, queue it
+          if (token > 0) this.release(pending);
+          inOrder = false;
+          pending.notGranted();
+        }
+        if (!inOrder) this.#undoBefore = this.#sent;
         this.#drain();
       },
       (error: unknown) => {
-        this.#inFlight = false;
+        this.#inFlight -= 1;
         for (const pending of acquires) {
           // the script may have run with its answer lost: take out whatever it granted
           this.release(pending);
@@ -130,16 +154,20 @@ export class AtOnceBatch {
     );
   }
 
-  /** Sends, in order, what waited for the answer, up to the next GRANT-AT-ONCE it needs. */
+  /** Once no call is out, sends in order what waited, up to the next GRANT-AT-ONCE it needs. */
   #drain(): void {
-    while (this.#waiting.length > 0 && !this.#inFlight) {
+    if (this.#inFlight > 0) return;
+    while (this.#waiting.length > 0 && this.#inFlight === 0) {
       const next = this.#waiting.shift() as PendingAcquire | (() => void);
-      if (typeof next === 'function') {
-        if (this.#acquires.length > 0) {
-          this.#sendAcquires();
-          this.#waiting.unshift(next);
-        } else next();
-      } else this.#acquires.push(next);
+      if (typeof next !== 'function') {
+        this.#acquires.push(next);
+      } else if (this.#acquires.length > 0) {
+        this.#sendAcquires();
+        this.#waiting.unshift(next);
+      } else {
+        this.flushReleases();
+        next();
+      }
     }
     if (this.#acquires.length > 0) this.#schedule();
   }
