@@ -94,8 +94,10 @@ export class AtOnceBatch {
     this.#scheduled = false;
     this.flushReleases();
     if (this.#acquires.length === 0) return;
-    if (this.#inFlight < MOST_IN_FLIGHT && this.#waiting.length === 0) this.#sendAcquires();
-    else this.#waiting.push(...this.#acquires.splice(0));
+    // behind something that waits for the calls out: keep the order
+    if (this.#waiting.length > 0) this.#waiting.push(...this.#acquires.splice(0));
+    // else sent now, or by the next answer when the most calls are out
+    else if (this.#inFlight < MOST_IN_FLIGHT) this.#sendAcquires();
   };
 
   /** Sends the gathered releases. */
@@ -154,8 +156,15 @@ export class AtOnceBatch {
     );
   }
 
-  /** Once no call is out, sends in order what waited, up to the next GRANT-AT-ONCE it needs. */
+  /**
+   * After an answer: once no call is out, sends in order what waited, up to the next
+   * GRANT-AT-ONCE it needs; when nothing waits, sends the acquires gathered meanwhile.
+   */
   #drain(): void {
+    if (this.#waiting.length === 0) {
+      if (this.#acquires.length > 0 && this.#inFlight < MOST_IN_FLIGHT) this.#sendAcquires();
+      return;
+    }
     if (this.#inFlight > 0) return;
     while (this.#waiting.length > 0 && this.#inFlight === 0) {
       const next = this.#waiting.shift() as PendingAcquire | (() => void);
