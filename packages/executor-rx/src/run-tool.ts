@@ -124,6 +124,14 @@ class ToolRun {
       this.subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
       return undefined;
     }
+    // Its `call-start` before the tool runs, once its keys and grant are held (`fleetWaitMs` is
+    // known): an observer that must act before a tool runs (a write-ahead journal, an approval
+    // UI, a span) can. One that stops the batch on seeing it stops the tool before it starts.
+    attempt.emitStart();
+    if (this.subscriber.closed) {
+      if (grant !== undefined) giveBack(grant);
+      return undefined;
+    }
     const context = attempt.context;
     if (grant !== undefined) this.#committed = AttemptContext.granted(context, grant.fencingToken);
     const instrument = attempt.instrument;
@@ -142,13 +150,9 @@ class ToolRun {
       // In the submitter's async context, whatever call's end let this one start.
       output = attempt.place.submitter(execute, input, context, givenExecute, instrument);
     } catch (error) {
-      attempt.emitStart();
       this.#answered(thrownAnswer(toolName, error));
       return undefined;
     }
-    // Its `call-start` once the tool has started: someone who stops listening on seeing it
-    // stops a running tool (its signal aborts), never one that was about to start.
-    attempt.emitStart();
     if (!isPromiseLike(output)) {
       this.#answered(answerOf(toolName, output));
       return undefined;
@@ -204,7 +208,10 @@ class ToolRun {
       this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
       this.subscriber.complete();
     };
-    if (this.#committed?.() !== true) return unknown();
+    if (this.#committed?.() !== true) {
+      unknown();
+      return;
+    }
     const { settleTimeoutMs, scheduler } = attempt.batch.config;
     if (Number.isFinite(settleTimeoutMs))
       this.#lostWait = scheduler.schedule(unknown, settleTimeoutMs);

@@ -1,7 +1,11 @@
 /**
- * `npx -y pnpm@10 --filter @toolwaves/redis bench` (`--quick` for shorter runs): the per-call
- * overhead of fleet locks ({@link ./fleet-overhead.ts}), then how the coordinator scales and
- * what the fenced commit costs ({@link ./fleet-scaling.ts}). Each starts its own `redis-server`.
+ * `npx -y pnpm@10 --filter @toolwaves/redis bench` (`--quick` for shorter windows): the lock
+ * side by side with redis-semaphore ({@link ./lock-comparison.ts}); with `--all`, also the
+ * per-call overhead of fleet locks in the Dispatcher ({@link ./fleet-overhead.ts}) and how the
+ * coordinator scales ({@link ./fleet-scaling.ts}). Each starts its own `redis-server`.
  */
-await import('./fleet-overhead.js');
-await import('./fleet-scaling.js');
+await import('./lock-comparison.js');
+if (process.argv.includes('--all')) {
+  await import('./fleet-overhead.js');
+  await import('./fleet-scaling.js');
+}

@@ -8,7 +8,7 @@ import { type Access, keysOverlap } from '@toolwaves/core';
 export type Departure =
   | { readonly access: readonly Access[]; readonly toolName: string; readonly group: string }
   | 'any'
-  | { readonly handedTo: string; readonly token: number }
+  | { readonly handedTo: string; readonly token: number; readonly leaseStart?: number }
   | { readonly wakeGroup: string };
 
 /** Who is waiting: what a {@link Departure} must touch to possibly unblock it. */
@@ -24,18 +24,19 @@ export interface WaitingFor {
 }
 
 /**
- * Reads a release-channel message: `<accesses>\n<tool>\n<group>`, `+<id> <token>`, `~<group>`
- * or `*`.
+ * Reads a message of the release channel (`<accesses>\n<tool>\n<group>`, `~<group>` or `*`) or
+ * of a coordinator's own channel (`+<id> <token> <lease start>`, the lease start in Redis ms).
  */
 export function parseDeparture(message: string): Departure {
   if (message.startsWith('~')) return { wakeGroup: message.slice(1) };
   if (message.startsWith('+')) {
-    const space = message.indexOf(' ');
-    const token = Number(message.slice(space + 1));
-    if (space > 1 && Number.isSafeInteger(token) && token > 0) {
-      return { handedTo: message.slice(1, space), token };
-    }
-    return 'any';
+    const [handedTo = '', shownToken = '', shownStart] = message.slice(1).split(' ');
+    const token = Number(shownToken);
+    if (handedTo === '' || !Number.isSafeInteger(token) || token <= 0) return 'any';
+    const leaseStart = Number(shownStart);
+    return shownStart !== undefined && Number.isSafeInteger(leaseStart)
+      ? { handedTo, token, leaseStart }
+      : { handedTo, token };
   }
   const [accesses, toolName, group] = message.split('\n');
   if (toolName === undefined || group === undefined) return 'any';

@@ -1,32 +1,45 @@
 import { createClient } from '@redis/client';
-import { FLEET_SCRIPTS, type FleetScript } from './fleet-scripts.js';
+import { CommandDeadlines } from './command-deadlines.js';
+import { type FleetScript, fleetScripts } from './fleet-scripts.js';
 import type { RedisClientLike } from './redis-client-like.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 
+/** The channels a coordinator listens to, and what it does with their messages. */
+export interface Listening {
+  /** Every coordinator's channel: what left the queue. */
+  readonly released: string;
+  /** This coordinator's own channel: hand-offs to its waiters. */
+  readonly own: string;
+  readonly onMessage: (message: string) => void;
+}
+
 /**
  * The coordinator's link to Redis: one command connection (its own, made from `url`, or the
- * caller's `client`) and one subscriber connection for the release channel. Commands are never
- * queued while Redis is away: they fail at once with {@link RedisCoordinatorError}
- * `unavailable`, and the client reconnects in the background.
+ * caller's `client`) and one subscriber connection for its channels. Commands are never queued
+ * while Redis is away: they fail at once with {@link RedisCoordinatorError} `unavailable`, and
+ * the client reconnects in the background. Connecting, subscribing and every answer are
+ * bounded by `timeoutMs`, also against a server that accepts the connection and never answers.
  */
 export class FleetConnection {
   readonly #commands: RedisClientLike;
   readonly #ownsCommands: boolean;
   readonly #where: string;
+  readonly #timeoutMs: number;
+  readonly #deadlines: CommandDeadlines;
   #subscriber: RedisClientLike | undefined;
   #connected: Promise<void> | undefined;
   #subscribed: Promise<void> | undefined;
   #lastError: unknown;
   #scriptsLoaded: Promise<void> | undefined;
+  #allSet = false;
   #closed = false;
   readonly #background = new Set<Promise<unknown>>();
   /** Commands sent so far (each script run or renewal is one round trip). */
   roundTrips = 0;
 
-  readonly #timeoutMs: number;
-
   constructor(options: { url: string; client: RedisClientLike | undefined; timeoutMs: number }) {
     this.#timeoutMs = options.timeoutMs;
+    this.#deadlines = new CommandDeadlines(options.timeoutMs);
     this.#ownsCommands = options.client === undefined;
     this.#where = options.client === undefined ? redactUrl(options.url) : 'the given client';
     this.#commands =
@@ -41,38 +54,42 @@ export class FleetConnection {
   }
 
   /**
-   * Connects on first use (waiting for the first success or failure; the client goes on
-   * reconnecting in the background) and, once Redis has been reached, subscribes `onReleased`
-   * to `channel`. Resolves while Redis is reachable, rejects with `unavailable` (naming the last
-   * error) while not.
+   * `undefined` when commands can be sent at once (connected, scripts loaded, subscribed), else
+   * a promise of that: it connects on first use, loads the scripts (again after each reconnect:
+   * a restarted server has none) and subscribes, each step bounded by `timeoutMs`, and rejects
+   * with `unavailable` (naming the last error) while Redis cannot be reached.
    */
-  async ready(channel: string, onReleased: (message: string) => void): Promise<void> {
-    if (this.#closed) throw closedError();
-    this.#connected ??= this.#ownsCommands ? firstReadyOrError(this.#commands) : Promise.resolve();
-    await this.#connected;
-    if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
-    // scripts loaded before the first is run, again after each reconnect (a restarted server has
-    // none): a release never falls back to EVAL behind this process's next request
-    this.#scriptsLoaded ??= this.#loadScripts();
-    await this.#scriptsLoaded;
-    this.#subscribed ??= this.#subscribe(channel, onReleased);
-    await this.#subscribed;
+  whenReady(listening: Listening): Promise<void> | undefined {
+    if (this.#allSet && this.#commands.isReady && !this.#closed) return undefined;
+    return this.#ready(listening);
   }
 
-  /** Runs a script (EVALSHA, or EVAL once the server has forgotten it); one round trip. */
-  async run(
-    script: FleetScript,
-    keys: readonly string[],
-    args: readonly string[],
-  ): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
+  async #ready(listening: Listening): Promise<void> {
+    if (this.#closed) throw closedError();
+    this.#allSet = false;
+    this.#connected ??= this.#ownsCommands
+      ? this.#bounded(firstReadyOrError(this.#commands), 'connecting').catch(this.#remember)
+      : Promise.resolve();
+    await this.#connected;
+    if (!this.#commands.isReady) throw this.unavailable(this.#lastError);
+    this.#scriptsLoaded ??= this.#loadScripts();
+    await this.#scriptsLoaded;
+    this.#subscribed ??= this.#subscribe(listening);
+    await this.#bounded(this.#subscribed, 'subscribing').catch((error: unknown) => {
+      throw this.unavailable(error);
+    });
+    this.#allSet = true;
+  }
+
+  /** Runs a prepared script command (EVALSHA, or EVAL once the server has forgotten it). */
+  async run<Reply>(script: FleetScript<Reply>, command: readonly string[]): Promise<Reply> {
     try {
-      return await this.send(['EVALSHA', script.sha, ...tail]);
+      return script.read(await this.send(command));
     } catch (error) {
       if (!(error instanceof RedisCoordinatorError && String(error.cause).includes('NOSCRIPT'))) {
         throw error;
       }
-      return await this.send(['EVAL', script.source, ...tail]);
+      return script.read(await this.send(['EVAL', script.lua.source, ...command.slice(2)]));
     }
   }
 
@@ -81,27 +98,14 @@ export class FleetConnection {
    * does no answer within the timeout (node-redis's own timeout ends when the command is
    * written: a half-open link, or a frozen server, would leave it waiting for ever).
    */
-  async send(args: readonly string[]): Promise<unknown> {
-    if (this.#closed) throw closedError();
+  send(args: readonly string[]): Promise<unknown> {
+    if (this.#closed) return Promise.reject(closedError());
     this.roundTrips += 1;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${this.#timeoutMs} ms`)),
-        this.#timeoutMs,
-      );
-      timer.unref?.();
-    });
-    try {
-      return await Promise.race([
-        this.#commands.sendCommand(args, { timeout: this.#timeoutMs }),
-        late,
-      ]);
-    } catch (error) {
-      throw this.unavailable(error);
-    } finally {
-      clearTimeout(timer);
-    }
+    return this.#deadlines
+      .watch(() => this.#commands.sendCommand(args, NO_CLIENT_TIMEOUT))
+      .catch((error: unknown) => {
+        throw this.unavailable(error);
+      });
   }
 
   /** Lets `promise` (a release) finish on its own; `close()` waits for it; failures are dropped. */
@@ -116,6 +120,7 @@ export class FleetConnection {
 
   /** The error for Redis being out of reach, naming where and why. */
   unavailable(cause: unknown): RedisCoordinatorError {
+    if (cause instanceof RedisCoordinatorError) return cause;
     const why = cause instanceof Error ? cause.message : String(cause ?? 'not connected');
     return new RedisCoordinatorError({
       code: 'unavailable',
@@ -132,6 +137,7 @@ export class FleetConnection {
     if (this.#closed) return;
     await Promise.all([...this.#background]);
     this.#closed = true;
+    this.#deadlines.stop();
     const subscriber = this.#subscriber;
     await Promise.allSettled([
       subscriber === undefined ? undefined : closeQuietly(subscriber, this.#timeoutMs),
@@ -147,12 +153,28 @@ export class FleetConnection {
 
   readonly #forgetScripts = (): void => {
     this.#scriptsLoaded = undefined;
+    this.#allSet = false;
   };
+
+  /** `promise`, or a rejection `no answer within N ms while <doing>` if it takes longer. */
+  #bounded<T>(promise: Promise<T>, doing: string): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.#timeoutMs} ms while ${doing}`)),
+        this.#timeoutMs,
+      );
+      timer.unref?.();
+    });
+    return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  }
 
   async #loadScripts(): Promise<void> {
     try {
       await Promise.all(
-        FLEET_SCRIPTS.map((script) => this.send(['SCRIPT', 'LOAD', script.source])),
+        Object.values(fleetScripts()).map((script: FleetScript<unknown>) =>
+          this.send(['SCRIPT', 'LOAD', script.lua.source]),
+        ),
       );
     } catch (error) {
       this.#scriptsLoaded = undefined;
@@ -165,7 +187,7 @@ export class FleetConnection {
    * failed (Redis away at the time) is tried again whenever the subscriber is ready again.
    * Meanwhile waiters still poll: slower wake-ups, never a missed grant.
    */
-  async #subscribe(channel: string, onReleased: (message: string) => void): Promise<void> {
+  async #subscribe(listening: Listening): Promise<void> {
     const subscriber = this.#commands.duplicate();
     this.#subscriber = subscriber;
     subscriber.on('error', this.#remember);
@@ -173,7 +195,7 @@ export class FleetConnection {
     const subscribe = async (): Promise<void> => {
       if (subscribed || this.#closed || !subscriber.isReady) return;
       try {
-        await subscriber.subscribe(channel, onReleased);
+        await subscriber.subscribe([listening.released, listening.own], listening.onMessage);
         subscribed = true;
       } catch (error) {
         this.#remember(error);
@@ -184,6 +206,12 @@ export class FleetConnection {
     await subscribe();
   }
 }
+
+/**
+ * No timeout of the client's own per command: node-redis would make a timer (an
+ * `AbortSignal.timeout`) for each; the connection's one deadline timer bounds them instead.
+ */
+const NO_CLIENT_TIMEOUT = { timeout: 0 };
 
 /** Starts connecting and settles at the first `ready` or `error`, whichever comes first. */
 function firstReadyOrError(client: RedisClientLike): Promise<void> {

@@ -1,7 +1,10 @@
 import type { FleetConnection } from './fleet-connection.js';
 import type { FleetKeys } from './fleet-keys.js';
-import { RENEW } from './fleet-scripts.js';
+import { fleetScripts, scriptCommand } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
+
+/** RENEW's answer when the lease was extended (see `scripts/renew-1.lua`). */
+const RENEWED = 1;
 
 /**
  * Keeps one granted lease alive until `stop()` (the grant's `release()`), however long the tool
@@ -9,11 +12,11 @@ import { RedisCoordinatorError } from './redis-coordinator-error.js';
  * until `leaseMs` after the last renewal that Redis confirmed, measured from when that renewal
  * was *sent* (Redis started its deadline later, so the local view never outlives the server's).
  *
- * Loss is decided by a timer, armed after each confirmed renewal, at that deadline minus a
- * margin of a fifth of the lease: so `onLost` runs before Redis can give the keys to anyone
- * else (as long as both clocks run at about the same rate), even when renewals hang or fail.
- * A renewal that fails is retried until then; Redis answering that the lease is gone (it
- * expired, or the server lost its data) loses it at once.
+ * Loss is decided at that deadline minus a margin of a fifth of the lease: so `onLost` runs
+ * before Redis can give the keys to anyone else (as long as both clocks run at about the same
+ * rate), even when renewals hang or fail. A renewal that fails is retried until then; Redis
+ * answering that the lease is gone (it expired, or the server lost its data) loses it at once.
+ * One timer serves both the renewals and the loss: it is set for whichever comes first.
  */
 export class LeaseRenewal {
   readonly #connection: FleetConnection;
@@ -23,8 +26,9 @@ export class LeaseRenewal {
   readonly #onLost: (error: RedisCoordinatorError) => void;
   readonly #describe: string;
   #validUntil: number;
-  #renewTimer: ReturnType<typeof setTimeout> | undefined;
-  #lossTimer: ReturnType<typeof setTimeout> | undefined;
+  #renewAt: number;
+  #renewing = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   #stopped = false;
 
   constructor(options: {
@@ -33,9 +37,9 @@ export class LeaseRenewal {
     /** The request's id. */
     id: string;
     leaseMs: number;
-    /** When the grant's command was sent (`performance.now()`): the lease runs from there. */
+    /** When the lease started, on the local clock (`performance.now()`), at the latest. */
     grantedFrom: number;
-    /** Renew at once (a grant handed over by a release: when it started is not known here). */
+    /** Renew at once (when the lease's start is not known). */
     renewAtOnce?: boolean;
     /** What the lease covers, for the message of the loss. */
     describe: string;
@@ -48,52 +52,61 @@ export class LeaseRenewal {
     this.#onLost = options.onLost;
     this.#describe = options.describe;
     this.#validUntil = options.grantedFrom + options.leaseMs;
-    this.#armLossTimer();
-    this.#scheduleRenewal(options.renewAtOnce === true ? 0 : this.#leaseMs / 3);
+    const now = performance.now();
+    this.#renewAt = options.renewAtOnce === true ? now : now + options.leaseMs / 3;
+    this.#schedule(now);
   }
 
   /** Stops renewing (the grant is being released). */
   stop(): void {
     this.#stopped = true;
-    clearTimeout(this.#renewTimer);
-    clearTimeout(this.#lossTimer);
+    clearTimeout(this.#timer);
   }
 
-  #armLossTimer(): void {
-    clearTimeout(this.#lossTimer);
-    const at = this.#validUntil - this.#leaseMs / 5;
-    this.#lossTimer = setTimeout(
-      () => this.#lose('it could not be renewed in time'),
-      Math.max(0, at - performance.now()),
-    );
-    this.#lossTimer.unref?.();
-  }
-
-  #scheduleRenewal(delayMs: number): void {
+  #schedule(now: number): void {
     if (this.#stopped) return;
-    this.#renewTimer = setTimeout(() => this.#renew(), Math.max(0, Math.floor(delayMs)));
-    this.#renewTimer.unref?.();
+    clearTimeout(this.#timer);
+    const lossAt = this.#validUntil - this.#leaseMs / 5;
+    const at = this.#renewing ? lossAt : Math.min(this.#renewAt, lossAt);
+    this.#timer = setTimeout(this.#due, Math.max(0, at - now));
+    this.#timer.unref?.();
   }
 
-  #renew(): void {
-    if (this.#stopped) return;
-    const sentAt = performance.now();
+  readonly #due = (): void => {
+    const now = performance.now();
+    if (now >= this.#validUntil - this.#leaseMs / 5) {
+      this.#lose('it could not be renewed in time');
+      return;
+    }
+    if (!this.#renewing && now >= this.#renewAt) this.#renew(now);
+    this.#schedule(now);
+  };
+
+  #renew(sentAt: number): void {
+    this.#renewing = true;
+    const renew = fleetScripts().renew;
     this.#connection
-      .run(RENEW, [this.#keys.leases, this.#keys.holders], [this.#id, String(this.#leaseMs)])
+      .run(renew, scriptCommand(renew, [this.#keys.leases], [this.#id, String(this.#leaseMs)]))
       .then(
         (answer) => {
           if (this.#stopped) return;
-          if (Number(answer) !== 1) {
+          this.#renewing = false;
+          if (answer !== RENEWED) {
             this.#lose('Redis no longer holds it (it expired, or the server lost its data)');
             return;
           }
+          const now = performance.now();
           this.#validUntil = Math.max(this.#validUntil, sentAt + this.#leaseMs);
-          this.#armLossTimer();
-          this.#scheduleRenewal(this.#leaseMs / 3);
+          this.#renewAt = now + this.#leaseMs / 3;
+          this.#schedule(now);
         },
         () => {
-          // Redis unreachable or slow: try again soon; the loss timer decides when it is too late
-          this.#scheduleRenewal(this.#leaseMs / 10);
+          if (this.#stopped) return;
+          // Redis unreachable or slow: try again soon; the loss deadline decides when it is too late
+          this.#renewing = false;
+          const now = performance.now();
+          this.#renewAt = now + this.#leaseMs / 10;
+          this.#schedule(now);
         },
       );
   }

@@ -10,7 +10,7 @@ export interface RedisClientLike {
   close(): Promise<void>;
   destroy(): void;
   subscribe(
-    channel: string,
+    channels: string | string[],
     listener: (message: string, channel: string) => unknown,
   ): Promise<void>;
   on(event: 'error' | 'ready', listener: (value: unknown) => void): unknown;

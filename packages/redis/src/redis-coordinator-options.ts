@@ -30,6 +30,12 @@ export interface RedisCoordinatorOptions {
    * (default 5 000): an `acquire` on a half-open link fails instead of hanging.
    */
   readonly timeoutMs?: number;
+  /**
+   * The most accesses one call may ask for (default 1 000): a call declaring more is refused
+   * with `invalid_request` and nothing is sent (one request's script holds Redis for its whole
+   * run; 120 000 accesses would block every other client for seconds).
+   */
+  readonly maxAccesses?: number;
 }
 
 /** The options after checking, with defaults applied. */
@@ -40,11 +46,13 @@ export interface CheckedCoordinatorOptions {
   readonly leaseMs: number;
   readonly limits: ReadonlyMap<string, number>;
   readonly timeoutMs: number;
+  readonly maxAccesses: number;
 }
 
 const DEFAULT_URL = 'redis://localhost:6379';
 const DEFAULT_LEASE_MS = 10_000;
 const DEFAULT_TIMEOUT_MS = 5000;
+const DEFAULT_MAX_ACCESSES = 1000;
 /** Below this a lease cannot be renewed reliably over a network. */
 const MIN_LEASE_MS = 50;
 
@@ -94,7 +102,15 @@ export function checkCoordinatorOptions(
     default: DEFAULT_TIMEOUT_MS,
     error: invalid,
   });
-  return { url, client, namespace, leaseMs, limits: checkLimits(options.limits), timeoutMs };
+  const maxAccesses = checkOption({
+    name: 'maxAccesses',
+    value: options.maxAccesses,
+    rule: optionRules.integerFrom(1),
+    default: DEFAULT_MAX_ACCESSES,
+    error: invalid,
+  });
+  const limits = checkLimits(options.limits);
+  return { url, client, namespace, leaseMs, limits, timeoutMs, maxAccesses };
 }
 
 const REDIS_URL: OptionRule<string> = {

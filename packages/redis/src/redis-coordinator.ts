@@ -1,13 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
+import { AtOnceBatch } from './at-once-batch.js';
 import { departureConcerns, parseDeparture } from './departure.js';
-import { FleetConnection } from './fleet-connection.js';
+import { FleetConnection, type Listening } from './fleet-connection.js';
+import { leaveQueue } from './fleet-grant.js';
 import { type FleetKeys, fleetKeys } from './fleet-keys.js';
+import { fleetScripts } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 import {
   checkCoordinatorOptions,
   type RedisCoordinatorOptions,
 } from './redis-coordinator-options.js';
-import { type Waiter, waitForGrant } from './wait-for-grant.js';
+import { RequestShapes, requestShape } from './request-shape.js';
+import { type WaitContext, type Waiter, waitForGrant } from './wait-for-grant.js';
 
 /** A {@link Coordinator} on Redis, from {@link redisCoordinator}. */
 export interface RedisCoordinator extends Coordinator {
@@ -36,8 +41,9 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
  *   and no earlier-queued waiter conflicts with it, so readers arriving after a waiting writer
  *   wait behind it. `limits` count holders and the earlier waiters held back only by the limit
  *   (a waiter blocked on a key does not hold back a free call).
- * - **Exclusive:** a request with `exclusive: true` (declarations that could not be read) holds
- *   the whole namespace: it waits for every holder and everything queued before it.
+ * - **Exclusive:** a request with `exclusive: true` (a call that is not concurrency-safe and
+ *   declares nothing, or whose declarations could not be read) holds the whole namespace: it
+ *   waits for every holder and everything queued before it, and everything after it waits.
  * - **Leases:** a grant is renewed every `leaseMs / 3` until `release()` (which resolves at once:
  *   the release is sent in the background, ordered before this coordinator's later requests),
  *   however long the tool runs; its `lost` signal aborts at the last confirmed renewal's deadline
@@ -47,13 +53,16 @@ const NOTHING_HELD: CoordinationGrant = { lost: NEVER_LOST, release: () => Promi
  *   and never go backwards across a Redis restart or a replica promotion; the token reaches the
  *   tool as `ToolContext.fencingToken` (the fs write tools refuse a stale one at their commit).
  * - **Hand-off and waiting:** the script that releases a key grants it to the next waiters of the
- *   same tool and accesses and announces it (one round trip from release to the next start);
- *   other waiters are woken by a pub/sub message when something they wait for leaves, with a
- *   fallback poll every `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
+ *   same tool and accesses and tells each one's coordinator, with the lease's start (one round
+ *   trip from release to the next start, no renewal at once); other waiters are woken by a
+ *   pub/sub message when something they wait for leaves, with a fallback poll every
+ *   `min(leaseMs / 4, 1000)` ms; an aborted `signal` leaves the queue and rejects.
  *
- * A call that declares no access and whose tool has no limit holds nothing and is granted at
- * once without Redis. Redis unreachable: `acquire` rejects with {@link RedisCoordinatorError}
- * `unavailable`, and the Dispatcher answers the call with a soft error; it never runs unlocked.
+ * Uncontended, a grant is one round trip and its release another. A call that declares no
+ * access, is not exclusive and whose tool has no limit holds nothing and is granted at once
+ * without Redis. Redis unreachable, or silent past `timeoutMs`: `acquire` rejects with
+ * {@link RedisCoordinatorError} `unavailable`, and the Dispatcher answers the call with a soft
+ * error; it never runs unlocked. Needs Redis 6.2 or later.
  *
  * @example
  * ```ts
@@ -75,6 +84,7 @@ export function redisCoordinator(options: RedisCoordinatorOptions): RedisCoordin
     keys: fleetKeys(checked.namespace),
     leaseMs: checked.leaseMs,
     limits: checked.limits,
+    maxAccesses: checked.maxAccesses,
   });
 }
 
@@ -84,19 +94,56 @@ class FleetCoordinator implements RedisCoordinator {
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #limits: ReadonlyMap<string, number>;
+  readonly #maxAccesses: number;
   readonly #waiters = new Map<string, Waiter>();
+  readonly #listening: Listening;
+  readonly #shapes: RequestShapes;
+  readonly #batch: AtOnceBatch;
+  readonly #context: WaitContext;
 
   constructor(options: {
     connection: FleetConnection;
     keys: FleetKeys;
     leaseMs: number;
     limits: ReadonlyMap<string, number>;
+    maxAccesses: number;
   }) {
     this.#connection = options.connection;
     this.#keys = options.keys;
     this.#leaseMs = options.leaseMs;
     this.#pollMs = Math.min(Math.floor(options.leaseMs / 4), 1000);
     this.#limits = options.limits;
+    this.#maxAccesses = options.maxAccesses;
+    const own = `${options.keys.prefix}handoff:${randomUUID()}`;
+    const batch: AtOnceBatch = new AtOnceBatch({
+      connection: options.connection,
+      keys: options.keys,
+      leaseMs: options.leaseMs,
+      followUp: (shape, id) =>
+        leaveQueue({ connection: options.connection, batch, shape, id, flag: '+' }),
+    });
+    this.#batch = batch;
+    this.#context = {
+      connection: options.connection,
+      batch,
+      keys: options.keys,
+      leaseMs: options.leaseMs,
+      pollMs: this.#pollMs,
+      waiters: this.#waiters,
+    };
+    this.#listening = { released: options.keys.released, own, onMessage: this.#onMessage };
+    this.#shapes = new RequestShapes((request) =>
+      requestShape({
+        keys: this.#keys,
+        scripts: fleetScripts(),
+        toolName: request.toolName,
+        access: request.access,
+        limit: this.#limits.get(request.toolName) ?? 0,
+        exclusive: request.exclusive,
+        ownChannel: own,
+        leaseMs: this.#leaseMs,
+      }),
+    );
   }
 
   get roundTrips(): number {
@@ -104,45 +151,57 @@ class FleetCoordinator implements RedisCoordinator {
   }
 
   acquire(request: CoordinationRequest): Promise<CoordinationGrant> {
-    const limit = this.#limits.get(request.toolName) ?? 0;
     const exclusive = request.exclusive === true;
-    if (request.access.length === 0 && limit === 0 && !exclusive) {
+    if (request.access.length === 0 && !exclusive && !this.#limits.has(request.toolName)) {
       return Promise.resolve(NOTHING_HELD);
     }
-    for (const access of request.access) {
-      if (typeof access.key !== 'string' || (access.mode !== 'read' && access.mode !== 'write')) {
-        return Promise.reject(
-          new RedisCoordinatorError({
-            code: 'invalid_request',
-            message: `Cannot lock ${JSON.stringify(access)} of call ${request.toolCallId}: an access is a string \`key\` and a \`mode\` of 'read' or 'write'`,
-          }),
-        );
-      }
-    }
-    return this.#connection.ready(this.#keys.released, this.#onDeparture).then(() =>
-      waitForGrant(
-        {
-          connection: this.#connection,
-          keys: this.#keys,
-          leaseMs: this.#leaseMs,
-          pollMs: this.#pollMs,
-          limit,
-          waiters: this.#waiters,
-        },
-        request,
-      ),
-    );
+    const refused = this.#refusal(request);
+    if (refused !== undefined) return Promise.reject(refused);
+    const shape = this.#shapes.of({
+      toolName: request.toolName,
+      access: request.access,
+      exclusive,
+    });
+    const context = this.#context;
+    const ready = this.#connection.whenReady(this.#listening);
+    if (ready === undefined) return waitForGrant(context, shape, request);
+    return ready.then(() => waitForGrant(context, shape, request));
   }
 
   close(): Promise<void> {
+    this.#batch.flush();
     this.#waiters.clear();
     return this.#connection.close();
   }
 
-  readonly #onDeparture = (message: string): void => {
+  /** Why a request cannot be sent (nothing is sent then), or `undefined`. */
+  #refusal(request: CoordinationRequest): RedisCoordinatorError | undefined {
+    const call = `call ${request.toolCallId} (${request.toolName})`;
+    if (request.access.length > this.#maxAccesses) {
+      return new RedisCoordinatorError({
+        code: 'invalid_request',
+        message: `Cannot lock the ${request.access.length} accesses of ${call}: at most ${this.#maxAccesses} accesses per call (the coordinator's \`maxAccesses\`); nothing was sent to Redis`,
+      });
+    }
+    for (const access of request.access) {
+      if (
+        typeof access.key !== 'string' ||
+        access.key.includes('\u0000') ||
+        (access.mode !== 'read' && access.mode !== 'write')
+      ) {
+        return new RedisCoordinatorError({
+          code: 'invalid_request',
+          message: `Cannot lock ${JSON.stringify(access)} of ${call}: an access is a string \`key\` (without NUL characters) and a \`mode\` of 'read' or 'write'`,
+        });
+      }
+    }
+    return undefined;
+  }
+
+  readonly #onMessage = (message: string): void => {
     const departure = parseDeparture(message);
     if (departure !== 'any' && 'handedTo' in departure) {
-      this.#waiters.get(departure.handedTo)?.handed(departure.token);
+      this.#waiters.get(departure.handedTo)?.handed(departure.token, departure.leaseStart);
       return;
     }
     for (const waiter of [...this.#waiters.values()]) {

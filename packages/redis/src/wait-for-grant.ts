@@ -1,245 +1,281 @@
 import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
+import type { AtOnceBatch } from './at-once-batch.js';
 import type { WaitingFor } from './departure.js';
 import type { FleetConnection } from './fleet-connection.js';
+import { FleetGrant, leaveQueue } from './fleet-grant.js';
 import type { FleetKeys } from './fleet-keys.js';
-import { ENQUEUE, type FleetScript, RELEASE, RETRY } from './fleet-scripts.js';
-import { LeaseRenewal } from './lease-renewal.js';
+import { fleetScripts, type TryReply } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
-import { type RequestKeys, requestKeys } from './request-keys.js';
+import { ID_AT, type RequestShape } from './request-shape.js';
 
-/** A waiting request, as its coordinator's release-channel listener sees it. */
+/** A waiting request, as its coordinator's channel listener sees it. */
 export interface Waiter extends WaitingFor {
   /** Tries the request again (a no-op once settled). */
   wake(): void;
-  /** The releasing script granted it (`+<id> <token>` on the channel). */
-  handed(token: number): void;
+  /** A releasing script granted it (`+<id> <token> <lease start>` on the coordinator's channel). */
+  handed(token: number, leaseStart: number | undefined): void;
 }
 
-/** What one wait needs from its coordinator. */
+/** What one request needs from its coordinator. */
 export interface WaitContext {
   readonly connection: FleetConnection;
+  /** Where uncontended acquires and their releases are gathered. */
+  readonly batch: AtOnceBatch;
   readonly keys: FleetKeys;
   readonly leaseMs: number;
   /** The fallback poll while waiting (also renews the waiting entry's lease). */
   readonly pollMs: number;
-  /** The fleet cap of the request's tool, 0 for none. */
-  readonly limit: number;
   /** Waiters by request id: woken when something they wait for leaves, or handed a grant. */
   readonly waiters: Map<string, Waiter>;
 }
 
 /**
- * Queues `request` in Redis and settles when it is granted (a {@link CoordinationGrant} whose
- * lease is renewed until `release()`), when its `signal` is aborted (`cancelled`: it leaves the
- * queue first) or when Redis fails (`unavailable`). It is granted by its own try, or handed the
- * grant by the script that released what it waited for; while it waits it is woken by the
- * release channel when something it waits for leaves, and polls every `pollMs` as a fallback
- * (a holder that died announces nothing). An `exclusive` request waits for the whole namespace.
+ * Asks Redis for `request` (of shape `shape`) and settles when it is granted (a
+ * {@link FleetGrant}), when its `signal` is aborted (`cancelled`: it leaves the queue first) or
+ * when Redis fails (`unavailable`). Uncontended, that is one round trip and nothing else: a
+ * request granted at once never becomes a {@link Waiter}. Else it waits: granted by its own
+ * retry, or handed the grant by the script that released what it waited for; woken by the
+ * release channel when something it waits for leaves, and polling every `pollMs` as a fallback
+ * (a holder that died announces nothing).
  */
 export function waitForGrant(
   context: WaitContext,
+  shape: RequestShape,
   request: CoordinationRequest,
 ): Promise<CoordinationGrant> {
-  const { connection, keys, leaseMs, pollMs, limit, waiters } = context;
-  const id = randomUUID();
-  const exclusive = request.exclusive === true;
-  const names = requestKeys(keys, {
-    access: request.access,
-    toolName: request.toolName,
-    limit,
-    exclusive,
-  });
-  const args = scriptArguments(names, {
-    id,
-    toolName: request.toolName,
-    limit,
-    exclusive,
-    leaseMs,
-    channel: keys.released,
-  });
-  const describe = `call ${request.toolCallId} (${request.toolName}) on ${describeAccess(request)}`;
-
+  if (request.signal.aborted) return Promise.reject(cancelled(shape, request));
+  if (!shape.batchable) return enqueue(context, shape, request);
   return new Promise<CoordinationGrant>((resolve, reject) => {
-    let settled = false;
-    let queued = false;
-    let busy = false;
-    let again = false;
-    let timer: ReturnType<typeof setInterval> | undefined;
-
-    const stopWaiting = (): void => {
-      waiters.delete(id);
-      if (timer !== undefined) clearInterval(timer);
-      timer = undefined;
-      request.signal.removeEventListener('abort', onAbort);
-    };
-    const leave = (): void => leaveQueue(connection, names, args);
-    const fail = (error: unknown): void => {
-      if (settled) return;
-      settled = true;
-      stopWaiting();
-      if (queued) leave();
-      reject(error);
-    };
-    const onAbort = (): void => {
-      fail(
-        new RedisCoordinatorError({
-          code: 'cancelled',
-          message: `Stopped waiting for the fleet locks of ${describe}: the call was cancelled`,
-          cause: request.signal.reason,
-        }),
-      );
-    };
-    const granted = (token: number, sentAt: number, confirmed: boolean): void => {
-      settled = true;
-      stopWaiting();
-      resolve(
-        grant({ connection, keys, names, args, leaseMs, sentAt, confirmed, token, describe }),
-      );
-    };
-    const answer = (reply: unknown, sentAt: number): void => {
-      const token = Number(reply);
-      if (settled) return;
-      if (token > 0) granted(token, sentAt, true);
-      else if (token === -1) {
-        // Our own waiting entry expired (this process stalled for a whole lease): queue again.
-        attempt(ENQUEUE);
-      } else {
-        if (timer === undefined) {
-          timer = setInterval(wake, pollMs);
-          timer.unref?.();
+    const id = randomUUID();
+    context.batch.acquire({
+      shape,
+      id,
+      granted: (token, sentAt) => {
+        if (request.signal.aborted) {
+          context.batch.release({ shape, id });
+          reject(cancelled(shape, request));
+        } else {
+          resolve(grantOf(context, shape, request, id, token, sentAt, false));
         }
-        if (again) wake();
-      }
-    };
-    const attempt = (script: FleetScript): void => {
-      queued = true;
-      busy = true;
-      again = false;
-      const sentAt = performance.now();
-      connection.run(script, names.keys, args).then(
-        (reply) => {
-          busy = false;
-          answer(reply, sentAt);
-        },
-        (error: unknown) => {
-          busy = false;
-          fail(error);
-        },
-      );
-    };
-    const wake = (): void => {
-      if (settled) return;
-      if (busy) {
-        again = true;
-        return;
-      }
-      attempt(RETRY);
-    };
-    const handed = (token: number): void => {
-      // granted by a release: when is not known here, so the lease is renewed at once
-      if (!settled) granted(token, performance.now(), false);
-    };
+      },
+      notGranted: () => resolve(enqueue(context, shape, request)),
+      failed: reject,
+    });
+  });
+}
 
-    if (request.signal.aborted) {
-      onAbort();
+/** ENQUEUE: granted at once, or a {@link WaitingRequest} until it is. */
+function enqueue(
+  context: WaitContext,
+  shape: RequestShape,
+  request: CoordinationRequest,
+): Promise<CoordinationGrant> {
+  if (request.signal.aborted) return Promise.reject(cancelled(shape, request));
+  const id = randomUUID();
+  const command = shape.enqueue.slice();
+  command[ID_AT] = id;
+  const leave = (flag: 'r' | '-'): void =>
+    leaveQueue({ connection: context.connection, batch: context.batch, shape, id, flag });
+  let sentAt = 0;
+  return new Promise<TryReply>((resolve, reject) => {
+    context.batch.after(() => {
+      sentAt = performance.now();
+      context.connection.run(fleetScripts().enqueue, command).then(resolve, reject);
+    });
+  }).then(
+    (reply) => {
+      const recorded = shape.limit > 0 || shape.exclusive;
+      if (reply.kind === 'granted') {
+        if (request.signal.aborted) {
+          leave(recorded ? 'r' : '-');
+          throw cancelled(shape, request);
+        }
+        return grantOf(context, shape, request, id, reply.token, sentAt, recorded);
+      }
+      return new Promise<CoordinationGrant>((resolve, reject) => {
+        new WaitingRequest({ context, shape, request, id, resolve, reject }).start(reply, sentAt);
+      });
+    },
+    (error: unknown) => {
+      // the script may have run with its answer lost: take out whatever it left
+      leave('r');
+      throw error;
+    },
+  );
+}
+
+function grantOf(
+  context: WaitContext,
+  shape: RequestShape,
+  request: CoordinationRequest,
+  id: string,
+  token: number,
+  grantedFrom: number,
+  recorded: boolean,
+): FleetGrant {
+  return new FleetGrant({
+    connection: context.connection,
+    batch: context.batch,
+    keys: context.keys,
+    shape,
+    id,
+    token,
+    leaseMs: context.leaseMs,
+    grantedFrom,
+    recorded,
+    describe: `call ${request.toolCallId} (${shape.toolName}) on ${shape.describe}`,
+  });
+}
+
+function cancelled(shape: RequestShape, request: CoordinationRequest): RedisCoordinatorError {
+  return new RedisCoordinatorError({
+    code: 'cancelled',
+    message: `Stopped waiting for the fleet locks of call ${request.toolCallId} (${shape.toolName}) on ${shape.describe}: the call was cancelled`,
+    cause: request.signal.reason,
+  });
+}
+
+/** A queued request until it is granted, cancelled or fails. */
+class WaitingRequest implements Waiter {
+  readonly access: WaitingFor['access'];
+  readonly toolName: string;
+  readonly limit: number;
+  readonly exclusive: boolean;
+  readonly group: string;
+  readonly #context: WaitContext;
+  readonly #shape: RequestShape;
+  readonly #request: CoordinationRequest;
+  readonly #resolve: (grant: CoordinationGrant) => void;
+  readonly #reject: (error: unknown) => void;
+  #id: string;
+  #settled = false;
+  #busy = false;
+  #again = false;
+  #timer: ReturnType<typeof setInterval> | undefined;
+  /** The last waiting answer: when its command was sent (local) and Redis's clock when it ran. */
+  #sentAt = 0;
+  #redisNow = 0;
+
+  constructor(options: {
+    context: WaitContext;
+    shape: RequestShape;
+    request: CoordinationRequest;
+    id: string;
+    resolve: (grant: CoordinationGrant) => void;
+    reject: (error: unknown) => void;
+  }) {
+    this.#context = options.context;
+    this.#shape = options.shape;
+    this.#request = options.request;
+    this.#id = options.id;
+    this.#resolve = options.resolve;
+    this.#reject = options.reject;
+    this.access = options.shape.access;
+    this.toolName = options.shape.toolName;
+    this.limit = options.shape.limit;
+    this.exclusive = options.shape.exclusive;
+    this.group = options.shape.group;
+  }
+
+  /** Starts waiting after ENQUEUE answered `reply` (sent at `sentAt`). */
+  start(reply: TryReply, sentAt: number): void {
+    this.#request.signal.addEventListener('abort', this.#onAbort, { once: true });
+    this.#context.waiters.set(this.#id, this);
+    this.#answer(reply, sentAt);
+    if (this.#request.signal.aborted) this.#onAbort();
+  }
+
+  wake(): void {
+    if (this.#settled) return;
+    if (this.#busy) {
+      this.#again = true;
       return;
     }
-    request.signal.addEventListener('abort', onAbort, { once: true });
-    waiters.set(id, {
-      access: request.access,
-      toolName: request.toolName,
-      limit,
-      exclusive,
-      group: names.group,
-      wake,
-      handed,
-    });
-    attempt(ENQUEUE);
-  });
-}
+    this.#send(fleetScripts().retry, this.#shape.retry);
+  }
 
-/** ARGV of the request scripts (see `fleet-scripts.ts`). */
-function scriptArguments(
-  names: RequestKeys,
-  request: {
-    id: string;
-    toolName: string;
-    limit: number;
-    exclusive: boolean;
-    leaseMs: number;
-    channel: string;
-  },
-): string[] {
-  return [
-    request.id,
-    request.toolName,
-    String(request.limit),
-    request.exclusive ? '1' : '0',
-    String(request.leaseMs),
-    request.channel,
-    names.announced,
-    String(names.entered.length),
-    String(names.conflicting.length),
-    ...names.entered.map(String),
-    ...names.conflicting.map(String),
-  ];
-}
+  handed(token: number, leaseStart: number | undefined): void {
+    if (this.#settled) return;
+    if (leaseStart === undefined || this.#redisNow === 0) {
+      // when the lease started is not known here: count it from now and renew at once
+      this.#granted(token, performance.now());
+      return;
+    }
+    // the lease started at `leaseStart` on Redis's clock; our last waiting answer ran at
+    // `redisNow`, after we sent it at `sentAt`: so it started at `sentAt + (leaseStart - redisNow)`
+    // on ours at the earliest (less a millisecond for Redis's rounding)
+    const from = this.#sentAt + (leaseStart - this.#redisNow) - 1;
+    this.#granted(token, Math.min(from, performance.now()));
+  }
 
-function grant(options: {
-  connection: FleetConnection;
-  keys: FleetKeys;
-  names: RequestKeys;
-  args: readonly string[];
-  leaseMs: number;
-  sentAt: number;
-  confirmed: boolean;
-  token: number;
-  describe: string;
-}): CoordinationGrant {
-  const { connection, names, args, token } = options;
-  const id = args[0] as string;
-  const lost = new AbortController();
-  const lease = new LeaseRenewal({
-    connection,
-    keys: options.keys,
-    id,
-    leaseMs: options.leaseMs,
-    grantedFrom: options.sentAt,
-    renewAtOnce: !options.confirmed,
-    describe: options.describe,
-    onLost: (error) => lost.abort(error),
-  });
-  let released = false;
-  return {
-    fencingToken: token,
-    lost: lost.signal,
-    release: () => {
-      if (!released) {
-        released = true;
-        lease.stop();
-        leaveQueue(connection, names, args);
+  #send(script: ReturnType<typeof fleetScripts>['retry'], template: readonly string[]): void {
+    const command = template.slice();
+    command[ID_AT] = this.#id;
+    this.#busy = true;
+    this.#again = false;
+    this.#context.batch.flushReleases();
+    const sentAt = performance.now();
+    this.#context.connection.run(script, command).then(
+      (reply) => {
+        this.#busy = false;
+        this.#answer(reply, sentAt);
+      },
+      (error: unknown) => {
+        this.#busy = false;
+        this.#fail(error);
+      },
+    );
+  }
+
+  #answer(reply: TryReply, sentAt: number): void {
+    if (this.#settled) return;
+    if (reply.kind === 'granted') {
+      this.#granted(reply.token, sentAt);
+    } else if (reply.kind === 'expired') {
+      // our own waiting entry expired (this process stalled for a whole lease): queue again
+      this.#context.waiters.delete(this.#id);
+      this.#id = randomUUID();
+      this.#context.waiters.set(this.#id, this);
+      this.#send(fleetScripts().enqueue, this.#shape.enqueue);
+    } else {
+      this.#sentAt = sentAt;
+      this.#redisNow = reply.redisNow;
+      if (this.#timer === undefined) {
+        this.#timer = setInterval(() => this.wake(), this.#context.pollMs);
+        this.#timer.unref?.();
       }
-      return Promise.resolve();
-    },
-  };
-}
+      if (this.#again) this.wake();
+    }
+  }
 
-/**
- * Takes a request out of the queue (waiting or holding), hands its keys on and announces its
- * departure. Not awaited: the caller goes on at once. The connection's later commands are
- * ordered after it, and `close()` waits for it; if Redis is away, the entry expires with its lease.
- */
-function leaveQueue(
-  connection: FleetConnection,
-  names: RequestKeys,
-  args: readonly string[],
-): void {
-  connection.inBackground(connection.run(RELEASE, names.keys, args));
-}
+  #granted(token: number, grantedFrom: number): void {
+    this.#stopWaiting();
+    this.#resolve(
+      grantOf(this.#context, this.#shape, this.#request, this.#id, token, grantedFrom, true),
+    );
+  }
 
-function describeAccess(request: CoordinationRequest): string {
-  if (request.exclusive === true) return 'the whole namespace (exclusive)';
-  const shown = request.access.map((a) => `${a.mode} ${a.key}`);
-  return shown.length === 0 ? 'no keys' : shown.join(', ');
+  #fail(error: unknown): void {
+    if (this.#settled) return;
+    this.#stopWaiting();
+    leaveQueue({
+      connection: this.#context.connection,
+      batch: this.#context.batch,
+      shape: this.#shape,
+      id: this.#id,
+      flag: 'r',
+    });
+    this.#reject(error);
+  }
+
+  readonly #onAbort = (): void => this.#fail(cancelled(this.#shape, this.#request));
+
+  #stopWaiting(): void {
+    this.#settled = true;
+    this.#context.waiters.delete(this.#id);
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#request.signal.removeEventListener('abort', this.#onAbort);
+  }
 }
