@@ -57,11 +57,15 @@ export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
     error: (message) => new FsToolsError({ code: 'invalid_options', message }),
   });
   const tools = [...(options.tools ?? FS_TOOLS), ...(runCommand ? [RunCommandTool] : [])];
+  const fence = HostFence.forUser({
+    tempDir: settings.fenceTempDir,
+    maxWaitMs: settings.maxCommitWaitMs,
+  });
   return new ContainerModule(({ bind }) => {
     bind(Workspace).toConstantValue(workspace);
     bind(FS_WORKSPACE).toConstantValue(workspace);
     bind(FS_READ_CACHE).toConstantValue(cache);
-    bind(FS_HOST_FENCE).toConstantValue(HostFence.forWorkspace(workspace.root));
+    bind(FS_HOST_FENCE).toConstantValue(fence);
     bindTools({ bind }, tools);
   });
 }
