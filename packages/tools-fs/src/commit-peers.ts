@@ -1,44 +1,47 @@
-import { readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { readdirSync, unlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { keysOverlap } from '@toolwaves/core';
-import { EVERY_KEY, type IntentRecord } from './commit-intent.js';
+import { EVERY_KEY } from './commit-intent.js';
+import { ANY_INTENT, FenceBeacon } from './fence-beacon.js';
 import { fenceError } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
-import type { ProcessIdentity } from './process-identity.js';
+import { readSlot, type SlotContent } from './intent-slot.js';
+import { currentProcess, type ProcessIdentity } from './process-identity.js';
 
-const SOCKET = /^([0-9a-z]+-[0-9a-z]+-[0-9a-z]+-[0-9a-f]+)\.sock$/;
+const SLOT = /^b-([0-9a-z]+-[0-9a-f]+)\.slot$/;
+/** Reads of a slot caught mid-rewrite before waiting a moment and listing again. */
+const TORN_RETRIES = 20;
 
 /** Another commit intent claiming its turn, as this process sees it. */
 export interface Peer {
   readonly id: string;
-  /** `undefined` when its record cannot be read: it then overlaps every key (fail closed). */
-  readonly keys: readonly string[] | undefined;
+  readonly beacon: string;
+  /** `undefined` while its slot cannot be read whole: it overlaps every key then. */
   readonly holder: ProcessIdentity | undefined;
-  readonly socketPath: string;
 }
 
-/** What a connection to a peer's socket says about it. */
+/** What a peer's beacon says about it. */
 export type Probe =
-  /** It lives (maybe stopped): the connection stays open until it gives its turn back. */
+  /** Its process lives (maybe stopped): the connection closes when the intent ends. */
   | { readonly state: 'live'; readonly socket: Socket }
-  /** It lives, but its queue of connections is full (a long-stopped holder): look again later. */
+  /** Its process lives, but its queue of connections is full (long stopped): look again later. */
   | { readonly state: 'busy' }
-  /** Its process died (refused): removed. */
-  | { readonly state: 'dead' }
-  /** It gave its turn back since the listing. */
-  | { readonly state: 'gone' };
-
-/** Records of intents already read, by id (a record never changes). */
-const records = new Map<string, IntentRecord | undefined>();
+  /** Its process died: its slot and socket were removed. */
+  | { readonly state: 'dead' };
 
 /**
- * The other intents claiming their turn in the folder whose keys overlap `keys` (an intent on
- * {@link EVERY_KEY} overlaps all), oldest first.
+ * The intents of other processes' slots, and of this process's other intents, whose keys
+ * overlap `keys` (an intent on {@link EVERY_KEY} overlaps all), oldest first.
  */
 export function overlappingPeers(
   folder: FenceFolder,
-  options: { readonly selfId: string; readonly keys: readonly string[] },
+  options: {
+    readonly selfId: string | undefined;
+    readonly own: FenceBeacon;
+    readonly keys: readonly string[];
+  },
 ): Peer[] {
+  const { own, keys, selfId } = options;
   let names: string[];
   try {
     names = readdirSync(folder.dir);
@@ -46,20 +49,28 @@ export function overlappingPeers(
     throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
   }
   const peers: Peer[] = [];
-  for (const name of names.sort()) {
-    const id = SOCKET.exec(name)?.[1];
-    if (id === undefined || id === options.selfId) continue;
-    const record = recordOf(folder, id);
-    if (record !== undefined && !intentsOverlap(record.keys, options.keys)) continue;
-    peers.push({
-      id,
-      keys: record?.keys,
-      holder:
-        record === undefined ? undefined : { pid: record.pid, pidNamespace: record.pidNamespace },
-      socketPath: folder.path(name),
-    });
+  const self = currentProcess();
+  for (const [id, ownKeys] of own.active) {
+    if (id !== selfId && intentsOverlap(ownKeys, keys)) {
+      peers.push({ id, beacon: own.id, holder: self });
+    }
   }
-  return peers;
+  for (const name of names) {
+    const beacon = SLOT.exec(name)?.[1];
+    if (beacon === undefined || beacon === own.id) continue;
+    const content = readWhole(folder.path(name));
+    if (content === 'empty' || content === 'gone') continue;
+    if (content === 'torn') {
+      // still being rewritten after many reads, or damaged: it overlaps every key (fail closed)
+      peers.push({ id: '', beacon, holder: undefined });
+      continue;
+    }
+    const holder = { pid: content.pid, pidNamespace: content.pidNamespace };
+    for (const intent of content.intents) {
+      if (intentsOverlap(intent.keys, keys)) peers.push({ id: intent.id, beacon, holder });
+    }
+  }
+  return peers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Whether two intents' keys overlap (the planner's rule; {@link EVERY_KEY} overlaps all). */
@@ -69,27 +80,27 @@ export function intentsOverlap(a: readonly string[], b: readonly string[]): bool
 }
 
 /**
- * Connects to a peer's socket. A dead peer (refused: its process exited, the kernel closed the
- * socket) is removed here: its id is never reused, so nothing live can be behind that name.
+ * Asks a peer's beacon about it. A beacon that refuses the connection (or whose socket is gone)
+ * belongs to a process that died: its intent is removed here (an id is never reused, so nothing
+ * live can be behind that name).
  */
 export function probe(folder: FenceFolder, peer: Peer): Promise<Probe> {
   return new Promise((resolve) => {
-    const socket = connect(peer.socketPath);
+    const socket = connect(FenceBeacon.socketPath(folder, peer.beacon));
     socket.once('connect', () => {
       socket.removeAllListeners('error');
       socket.on('error', () => undefined);
+      socket.write(`${peer.id === '' ? ANY_INTENT : peer.id}\n`);
       resolve({ state: 'live', socket });
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       socket.destroy();
-      if (error.code === 'ECONNREFUSED') {
-        removeDead(folder, peer.id);
+      if (error.code === 'ECONNREFUSED' || error.code === 'ENOENT') {
+        removeDead(folder, peer);
         resolve({ state: 'dead' });
-      } else if (error.code === 'ENOENT') {
-        resolve({ state: 'gone' });
       } else {
-        // EAGAIN: its backlog is full (it is stopped and many have knocked); anything else:
-        // unsure, so counted as alive (fail closed)
+        // EAGAIN: its queue is full (stopped, and many have knocked); anything else: unsure,
+        // so counted as alive (fail closed)
         resolve({ state: 'busy' });
       }
     });
@@ -97,8 +108,8 @@ export function probe(folder: FenceFolder, peer: Peer): Promise<Probe> {
 }
 
 /**
- * Resolves when the live peer behind `socket` gives its turn back or dies (the connection
- * closes), or with `timeout` / `aborted` first. The socket is closed either way.
+ * Resolves when the live peer behind `socket` ends its intent or dies (the connection closes),
+ * or with `timeout` / `aborted` first. Without a socket (busy), after `ms`. Closes the socket.
  */
 export function waitForTurn(options: {
   readonly socket: Socket | undefined;
@@ -121,33 +132,23 @@ export function waitForTurn(options: {
   });
 }
 
-function recordOf(folder: FenceFolder, id: string): IntentRecord | undefined {
-  if (records.has(id)) return records.get(id);
-  let record: IntentRecord | undefined;
-  try {
-    const parsed = JSON.parse(readFileSync(folder.path(`${id}.keys`), 'utf8')) as IntentRecord;
-    const valid =
-      Number.isSafeInteger(parsed.pid) &&
-      typeof parsed.pidNamespace === 'string' &&
-      Array.isArray(parsed.keys) &&
-      parsed.keys.every((key) => typeof key === 'string');
-    record = valid ? parsed : undefined;
-  } catch {
-    record = undefined; // unreadable: it overlaps every key, and is not remembered
-    return undefined;
+function readWhole(path: string): SlotContent | 'empty' | 'gone' | 'torn' {
+  for (let attempt = 0; ; attempt += 1) {
+    const content = readSlot(path);
+    if (content !== 'torn' || attempt === TORN_RETRIES) return content;
   }
-  if (records.size > 4096) records.clear();
-  records.set(id, record);
-  return record;
 }
 
-function removeDead(folder: FenceFolder, id: string): void {
-  for (const name of [`${id}.sock`, `${id}.keys`]) {
+function removeDead(folder: FenceFolder, peer: Peer): void {
+  const paths = [
+    FenceBeacon.slotPath(folder, peer.beacon),
+    FenceBeacon.socketPath(folder, peer.beacon),
+  ];
+  for (const path of paths) {
     try {
-      unlinkSync(folder.path(name));
+      unlinkSync(path);
     } catch {
       // another process cleaned it first
     }
   }
-  records.delete(id);
 }

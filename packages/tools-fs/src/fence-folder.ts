@@ -30,6 +30,7 @@ export class FenceFolder {
   /** The folders from the one below `tempDir` down to `dir`. */
   readonly #chain: readonly string[];
   readonly #uid: number;
+  #tempDirChecked = false;
 
   constructor(options: { readonly dir: string; readonly tempDir: string }) {
     if (typeof process.getuid !== 'function') {
@@ -55,14 +56,16 @@ export class FenceFolder {
   }
 
   /**
-   * Creates what is missing (mode 0700) and checks the whole chain, synchronously: a few
-   * `lstat`s, cheaper than one round trip through libuv's thread pool.
+   * Creates what is missing (mode 0700) and checks the chain, synchronously: a few `lstat`s,
+   * cheaper than one round trip through libuv's thread pool. The temporary folder itself is
+   * checked on the first use.
    *
    * @throws FsToolsError `fence_unsafe` (not this user's alone), `fence_error` (cannot be
    * created or read: read-only, full, ...).
    */
   check(): void {
-    this.#checkTempDir();
+    if (!this.#tempDirChecked) this.#checkTempDir();
+    this.#tempDirChecked = true;
     for (const folder of this.#chain) this.#checkFolder(folder);
   }
 

@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { CommitIntent, EVERY_KEY } from './commit-intent.js';
 import { overlappingPeers, type Peer, probe, waitForTurn } from './commit-peers.js';
+import { FenceBeacon } from './fence-beacon.js';
 import { commitBlocked } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { describeHolder } from './process-identity.js';
@@ -8,7 +9,7 @@ import { describeHolder } from './process-identity.js';
 /** How long to wait before looking again at a peer whose connection queue is full. */
 const BUSY_RETRY_MS = 5;
 
-/** Options of {@link HostCommitLock.acquire}. */
+/** Options of {@link HostCommitLock.acquire} and {@link HostCommitLock.awaitClear}. */
 export interface AcquireOptions {
   /**
    * The keys the commit changes: it waits only for commits of overlapping keys. None: it waits
@@ -19,6 +20,8 @@ export interface AcquireOptions {
   readonly what: string;
   /** Aborted while waiting: rejects with the signal's reason, holding nothing. */
   readonly signal?: AbortSignal | undefined;
+  /** The caller checked the fence folder for this write already (its claim did). */
+  readonly checked?: boolean | undefined;
 }
 
 /**
@@ -26,14 +29,15 @@ export interface AcquireOptions {
  * planner's rule: a key, its ancestors, its descendants), in any process of the host that sees
  * the same fence folder, and not at all for commits of other files.
  *
- * How: each commit publishes a {@link CommitIntent} (its keys, and a Unix socket it listens on),
- * then lists the intents of overlapping keys. None: it holds the step. An older one: it gives its
- * turn back and waits on a connection to that one's socket, which the kernel closes when that
- * intent ends or its process dies; a younger one: it keeps its turn and waits for the younger to
- * give way. Two conflicting commits cannot both hold: the later to publish lists the earlier.
- * Liveness is the kernel's answer on the socket, true across PID namespaces (containers sharing
- * the folder), and a stopped holder (`SIGSTOP`, a frozen container) still lives: the others
- * wait, up to `maxWaitMs`, then fail with `commit_blocked` naming it (safety over liveness).
+ * How: a commit writes a {@link CommitIntent} (its keys, named after its process's
+ * {@link FenceBeacon}), then lists the intents of overlapping keys. None: it holds the step. An
+ * older one: it gives its turn back and waits on that one's beacon, which closes the connection
+ * when that intent ends or its process dies; a younger one: it keeps its turn and waits for the
+ * younger to give way. Two conflicting commits cannot both hold: the later to write its intent
+ * lists the earlier. Liveness is the kernel's answer on the beacon, true across PID namespaces
+ * (containers sharing the folder); a stopped holder (`SIGSTOP`, a frozen container) still lives,
+ * so the others wait, up to `maxWaitMs`, then fail with `commit_blocked` naming it (safety over
+ * liveness).
  *
  * @example
  * ```ts
@@ -48,6 +52,7 @@ export class HostCommitLock {
   readonly #maxWaitMs: number;
 
   constructor(options: { readonly folder: FenceFolder; readonly maxWaitMs: number }) {
+    FenceBeacon.checkPathLength(options.folder);
     this.#folder = options.folder;
     this.#maxWaitMs = options.maxWaitMs;
   }
@@ -58,51 +63,80 @@ export class HostCommitLock {
    * `maxWaitMs` of waiting; nothing is held then.
    */
   async acquire(options: AcquireOptions): Promise<() => void> {
-    this.#folder.check();
+    if (options.checked !== true) this.#folder.check();
+    const beacon = await FenceBeacon.of(this.#folder);
     // a commit that names no key may touch anything: it excludes every other (fail closed)
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
-    const intent = CommitIntent.create(this.#folder, keys);
-    const deadline = performance.now() + this.#maxWaitMs;
+    const intent = new CommitIntent({ beacon, keys });
     try {
-      for (;;) {
-        options.signal?.throwIfAborted();
-        await intent.claim();
-        const blocking = await this.#firstLivePeer(intent);
-        if (blocking === undefined) return () => intent.end();
-        // an older intent goes first; a younger one gives way to this one
-        if (blocking.peer.id < intent.id) intent.yieldTurn();
-        const left = deadline - performance.now();
-        const waited =
-          left <= 0
-            ? 'timeout'
-            : await waitForTurn({
-                socket: blocking.socket,
-                ms: blocking.socket === undefined ? Math.min(BUSY_RETRY_MS, left) : left,
-                signal: options.signal,
-              });
-        if (waited === 'aborted') options.signal?.throwIfAborted();
-        if (waited === 'timeout') {
-          throw commitBlocked({
-            what: options.what,
-            waitedMs: this.#maxWaitMs,
-            holder:
-              blocking.peer.holder === undefined
-                ? 'unknown process'
-                : describeHolder(blocking.peer.holder),
-          });
-        }
-      }
+      await this.#waitWhileBlocked(options, { keys: intent.keys, intent, beacon });
     } catch (error) {
-      intent.end();
+      intent.yieldTurn();
       throw error;
+    }
+    return () => intent.yieldTurn();
+  }
+
+  /**
+   * Waits until no commit of keys overlapping `keys` is under way, holding nothing: what a claim
+   * needs after recording its token, so that a commit that checked the tokens before the record
+   * has finished writing before the claimer reads. The caller has checked the folder.
+   */
+  async awaitClear(options: AcquireOptions): Promise<void> {
+    const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
+    const beacon = await FenceBeacon.of(this.#folder);
+    await this.#waitWhileBlocked(options, { keys, intent: undefined, beacon });
+  }
+
+  async #waitWhileBlocked(
+    options: AcquireOptions,
+    mine: {
+      readonly keys: readonly string[];
+      readonly intent: CommitIntent | undefined;
+      readonly beacon: FenceBeacon;
+    },
+  ): Promise<void> {
+    const { intent } = mine;
+    const deadline = performance.now() + this.#maxWaitMs;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      intent?.claim();
+      const blocking = await this.#firstLivePeer(mine);
+      if (blocking === undefined) return;
+      // an older intent goes first; a younger one gives way to this one
+      if (intent === undefined || blocking.peer.id < intent.id) intent?.yieldTurn();
+      const left = deadline - performance.now();
+      const waited =
+        left <= 0
+          ? 'timeout'
+          : await waitForTurn({
+              socket: blocking.socket,
+              ms: blocking.socket === undefined ? Math.min(BUSY_RETRY_MS, left) : left,
+              signal: options.signal,
+            });
+      if (waited === 'aborted') options.signal?.throwIfAborted();
+      if (waited === 'timeout') {
+        const { holder } = blocking.peer;
+        throw commitBlocked({
+          what: options.what,
+          waitedMs: this.#maxWaitMs,
+          holder: holder === undefined ? 'a process not yet known' : describeHolder(holder),
+        });
+      }
     }
   }
 
   /** The oldest live intent of overlapping keys, with a connection to it (none when busy). */
-  async #firstLivePeer(
-    intent: CommitIntent,
-  ): Promise<{ peer: Peer; socket: Socket | undefined } | undefined> {
-    const peers = overlappingPeers(this.#folder, { selfId: intent.id, keys: intent.keys });
+  async #firstLivePeer(mine: {
+    readonly keys: readonly string[];
+    readonly intent: CommitIntent | undefined;
+    readonly beacon: FenceBeacon;
+  }): Promise<{ peer: Peer; socket: Socket | undefined } | undefined> {
+    const peers = overlappingPeers(this.#folder, {
+      selfId: mine.intent?.id,
+      own: mine.beacon,
+      keys: mine.keys,
+    });
     for (const peer of peers) {
       const found = await probe(this.#folder, peer);
       if (found.state === 'live') return { peer, socket: found.socket };

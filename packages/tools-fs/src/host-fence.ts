@@ -1,6 +1,7 @@
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CommitIntent, EVERY_KEY } from './commit-intent.js';
+import { EVERY_KEY } from './commit-intent.js';
 import { stoppedBeforeCommit } from './fence-errors.js';
 import { FenceFolder } from './fence-folder.js';
 import { FenceStore } from './fence-store.js';
@@ -43,6 +44,12 @@ export interface HostFenceOptions {
 const shared = new Map<string, HostFence>();
 
 /**
+ * Writes whose claim checked the fence's folders: their commit does not check again. Nobody else
+ * can swap a folder between the two (each is this user's alone, in a sticky or private parent).
+ */
+const checkedByClaim = new WeakSet<FencedWrite>();
+
+/**
  * The host-shared fence of the fs write tools: the highest fencing token recorded per key (a
  * {@link FenceStore}) and the commit step every process of the host goes through per key (a
  * {@link HostCommitLock}). A write tool calls {@link HostFence.claim} when it starts and
@@ -74,6 +81,7 @@ const shared = new Map<string, HostFence>();
 export class HostFence {
   /** The fence's folder. */
   readonly dir: string;
+  readonly #folder: FenceFolder;
   readonly #lock: HostCommitLock;
   readonly #store: FenceStore;
 
@@ -83,7 +91,7 @@ export class HostFence {
       dir: join(this.dir, 'commits'),
       tempDir: options.tempDir ?? resolve(this.dir, '..'),
     });
-    CommitIntent.checkSocketPath(commits);
+    this.#folder = commits;
     this.#lock = new HostCommitLock({
       folder: commits,
       maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS,
@@ -92,8 +100,8 @@ export class HostFence {
   }
 
   /**
-   * The fence of this user in `tempDir` (default `os.tmpdir()`): one instance per folder and
-   * wait per process.
+   * The fence of this user in `tempDir` (default {@link defaultFenceTempDir}): one instance
+   * per folder and wait per process.
    */
   static forUser(
     options: {
@@ -101,7 +109,7 @@ export class HostFence {
       readonly maxWaitMs?: number | undefined;
     } = {},
   ): HostFence {
-    const tempDir = resolve(options.tempDir ?? tmpdir());
+    const tempDir = resolve(options.tempDir ?? defaultFenceTempDir());
     const dir = join(tempDir, `toolwaves-${process.getuid?.() ?? 'user'}`, 'fence');
     const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS;
     const name = `${dir}\0${maxWaitMs}`;
@@ -120,7 +128,21 @@ export class HostFence {
    */
   async claim(write: FencedWrite): Promise<void> {
     if (write.token === undefined) return;
-    await this.#step(write, () => Promise.resolve(), false);
+    if (write.signal?.aborted) throw stoppedBeforeCommit(write);
+    this.#folder.check();
+    checkedByClaim.add(write);
+    this.#store.refresh();
+    const newer = this.#store.newerThan(write.keys, write.token);
+    if (newer !== undefined) throw staleToken(write, newer);
+    this.#store.record(write.keys, write.token);
+    // A commit of an older token that checked the records before this one was appended may
+    // still be writing: wait for it to finish, so what this call reads next includes its write.
+    // A commit that checks after the append is refused. So no lock is needed for the claim.
+    await this.#lock
+      .awaitClear({ keys: write.keys, what: write.what, signal: write.signal })
+      .catch((error: unknown) => {
+        throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
+      });
   }
 
   /**
@@ -134,14 +156,15 @@ export class HostFence {
    * `apply` still runs alone among overlapping commits of the host (what `edit_file` needs to
    * compare and write at once).
    */
-  commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
-    return this.#step(write, apply, true);
-  }
-
-  async #step<T>(write: FencedWrite, apply: () => Promise<T>, effect: boolean): Promise<T> {
+  async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
     const release = await this.#lock
-      .acquire({ keys: write.keys, what: write.what, signal: write.signal })
+      .acquire({
+        keys: write.keys,
+        what: write.what,
+        signal: write.signal,
+        checked: checkedByClaim.has(write),
+      })
       .catch((error: unknown) => {
         throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
       });
@@ -156,7 +179,7 @@ export class HostFence {
         this.#store.record(write.keys, write.token);
       }
       result = await apply();
-      if (effect) write.markCommitted?.();
+      write.markCommitted?.();
     } finally {
       release();
     }
@@ -174,6 +197,20 @@ export class HostFence {
       release();
     }
   }
+}
+
+/**
+ * Where the fence lives unless told: `/dev/shm` where it is a folder (Linux: memory, no journal,
+ * so a commit step costs no disk flush and never queues behind another file's `fsync`; the same
+ * folder for every process of the host, whatever their `TMPDIR`), else `os.tmpdir()`.
+ */
+export function defaultFenceTempDir(): string {
+  try {
+    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
+  } catch {
+    // not Linux, or no shared memory folder
+  }
+  return tmpdir();
 }
 
 function staleToken(write: FencedWrite, newer: NewerToken): FsToolsError {
