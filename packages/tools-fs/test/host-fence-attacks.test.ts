@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmod, chown, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext } from '@toolwaves/core';
 import { afterEach, describe, expect, it } from 'vitest';
