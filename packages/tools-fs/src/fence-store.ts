@@ -37,15 +37,26 @@ export class FenceStore {
   #fd: number | undefined;
   #offset = 0;
   #partial = '';
-  #index = new TokenIndex({ maxKeys: MAX_KEYS });
+  readonly #maxKeys: number;
+  readonly #compactBytes: number;
+  #index: TokenIndex;
 
-  constructor(options: { readonly file: string }) {
+  constructor(options: {
+    readonly file: string;
+    /** Keys kept in memory before the oldest are folded; default 8 192. */
+    readonly maxKeys?: number;
+    /** Size past which the file wants compacting; default 1 MiB. */
+    readonly compactBytes?: number;
+  }) {
     this.file = options.file;
+    this.#maxKeys = options.maxKeys ?? MAX_KEYS;
+    this.#compactBytes = options.compactBytes ?? COMPACT_BYTES;
+    this.#index = new TokenIndex({ maxKeys: this.#maxKeys });
   }
 
   /** Whether the file has grown enough to be compacted. */
   get wantsCompaction(): boolean {
-    return this.#offset > COMPACT_BYTES;
+    return this.#offset > this.#compactBytes;
   }
 
   /** Reads what other processes appended since the last look. */
@@ -74,29 +85,44 @@ export class FenceStore {
     return this.#index.newerThan(keys, token);
   }
 
-  /** Records `token` for each key that has no higher one: one append, nothing when covered. */
+  /**
+   * Records `token` for each key that has no higher one: one append, nothing when covered. A
+   * claim records without holding a commit step, so a compaction may replace the file at the
+   * same moment: an append that landed in the replaced file (its link count is 0) is made again
+   * in the new one.
+   */
   record(keys: readonly string[], token: number): void {
-    const lines = keys
-      .filter((key) => !this.#index.covers(key, token))
-      .map((key) => `t ${token} ${asciiJson(key)}\n`)
-      .join('');
-    if (lines === '') return;
-    const fd = this.#open();
-    const bytes = Buffer.from(lines, 'utf8');
-    try {
-      writeSync(fd, bytes);
-    } catch (error) {
-      throw fenceError({ error, path: this.file, doing: 'append a token record to' });
+    for (;;) {
+      const lines = keys
+        .filter((key) => !this.#index.covers(key, token))
+        .map((key) => `t ${token} ${asciiJson(key)}\n`)
+        .join('');
+      if (lines === '') return;
+      const fd = this.#open();
+      let replaced: boolean;
+      try {
+        writeSync(fd, Buffer.from(lines, 'utf8'));
+        replaced = fstatSync(fd).nlink === 0;
+      } catch (error) {
+        throw fenceError({ error, path: this.file, doing: 'append a token record to' });
+      }
+      if (!replaced) {
+        // the next refresh reads these lines back too: raising again is harmless
+        for (const key of keys) this.#index.raise(key, token);
+        return;
+      }
+      this.#reopen();
+      this.refresh();
     }
-    // the next refresh reads these lines back too: raising again is harmless
-    for (const key of keys) this.#index.raise(key, token);
   }
 
   /**
    * Rewrites the file as one line per key (after folding). Call only while holding the commit
-   * step of every key, after {@link FenceStore.refresh}.
+   * step of every key, after {@link FenceStore.refresh}. Records that claims append to the old
+   * file meanwhile are carried over to the new one.
    */
   compact(): void {
+    const old = this.#open();
     const lines = [`f ${this.#index.floor}\n`];
     for (const [key, token] of this.#index.entries()) {
       lines.push(`t ${token} ${asciiJson(key)}\n`);
@@ -105,12 +131,29 @@ export class FenceStore {
     try {
       writeFileSync(draft, lines.join(''), { mode: 0o600, flag: 'wx' });
       renameSync(draft, this.file);
-      writeSync(this.#open(), 'm\n');
+      writeSync(old, 'm\n');
+      const late = this.#lateLines(old);
+      if (late !== '') writeFileSync(this.file, late, { flag: 'a' });
     } catch (error) {
       rmSync(draft, { force: true });
       throw fenceError({ error, path: this.file, doing: 'compact the token records of' });
     }
     this.refresh();
+  }
+
+  /** The complete lines appended to `fd` after the last read, up to the `m` this process wrote. */
+  #lateLines(fd: number): string {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.allocUnsafe(64 * 1024);
+    for (let at = this.#offset; ; ) {
+      const read = readSync(fd, buffer, 0, buffer.length, at);
+      if (read === 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+      at += read;
+    }
+    const text = this.#partial + Buffer.concat(chunks).toString('utf8');
+    const moved = text.split('\n').indexOf('m');
+    return moved <= 0 ? '' : `${text.split('\n').slice(0, moved).join('\n')}\n`;
   }
 
   /** Applies the complete lines of `text`; true when it met `m` (the file was replaced). */
@@ -156,7 +199,7 @@ export class FenceStore {
     this.#fd = undefined;
     this.#offset = 0;
     this.#partial = '';
-    this.#index = new TokenIndex({ maxKeys: MAX_KEYS });
+    this.#index = new TokenIndex({ maxKeys: this.#maxKeys });
   }
 
   #damaged(line: string): FsToolsError {

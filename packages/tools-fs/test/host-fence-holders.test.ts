@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext } from '@toolwaves/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fsKey } from '../src/index.js';
+import { fsKey, HostFence } from '../src/index.js';
 import { killChildren, startChild, tsxCommand, works } from './fence/spawn-tsx.js';
 import { context, fsFixture } from './fixture.js';
 import { tempDir } from './temp-dir.js';
@@ -98,6 +98,35 @@ describe('a holder of the host commit step in another process', () => {
     },
     60_000,
   );
+});
+
+describe('commits of one key from several processes', () => {
+  it('are one at a time: read-modify-writes of a counter from three processes and this one lose nothing, while a fourth process commits another key beside them', async () => {
+    const fenceTempDir = await tempDir();
+    const dir = await tempDir();
+    const counter = join(dir, 'counter');
+    const other = join(dir, 'other');
+    await writeFile(counter, '0\n');
+    await writeFile(other, '0\n');
+    const key = fsKey(counter);
+    const children = [0, 1, 2].map(() =>
+      startChild(tsxCommand('fence-counter-process.ts', [fenceTempDir, key, counter, '30'])),
+    );
+    children.push(
+      startChild(tsxCommand('fence-counter-process.ts', [fenceTempDir, fsKey(other), other, '30'])),
+    );
+    const fence = HostFence.forUser({ tempDir: fenceTempDir, maxWaitMs: 60_000 });
+    for (let i = 0; i < 30; i += 1) {
+      await fence.commit({ keys: [key], token: undefined, what: 'the counter' }, async () => {
+        const value = Number(await readFile(counter, 'utf8'));
+        await new Promise((resolve) => setImmediate(resolve));
+        await writeFile(counter, `${value + 1}\n`);
+      });
+    }
+    expect(await Promise.all(children.map((child) => child.exited))).toEqual([0, 0, 0, 0]);
+    expect(await readFile(counter, 'utf8')).toBe('120\n');
+    expect(await readFile(other, 'utf8')).toBe('30\n');
+  }, 120_000);
 });
 
 describe('workspaces whose roots overlap', () => {
