@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { FenceBeacon } from './fence-beacon.js';
 
 /** The key that overlaps every key: what a whole-fence step (compacting the records) holds. */
@@ -12,7 +11,7 @@ let sequence = 0;
  * priority, and are never reused.
  */
 export class CommitIntent {
-  /** Sorts by creation time (then process and sequence). */
+  /** Sorts by creation time (then sequence and process). */
   readonly id: string;
   readonly keys: readonly string[];
   readonly #beacon: FenceBeacon;
@@ -21,8 +20,9 @@ export class CommitIntent {
   constructor(options: { readonly beacon: FenceBeacon; readonly keys: readonly string[] }) {
     sequence += 1;
     const time = Date.now().toString(36).padStart(9, '0');
-    const pid = process.pid.toString(36);
-    this.id = `${time}-${pid}-${sequence.toString(36)}-${randomBytes(3).toString('hex')}`;
+    // the beacon's id is random per process: two processes never make the same id, even with
+    // the same pid in two PID namespaces (equal ids would wait for each other)
+    this.id = `${time}-${sequence.toString(36)}-${options.beacon.id}`;
     this.keys = options.keys;
     this.#beacon = options.beacon;
   }

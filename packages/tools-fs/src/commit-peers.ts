@@ -9,7 +9,7 @@ import { readSlot, type SlotContent } from './intent-slot.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 
 const SLOT = /^b-([0-9a-z]+-[0-9a-f]+)\.slot$/;
-/** Reads of a slot caught mid-rewrite before waiting a moment and listing again. */
+/** Reads of a slot caught mid-rewrite before it counts as overlapping every key (fail closed). */
 const TORN_RETRIES = 20;
 
 /** Another commit intent claiming its turn, as this process sees it. */
