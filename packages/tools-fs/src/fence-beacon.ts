@@ -28,6 +28,8 @@ export class FenceBeacon {
   readonly id: string;
   /** The intents claiming their turn, by id, in the order they claimed it. */
   readonly active = new Map<string, readonly string[]>();
+  /** The same intents as JSON, serialized once each. */
+  readonly #json = new Map<string, string>();
   readonly #waiters = new Map<string, Set<Socket>>();
   readonly #slot: IntentSlot;
 
@@ -72,10 +74,12 @@ export class FenceBeacon {
   /** Publishes an intent of this process in its slot (written before this returns). */
   activate(intent: SlotIntent): void {
     this.active.set(intent.id, intent.keys);
+    this.#json.set(intent.id, JSON.stringify({ id: intent.id, keys: intent.keys }));
     try {
       this.#writeSlot();
     } catch (error) {
       this.active.delete(intent.id);
+      this.#json.delete(intent.id);
       throw error;
     }
   }
@@ -83,6 +87,7 @@ export class FenceBeacon {
   /** Ends an intent: it leaves the slot, then every connection waiting for it is closed. */
   deactivate(intentId: string): void {
     if (!this.active.delete(intentId)) return;
+    this.#json.delete(intentId);
     try {
       this.#writeSlot();
     } finally {
@@ -92,8 +97,7 @@ export class FenceBeacon {
 
   #writeSlot(): void {
     const { pid, pidNamespace } = currentProcess();
-    const intents = [...this.active].map(([id, keys]) => ({ id, keys }));
-    this.#slot.write({ pid, pidNamespace, intents });
+    this.#slot.write({ pid, pidNamespace, intentsJson: [...this.#json.values()] });
   }
 
   #wake(intentId: string): void {

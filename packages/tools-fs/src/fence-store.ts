@@ -19,6 +19,9 @@ const MAX_KEYS = 8192;
 /** Size past which the record file is rewritten with one line per key. */
 const COMPACT_BYTES = 1024 * 1024;
 
+/** One buffer for every read of the records (reads are synchronous: never two at once). */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
 const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 /**
@@ -62,7 +65,7 @@ export class FenceStore {
   /** Reads what other processes appended since the last look. */
   refresh(): void {
     let fd = this.#open();
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const buffer = READ_BUFFER;
     for (;;) {
       let read: number;
       try {
@@ -144,7 +147,7 @@ export class FenceStore {
   /** The complete lines appended to `fd` after the last read, up to the `m` this process wrote. */
   #lateLines(fd: number): string {
     const chunks: Buffer[] = [];
-    const buffer = Buffer.allocUnsafe(64 * 1024);
+    const buffer = READ_BUFFER;
     for (let at = this.#offset; ; ) {
       const read = readSync(fd, buffer, 0, buffer.length, at);
       if (read === 0) break;
@@ -210,9 +213,13 @@ export class FenceStore {
   }
 }
 
+const NON_ASCII = /[\u007f-\uffff]/;
+
 /** A key as JSON with every non-ASCII character escaped: a read may split the file anywhere. */
 function asciiJson(key: string): string {
-  return JSON.stringify(key).replace(
+  const json = JSON.stringify(key);
+  if (!NON_ASCII.test(json)) return json;
+  return json.replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );

@@ -1,6 +1,9 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { fenceError } from './fence-errors.js';
 
+/** One buffer for every read of a slot (reads are synchronous: never two at once). */
+const READ_BUFFER = Buffer.allocUnsafe(16 * 1024);
+
 /** One commit intent as a slot lists it: its id (sorts by age) and the keys it commits. */
 export interface SlotIntent {
   readonly id: string;
@@ -40,9 +43,17 @@ export class IntentSlot {
     }
   }
 
-  /** Writes the process's intents now (all of them: the slot is rewritten whole). */
-  write(content: SlotContent): void {
-    const body = JSON.stringify(content);
+  /**
+   * Writes the process's intents now (all of them: the slot is rewritten whole). `intentsJson`
+   * are the intents as JSON, each serialized once when it was made.
+   */
+  write(options: {
+    readonly pid: number;
+    readonly pidNamespace: string;
+    readonly intentsJson: readonly string[];
+  }): void {
+    const { pid, pidNamespace, intentsJson } = options;
+    const body = `{"pid":${pid},"pidNamespace":${JSON.stringify(pidNamespace)},"intents":[${intentsJson.join(',')}]}`;
     const text = `${Buffer.byteLength(body)} ${checksum(body)}\n${body}`;
     const bytes = Buffer.from(text, 'utf8');
     try {
@@ -72,7 +83,7 @@ export function readSlot(path: string): SlotContent | 'empty' | 'gone' | 'torn' 
   }
   try {
     const chunks: Buffer[] = [];
-    const buffer = Buffer.allocUnsafe(16 * 1024);
+    const buffer = READ_BUFFER;
     for (let at = 0; ; ) {
       const read = readSync(fd, buffer, 0, buffer.length, at);
       if (read === 0) break;
