@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultFenceTempDir, draftFile, fsKey, HostFence } from '../src/index.js';
+import { draftFile, fsKey, HostFence } from '../src/index.js';
 
 const ROUNDS = 15;
 const WRITES_PER_ROUND = 80;
@@ -18,7 +18,7 @@ type Write = (writer: number, i: number) => Promise<void>;
 async function main(): Promise<void> {
   const base = await realpath(await mkdtemp(join(tmpdir(), 'toolwaves-fence-bench-')));
   const root = join(base, 'root');
-  const fenceTemp = await mkdtemp(join(defaultFenceTempDir(), 'toolwaves-fence-bench-'));
+  const fenceTemp = await mkdtemp(join(tmpdir(), 'toolwaves-fence-bench-tmp-'));
   await mkdir(root);
   // the fence where fsToolsModule puts it by default, in a folder of its own for the run
   const fence = HostFence.forUser({ tempDir: fenceTemp });

@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { EVERY_KEY } from './commit-intent.js';
@@ -100,8 +99,8 @@ export class HostFence {
   }
 
   /**
-   * The fence of this user in `tempDir` (default {@link defaultFenceTempDir}): one instance
-   * per folder and wait per process.
+   * The fence of this user in `tempDir` (default `os.tmpdir()`): one instance per folder and
+   * wait per process.
    */
   static forUser(
     options: {
@@ -109,7 +108,7 @@ export class HostFence {
       readonly maxWaitMs?: number | undefined;
     } = {},
   ): HostFence {
-    const tempDir = resolve(options.tempDir ?? defaultFenceTempDir());
+    const tempDir = resolve(options.tempDir ?? tmpdir());
     const dir = join(tempDir, `toolwaves-${process.getuid?.() ?? 'user'}`, 'fence');
     const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS;
     const name = `${dir}\0${maxWaitMs}`;
@@ -197,20 +196,6 @@ export class HostFence {
       release();
     }
   }
-}
-
-/**
- * Where the fence lives unless told: `/dev/shm` where it is a folder (Linux: memory, no journal,
- * so a commit step costs no disk flush and never queues behind another file's `fsync`; the same
- * folder for every process of the host, whatever their `TMPDIR`), else `os.tmpdir()`.
- */
-export function defaultFenceTempDir(): string {
-  try {
-    if (statSync('/dev/shm').isDirectory()) return '/dev/shm';
-  } catch {
-    // not Linux, or no shared memory folder
-  }
-  return tmpdir();
 }
 
 function staleToken(write: FencedWrite, newer: NewerToken): FsToolsError {

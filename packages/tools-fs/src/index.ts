@@ -20,7 +20,6 @@ export { type GlobInput, GlobTool, globInput } from './glob-tool.js';
 export { type GrepInput, GrepTool, grepInput } from './grep-tool.js';
 export {
   DEFAULT_MAX_COMMIT_WAIT_MS,
-  defaultFenceTempDir,
   type FencedWrite,
   HostFence,
   type HostFenceOptions,
