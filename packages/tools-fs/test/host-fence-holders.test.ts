@@ -55,6 +55,30 @@ describe('a holder of the host commit step in another process', () => {
     expect(await readFile(join(fx.root, 'a.txt'), 'utf8')).toBe('mine\n');
   }, 60_000);
 
+  it('stopped: a write that is cancelled while it waits answers stopped, having written nothing', async () => {
+    const { fx, fenceTempDir } = await workspace(60_000);
+    const holder = startChild(
+      tsxCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
+    );
+    await holder.printed('holding');
+    holder.process.kill('SIGSTOP');
+    const controller = new AbortController();
+    const answer = fx
+      .tool('write_file')
+      .execute({ path: 'a.txt', content: 'mine\n' } as never, {
+        ...context('w'),
+        signal: controller.signal,
+      });
+    // the write waits on the stopped holder (its bound is a minute); cancel it meanwhile
+    setTimeout(() => controller.abort(new Error('cancelled by the test')), 200);
+    expect(await answer).toEqual({
+      content:
+        'did not write `a.txt`: the call was stopped before its commit (cancelled by the test); nothing was written',
+      isError: true,
+    });
+    expect(await readFile(join(fx.root, 'a.txt'), 'utf8')).toBe('a\n');
+  }, 60_000);
+
   it('holding a folder: a write of a file in it waits for it, a write beside it does not', async () => {
     const { fx, fenceTempDir } = await workspace(300);
     const holder = startChild(
