@@ -22,8 +22,9 @@ export interface FencedWrite {
   /** The call's `ToolContext.signal`: aborted before the commit, nothing is written. */
   readonly signal?: AbortSignal | undefined;
   /**
-   * The call's `ToolContext.markCommitted`: called the moment the commit's effect is done, so
-   * a lease lost after it answers the tool's own result instead of `outcome_unknown`.
+   * The call's `ToolContext.markCommitted`: called the moment the commit passed the fence, right
+   * before `apply` (which then runs whatever becomes of the lease), so a lease lost after it
+   * answers the tool's own result (what `apply` did) instead of `outcome_unknown`.
    */
   readonly markCommitted?: (() => void) | undefined;
 }
@@ -147,7 +148,7 @@ export class HostFence {
   /**
    * Runs `apply` (the write itself: a rename, an unlink) inside the host's commit step for the
    * write's keys, after checking that no newer token was recorded for them, and records the
-   * token; then calls `markCommitted`. Throws {@link FsToolsError} `stale_token` (nothing
+   * token; `markCommitted` is called between the check and `apply`. Throws {@link FsToolsError} `stale_token` (nothing
    * written) when a newer token was recorded, `stopped` when the call was stopped (its signal
    * aborted: a lost lease, a timeout) before the commit, `commit_blocked` when an overlapping
    * commit held the step longer than `maxWaitMs`, `fence_unsafe` / `fence_error` when the
@@ -177,8 +178,11 @@ export class HostFence {
         // recorded before the effect: a full or read-only fence folder fails with nothing written
         this.#store.record(write.keys, write.token);
       }
-      result = await apply();
+      // Passed the fence: the effect happens now whatever becomes of the lease (nobody can
+      // overtake this step), so the tool's own answer says what it was, even if the lease is
+      // lost while `apply` runs (a pause right here).
       write.markCommitted?.();
+      result = await apply();
     } finally {
       release();
     }

@@ -63,12 +63,10 @@ describe('a holder of the host commit step in another process', () => {
     await holder.printed('holding');
     holder.process.kill('SIGSTOP');
     const controller = new AbortController();
-    const answer = fx
-      .tool('write_file')
-      .execute({ path: 'a.txt', content: 'mine\n' } as never, {
-        ...context('w'),
-        signal: controller.signal,
-      });
+    const answer = fx.tool('write_file').execute({ path: 'a.txt', content: 'mine\n' } as never, {
+      ...context('w'),
+      signal: controller.signal,
+    });
     // the write waits on the stopped holder (its bound is a minute); cancel it meanwhile
     setTimeout(() => controller.abort(new Error('cancelled by the test')), 200);
     expect(await answer).toEqual({
