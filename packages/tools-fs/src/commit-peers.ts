@@ -5,6 +5,7 @@ import { EVERY_KEY } from './commit-intent.js';
 import { ANY_INTENT, FenceBeacon } from './fence-beacon.js';
 import { fenceError } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
+import { sweepIdleSlots } from './idle-slot-sweep.js';
 import { readSlot, type SlotContent } from './intent-slot.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
 
@@ -55,10 +56,12 @@ export function overlappingPeers(
       peers.push({ id, beacon: own.id, holder: self });
     }
   }
+  const idle: string[] = [];
   for (const name of names) {
     const beacon = SLOT.exec(name)?.[1];
     if (beacon === undefined || beacon === own.id) continue;
     const content = readWhole(folder.path(name));
+    if (content === 'empty') idle.push(beacon);
     if (content === 'empty' || content === 'gone') continue;
     if (content === 'torn') {
       // still being rewritten after many reads, or damaged: it overlaps every key (fail closed)
@@ -70,6 +73,7 @@ export function overlappingPeers(
       if (intentsOverlap(intent.keys, keys)) peers.push({ id: intent.id, beacon, holder });
     }
   }
+  sweepIdleSlots(folder, idle);
   return peers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

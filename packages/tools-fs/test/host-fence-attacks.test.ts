@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { chmod, chown, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext } from '@toolwaves/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FS_HOST_FENCE, fsKey, HostFence } from '../src/index.js';
 import { killChildren, startChild, tsxCommand, works } from './fence/spawn-tsx.js';
 import { context, fsFixture } from './fixture.js';
@@ -168,6 +168,37 @@ describe('the host fence, left in a mess by this user', () => {
     const now = await readdir(commits);
     expect(dead.filter((name) => now.includes(name))).toEqual([]);
     expect(now).toContain('lock.1'); // not the fence's: left alone
+  }, 60_000);
+
+  it('the idle slots of processes killed long ago are swept away by a later writer; a live idle process’s slot stays', async () => {
+    const fenceTempDir = await tempDir();
+    const fx = await fsFixture({ tree: { 'a.txt': 'a\n' }, module: { fenceTempDir } });
+    expect((await fx.run('write_file', { path: 'a.txt', content: '1\n' })).isError).toBe(undefined);
+    const commits = join(fenceTempDir, `toolwaves-${uid}`, 'fence', 'commits');
+    const before = await readdir(commits);
+    // a live process, idle (it made a commit of another key, and stays)
+    const counter = join(fx.root, 'counter');
+    await writeFile(counter, '0\n');
+    const live = startChild(
+      tsxCommand('fence-counter-process.ts', [fenceTempDir, 'k', counter, '1', 'stay']),
+    );
+    await live.printed('done');
+    const liveSlot = (await readdir(commits)).filter(
+      (n) => n.endsWith('.slot') && !before.includes(n),
+    );
+    expect(liveSlot).toHaveLength(1);
+    // ten dead ones: an empty slot each, and a socket nobody listens on (a plain file refuses too)
+    const dead = Array.from({ length: 10 }, (_, i) => `${(900 + i).toString(36)}-0000000${i}`);
+    for (const beacon of dead) {
+      await writeFile(join(commits, `b-${beacon}.slot`), '');
+      await writeFile(join(commits, `b-${beacon}.sock`), '');
+    }
+    expect((await fx.run('write_file', { path: 'a.txt', content: '2\n' })).isError).toBe(undefined);
+    await vi.waitFor(async () => {
+      const names = await readdir(commits);
+      expect(dead.filter((beacon) => names.includes(`b-${beacon}.slot`))).toEqual([]);
+    });
+    expect(await readdir(commits)).toContain(liveSlot[0]);
   }, 60_000);
 
   it('a damaged token record: the write fails closed, saying it is the fence’s file', async () => {
