@@ -1,99 +1,240 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { keysOverlap } from '@toolwaves/core';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { fenceError, fenceUnsafe } from './fence-errors.js';
 import { FsToolsError } from './fs-tools-error.js';
+import { type NewerToken, TokenIndex } from './token-index.js';
 
-/** Entries kept before the oldest half is folded into the floor. */
-const MAX_ENTRIES = 1024;
+/** Keys kept in memory before the oldest are folded into their parents. */
+const MAX_KEYS = 8192;
+/** Size past which the record file is rewritten with one line per key. */
+const COMPACT_BYTES = 1024 * 1024;
 
-/** A newer token that refuses a write: where it was seen, and its value. */
-export interface NewerToken {
-  readonly key: string;
-  readonly token: number;
-}
+/** One buffer for every read of the records (reads are synchronous: never two at once). */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+
+const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
 
 /**
- * The highest fencing token recorded per key on this host, in one JSON file, read and written
- * only under the {@link HostCommitLock}. When it grows past 1 024 keys, the half recorded longest
- * ago is dropped and its highest token becomes the `floor`: a token below the floor is refused
- * for every key (a call granted before all of those writes is refused, never let through).
+ * The highest fencing token recorded per key on this host: an append-only file of small records
+ * (`t <token> <key as JSON>`; `f <token>` for the floor), read incrementally into a
+ * {@link TokenIndex} and appended to with one `write` per change, so a write costs no rewrite of
+ * the whole store. Read and appended only under the commit step of the keys concerned; a record
+ * is one `O_APPEND` write, so appends of unrelated keys from other processes never interleave.
+ *
+ * When the file grows past 1 MiB, {@link FenceStore.compact} (under the step of every key)
+ * writes the index as a new file, renames it into place, and ends the old one with `m`
+ * ("moved"): a process reading the old file reopens the new one when it meets that line.
  */
 export class FenceStore {
   readonly file: string;
-  #floor = 0;
-  readonly #entries = new Map<string, { token: number; at: number }>();
-  #changed = false;
+  #fd: number | undefined;
+  #offset = 0;
+  #partial = '';
+  readonly #maxKeys: number;
+  readonly #compactBytes: number;
+  #index: TokenIndex;
 
-  private constructor(file: string) {
-    this.file = file;
+  constructor(options: {
+    readonly file: string;
+    /** Keys kept in memory before the oldest are folded; default 8 192. */
+    readonly maxKeys?: number;
+    /** Size past which the file wants compacting; default 1 MiB. */
+    readonly compactBytes?: number;
+  }) {
+    this.file = options.file;
+    this.#maxKeys = options.maxKeys ?? MAX_KEYS;
+    this.#compactBytes = options.compactBytes ?? COMPACT_BYTES;
+    this.#index = new TokenIndex({ maxKeys: this.#maxKeys });
   }
 
-  /** Reads the store (empty when the file does not exist yet). */
-  static async load(file: string): Promise<FenceStore> {
-    const store = new FenceStore(file);
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return store;
-      throw error;
-    }
-    try {
-      const saved = JSON.parse(text) as { floor: number; entries: [string, number, number][] };
-      store.#floor = saved.floor;
-      for (const [key, token, at] of saved.entries) store.#entries.set(key, { token, at });
-    } catch (cause) {
-      throw new FsToolsError({
-        code: 'io_error',
-        message: `the fence store ${file} is not valid JSON: nothing was written (remove the file only when no fleet call is running)`,
-        cause,
-      });
-    }
-    return store;
+  /** Whether the file has grown enough to be compacted. */
+  get wantsCompaction(): boolean {
+    return this.#offset > this.#compactBytes;
   }
 
-  /** A token above `token` recorded for a key overlapping one of `keys` (or the floor), if any. */
-  newerThan(keys: readonly string[], token: number): NewerToken | undefined {
-    if (token < this.#floor)
-      return { key: '(any key: older entries were folded)', token: this.#floor };
-    for (const [seen, entry] of this.#entries) {
-      if (entry.token > token && keys.some((key) => keysOverlap(key, seen))) {
-        return { key: seen, token: entry.token };
+  /** Reads what other processes appended since the last look. */
+  refresh(): void {
+    let fd = this.#open();
+    const buffer = READ_BUFFER;
+    for (;;) {
+      let read: number;
+      try {
+        read = readSync(fd, buffer, 0, buffer.length, this.#offset);
+      } catch (error) {
+        throw fenceError({ error, path: this.file, doing: 'read the token records of' });
+      }
+      if (read === 0) return;
+      this.#offset += read;
+      if (this.#apply(this.#partial + buffer.toString('utf8', 0, read))) {
+        // the file was compacted: read the new one from its start
+        this.#reopen();
+        fd = this.#open();
       }
     }
-    return undefined;
   }
 
-  /** Records `token` for each key (keeping a higher one already there). */
-  record(keys: readonly string[], token: number, now: number): void {
-    for (const key of keys) {
-      const entry = this.#entries.get(key);
-      if (entry !== undefined && entry.token >= token) continue;
-      this.#entries.set(key, { token, at: now });
-      this.#changed = true;
+  /** A token above `token` recorded for a key overlapping one of `keys`, if any. */
+  newerThan(keys: readonly string[], token: number): NewerToken | undefined {
+    return this.#index.newerThan(keys, token);
+  }
+
+  /**
+   * Records `token` for each key that has no higher one: one append, nothing when covered. A
+   * claim records without holding a commit step, so a compaction may replace the file at the
+   * same moment: an append that landed in the replaced file (its link count is 0) is made again
+   * in the new one.
+   */
+  record(keys: readonly string[], token: number): void {
+    for (;;) {
+      const lines = keys
+        .filter((key) => !this.#index.covers(key, token))
+        .map((key) => `t ${token} ${asciiJson(key)}\n`)
+        .join('');
+      if (lines === '') return;
+      const fd = this.#open();
+      let replaced: boolean;
+      try {
+        writeSync(fd, Buffer.from(lines, 'utf8'));
+        replaced = fstatSync(fd).nlink === 0;
+      } catch (error) {
+        throw fenceError({ error, path: this.file, doing: 'append a token record to' });
+      }
+      if (!replaced) {
+        // the next refresh reads these lines back too: raising again is harmless
+        for (const key of keys) this.#index.raise(key, token);
+        return;
+      }
+      this.#reopen();
+      this.refresh();
     }
-    if (this.#entries.size > MAX_ENTRIES) this.#fold();
   }
 
-  /** Writes the store back if `record` changed it (a new file renamed over the old one). */
-  async save(): Promise<void> {
-    if (!this.#changed) return;
-    const entries = [...this.#entries].map(([key, { token, at }]) => [key, token, at]);
+  /**
+   * Rewrites the file as one line per key (after folding). Call only while holding the commit
+   * step of every key, after {@link FenceStore.refresh}. Records that claims append to the old
+   * file meanwhile are carried over to the new one.
+   */
+  compact(): void {
+    const old = this.#open();
+    const lines = [`f ${this.#index.floor}\n`];
+    for (const [key, token] of this.#index.entries()) {
+      lines.push(`t ${token} ${asciiJson(key)}\n`);
+    }
     const draft = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(draft, JSON.stringify({ floor: this.#floor, entries }), { mode: 0o600 });
-      await rename(draft, this.file);
-    } finally {
-      await rm(draft, { force: true });
+      writeFileSync(draft, lines.join(''), { mode: 0o600, flag: 'wx' });
+      renameSync(draft, this.file);
+      writeSync(old, 'm\n');
+      const late = this.#lateLines(old);
+      if (late !== '') writeFileSync(this.file, late, { flag: 'a' });
+    } catch (error) {
+      rmSync(draft, { force: true });
+      throw fenceError({ error, path: this.file, doing: 'compact the token records of' });
     }
-    this.#changed = false;
+    this.refresh();
   }
 
-  #fold(): void {
-    const oldest = [...this.#entries].sort((a, b) => a[1].at - b[1].at);
-    for (const [key, { token }] of oldest.slice(0, oldest.length - MAX_ENTRIES / 2)) {
-      this.#floor = Math.max(this.#floor, token);
-      this.#entries.delete(key);
+  /** The complete lines appended to `fd` after the last read, up to the `m` this process wrote. */
+  #lateLines(fd: number): string {
+    const chunks: Buffer[] = [];
+    const buffer = READ_BUFFER;
+    for (let at = this.#offset; ; ) {
+      const read = readSync(fd, buffer, 0, buffer.length, at);
+      if (read === 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+      at += read;
     }
+    const text = this.#partial + Buffer.concat(chunks).toString('utf8');
+    const moved = text.split('\n').indexOf('m');
+    return moved <= 0 ? '' : `${text.split('\n').slice(0, moved).join('\n')}\n`;
   }
+
+  /** Applies the complete lines of `text`; true when it met `m` (the file was replaced). */
+  #apply(text: string): boolean {
+    const end = text.lastIndexOf('\n');
+    this.#partial = text.slice(end + 1);
+    if (end < 0) return false;
+    for (const line of text.slice(0, end).split('\n')) {
+      if (line === 'm') return true;
+      const match = /^([tf]) (\d+)(?: (".*"))?$/.exec(line);
+      const token = Number(match?.[2]);
+      if (match === null || !Number.isSafeInteger(token)) throw this.#damaged(line);
+      if (match[1] === 'f') this.#index.raiseFloor(token);
+      else this.#index.raise(parseKey(match[3]) ?? throwError(this.#damaged(line)), token);
+    }
+    return false;
+  }
+
+  #open(): number {
+    if (this.#fd !== undefined) return this.#fd;
+    let fd: number;
+    try {
+      fd = openSync(this.file, OPEN_FLAGS, 0o600);
+    } catch (error) {
+      throw fenceError({ error, path: this.file, doing: 'open the token records of' });
+    }
+    const info = fstatSync(fd);
+    if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o077) !== 0) {
+      closeSync(fd);
+      throw fenceUnsafe({
+        path: this.file,
+        why: info.isFile() ? 'the token record file is not this user’s alone' : 'it is not a file',
+        owner: info.uid,
+        mode: info.mode,
+      });
+    }
+    this.#fd = fd;
+    return fd;
+  }
+
+  #reopen(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+    this.#offset = 0;
+    this.#partial = '';
+    this.#index = new TokenIndex({ maxKeys: this.#maxKeys });
+  }
+
+  #damaged(line: string): FsToolsError {
+    return new FsToolsError({
+      code: 'fence_error',
+      message: `the host fence's token record file ${this.file} holds a line it cannot read (${JSON.stringify(line.slice(0, 80))}): nothing was written (remove the file only when no fleet call is running)`,
+    });
+  }
+}
+
+const NON_ASCII = /[\u007f-\uffff]/;
+
+/** A key as JSON with every non-ASCII character escaped: a read may split the file anywhere. */
+function asciiJson(key: string): string {
+  const json = JSON.stringify(key);
+  if (!NON_ASCII.test(json)) return json;
+  return json.replace(
+    /[\u007f-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function parseKey(json: string | undefined): string | undefined {
+  if (json === undefined) return undefined;
+  try {
+    const key: unknown = JSON.parse(json);
+    return typeof key === 'string' ? key : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function throwError(error: Error): never {
+  throw error;
 }

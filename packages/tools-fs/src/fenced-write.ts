@@ -4,7 +4,7 @@ import type { ResolvedPath } from './workspace.js';
 
 /**
  * The {@link FencedWrite} of an fs write tool's call: the keys of the paths it changes, the
- * call's fencing token and signal, and the paths as the model wrote them, for a refusal.
+ * call's fencing token, signal and `markCommitted`, and the paths as the model wrote them, for a refusal.
  */
 export function fencedWrite(context: ToolContext, paths: readonly ResolvedPath[]): FencedWrite {
   return {
@@ -12,5 +12,6 @@ export function fencedWrite(context: ToolContext, paths: readonly ResolvedPath[]
     token: context.fencingToken,
     what: paths.map((path) => `\`${path.display}\``).join(' and '),
     signal: context.signal,
+    markCommitted: context.markCommitted,
   };
 }

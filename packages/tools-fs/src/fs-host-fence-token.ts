@@ -2,9 +2,9 @@ import type { ServiceIdentifier } from 'inversify';
 import type { HostFence } from './host-fence.js';
 
 /**
- * The inversify service identifier of the {@link HostFence} of the workspace: the host-shared
- * commit step the fs write tools go through. `fsToolsModule` always binds one (in the host's
- * temporary folder); inject it into a tool of your own that writes the same files.
+ * The inversify service identifier of the {@link HostFence}: the host-shared commit step the fs
+ * write tools go through, one per user for every workspace. `fsToolsModule` always binds it (in
+ * `fenceTempDir`); inject it into a tool of your own that writes the same files.
  *
  * @example
  * ```ts

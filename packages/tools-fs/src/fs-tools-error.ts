@@ -33,6 +33,22 @@ export type FsToolsErrorCode =
   | 'stopped'
   /** `edit_file`: the file changed between its read and its write. Nothing was written. */
   | 'changed_since_read'
+  /**
+   * A write waited longer than `maxCommitWaitMs` for the host commit step, held by another
+   * writer of an overlapping path (the message names its pid and whether it is stopped).
+   * Nothing was written.
+   */
+  | 'commit_blocked'
+  /**
+   * The host fence's folder (or a folder above it, up to the temporary folder) is not this
+   * user's alone: another owner, or group/other access, or a link. Nothing was written.
+   */
+  | 'fence_unsafe'
+  /**
+   * The host fence's own folder could not be used (read-only, full, unreadable record); the
+   * message names the fence's path and the errno. Nothing was written.
+   */
+  | 'fence_error'
   /** Any other failure of the filesystem (permissions, a full disk, ...). */
   | 'io_error';
 

@@ -55,11 +55,15 @@ export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
   });
   const runCommand = parseRunCommandOption(options.runCommand);
   const tools = [...(options.tools ?? FS_TOOLS), ...(runCommand ? [RunCommandTool] : [])];
+  const fence = HostFence.forUser({
+    tempDir: settings.fenceTempDir,
+    maxWaitMs: settings.maxCommitWaitMs,
+  });
   return new ContainerModule(({ bind }) => {
     bind(Workspace).toConstantValue(workspace);
     bind(FS_WORKSPACE).toConstantValue(workspace);
     bind(FS_READ_CACHE).toConstantValue(cache);
-    bind(FS_HOST_FENCE).toConstantValue(HostFence.forWorkspace(workspace.root));
+    bind(FS_HOST_FENCE).toConstantValue(fence);
     if (runCommand !== undefined) bind(FS_RUN_COMMAND).toConstantValue(runCommand);
     bindTools({ bind }, tools);
   });

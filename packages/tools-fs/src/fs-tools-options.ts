@@ -19,6 +19,17 @@ export interface FsToolsOptions {
   readonly maxFileBytes?: number;
   /** Most entries the read cache keeps (oldest evicted first). Default 512. */
   readonly maxCacheEntries?: number;
+  /**
+   * How long a write waits for the host commit step, held by another writer of an overlapping
+   * path, before it answers `commit_blocked` (naming the holder) having written nothing, in ms.
+   * Default 5000.
+   */
+  readonly maxCommitWaitMs?: number;
+  /**
+   * The temporary folder of the host fence (`<fenceTempDir>/toolwaves-<uid>/fence/`): an
+   * existing directory every process sharing the workspace sees. Default `os.tmpdir()`.
+   */
+  readonly fenceTempDir?: string;
 }
 
 /** {@link FsToolsOptions} checked, with every default filled in and `root` made absolute. */
@@ -30,6 +41,9 @@ export interface FsToolsSettings {
   readonly maxResults: number;
   readonly maxFileBytes: number;
   readonly maxCacheEntries: number;
+  readonly maxCommitWaitMs: number;
+  /** `undefined`: `os.tmpdir()`. */
+  readonly fenceTempDir: string | undefined;
 }
 
 const DEFAULTS = {
@@ -38,6 +52,7 @@ const DEFAULTS = {
   maxResults: 1000,
   maxFileBytes: 16 * 1024 * 1024,
   maxCacheEntries: 512,
+  maxCommitWaitMs: 5000,
 } as const;
 
 type LimitName = keyof typeof DEFAULTS;
@@ -74,47 +89,48 @@ export function parseFsToolsOptions(options: FsToolsOptions): FsToolsSettings {
       error: invalidOptions,
     });
   }
-  return { root: checkRoot(options.root), cachedReads, ...limits };
+  const fenceTempDir =
+    options.fenceTempDir === undefined
+      ? undefined
+      : checkDirectory({
+          name: 'fenceTempDir',
+          value: options.fenceTempDir,
+          code: 'invalid_options',
+        });
+  return {
+    root: checkDirectory({ name: 'root', value: options.root, code: 'invalid_root' }),
+    cachedReads,
+    ...limits,
+    fenceTempDir,
+  };
 }
 
 function invalidOptions(message: string): FsToolsError {
   return new FsToolsError({ code: 'invalid_options', message });
 }
 
-function checkRoot(root: unknown): string {
-  if (typeof root !== 'string' || root === '' || root.includes('\0')) {
-    throw new FsToolsError({
-      code: 'invalid_root',
-      message: rootMessage(root),
-    });
+function checkDirectory(options: {
+  readonly name: 'root' | 'fenceTempDir';
+  readonly value: unknown;
+  readonly code: 'invalid_root' | 'invalid_options';
+}): string {
+  const { name, value, code } = options;
+  const message = optionMessage({ name, expected: 'the path of an existing directory', value });
+  if (typeof value !== 'string' || value === '' || value.includes('\0')) {
+    throw new FsToolsError({ code, message });
   }
-  const absolute = resolve(root);
+  const absolute = resolve(value);
   let isDirectory: boolean;
   try {
     isDirectory = statSync(absolute).isDirectory();
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
+    const errno = (cause as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' || code === 'ENOTDIR' ? 'does not exist' : `cannot be read (${code})`;
-    throw new FsToolsError({
-      code: 'invalid_root',
-      message: `${rootMessage(root)}, which ${why}`,
-      cause,
-    });
+      errno === 'ENOENT' || errno === 'ENOTDIR' ? 'does not exist' : `cannot be read (${errno})`;
+    throw new FsToolsError({ code, message: `${message}, which ${why}`, cause });
   }
   if (!isDirectory) {
-    throw new FsToolsError({
-      code: 'invalid_root',
-      message: `${rootMessage(root)}, which is not a directory`,
-    });
+    throw new FsToolsError({ code, message: `${message}, which is not a directory` });
   }
   return absolute;
-}
-
-function rootMessage(root: unknown): string {
-  return optionMessage({
-    name: 'root',
-    expected: 'the path of an existing directory',
-    value: root,
-  });
 }

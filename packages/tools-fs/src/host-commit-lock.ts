@@ -1,197 +1,147 @@
-import { link, mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { currentProcess, isAlive, type ProcessIdentity } from './process-identity.js';
+import type { Socket } from 'node:net';
+import { CommitIntent, EVERY_KEY } from './commit-intent.js';
+import { overlappingPeers, type Peer, probe, waitForTurn } from './commit-peers.js';
+import { FenceBeacon } from './fence-beacon.js';
+import { commitBlocked } from './fence-errors.js';
+import type { FenceFolder } from './fence-folder.js';
+import { describeHolder } from './process-identity.js';
 
-/** How long a waiter sleeps between looks at a held lock: from 1 ms, doubling, at most 25 ms. */
-const FIRST_WAIT_MS = 1;
-const LONGEST_WAIT_MS = 25;
+/** How long to wait before looking again at a peer whose connection queue is full. */
+const BUSY_RETRY_MS = 5;
 
-/** Lock entries: `lock.<generation>` (held) and `free.<generation>` (given back). */
-const ENTRY = /^(lock|free)\.(\d+)$/;
-/** A process's lock entry before it is linked, `draft.<pid>.<start time>`. */
-const DRAFT = /^draft\.(\d+)\.(\w+)$/;
-
-/** Same-process callers queue here (per folder) instead of polling the files. */
-const inProcess = new Map<string, Promise<unknown>>();
+/** Options of {@link HostCommitLock.acquire} and {@link HostCommitLock.awaitClear}. */
+export interface AcquireOptions {
+  /**
+   * The keys the commit changes: it waits only for commits of overlapping keys. None: it waits
+   * for every commit, and every commit waits for it.
+   */
+  readonly keys: readonly string[];
+  /** Names the write in a `commit_blocked` refusal, e.g. `` `a.txt` ``. */
+  readonly what: string;
+  /** Aborted while waiting: rejects with the signal's reason, holding nothing. */
+  readonly signal?: AbortSignal | undefined;
+  /** The caller checked the fence folder for this write already (its claim did). */
+  readonly checked?: boolean | undefined;
+}
 
 /**
- * A lock shared by every process of the host, in a folder of its own: the one commit step of
- * the fs write tools (see {@link HostFence}). Its holder is a live process: one whose id (and,
- * on Linux, start time) is written in the lock.
+ * The host's commit step, per key: a commit waits only for commits of overlapping keys (the
+ * planner's rule: a key, its ancestors, its descendants), in any process of the host that sees
+ * the same fence folder, and not at all for commits of other files.
  *
- * How it works, with nothing ever deleted by a process that does not hold the lock: the lock is
- * a sequence of generations. The newest entry tells the state: `free.<g>` (given back) or
- * `lock.<g>` (held, unless its holder no longer exists). A process that sees generation `g`
- * free creates `lock.<g+1>` with its identity in one step (`link` of a file already written, so
- * two processes can never both create it), then looks again: if a newer generation or
- * `free.<g+1>` (an older use of that name) is there, it was late, removes its entry and starts
- * over; otherwise it holds the lock and removes the older generations. Giving it back renames
- * `lock.<g>` to `free.<g>`. A holder that died is passed over; a holder that is paused
- * (`SIGSTOP`, a frozen container, a debugger) still exists, so every other process waits for it:
- * safety over liveness.
+ * How: a commit writes a {@link CommitIntent} (its keys, named after its process's
+ * {@link FenceBeacon}), then lists the intents of overlapping keys. None: it holds the step. An
+ * older one: it gives its turn back and waits on that one's beacon, which closes the connection
+ * when that intent ends or its process dies; a younger one: it keeps its turn and waits for the
+ * younger to give way. Two conflicting commits cannot both hold: the later to write its intent
+ * lists the earlier. Liveness is the kernel's answer on the beacon, true across PID namespaces
+ * (containers sharing the folder); a stopped holder (`SIGSTOP`, a frozen container) still lives,
+ * so the others wait, up to `maxWaitMs`, then fail with `commit_blocked` naming it (safety over
+ * liveness).
  *
  * @example
  * ```ts
- * const lock = new HostCommitLock({ dir: '/tmp/toolwaves-1000/fence-ab12/commit' });
- * const release = await lock.acquire();
- * try { await commit(); } finally { await release(); }
+ * const lock = new HostCommitLock({ folder, maxWaitMs: 5000 });
+ * const release = await lock.acquire({ keys: ['fs:/srv/repo/a.ts'], what: '`a.ts`' });
+ * try { await commit(); } finally { release(); }
  * ```
  * @see HostFence
  */
 export class HostCommitLock {
-  readonly dir: string;
-  readonly #self: ProcessIdentity;
-  #drafted: string | undefined;
+  readonly #folder: FenceFolder;
+  readonly #maxWaitMs: number;
 
-  constructor(options: { readonly dir: string }) {
-    this.dir = options.dir;
-    this.#self = currentProcess();
+  constructor(options: { readonly folder: FenceFolder; readonly maxWaitMs: number }) {
+    FenceBeacon.checkPathLength(options.folder);
+    this.#folder = options.folder;
+    this.#maxWaitMs = options.maxWaitMs;
   }
 
   /**
-   * Waits for the lock (first behind the callers of this process, then across processes) and
-   * resolves with the function that gives it back. Rejects with the signal's reason if `signal`
-   * is aborted while it waits (nothing is held then).
+   * Waits for the step on `keys` and resolves with the function that gives it back. Rejects
+   * with the signal's reason when aborted, and with `FsToolsError` `commit_blocked` after
+   * `maxWaitMs` of waiting; nothing is held then.
    */
-  acquire(
-    options: { readonly signal?: AbortSignal | undefined } = {},
-  ): Promise<() => Promise<void>> {
-    const before = inProcess.get(this.dir) ?? Promise.resolve();
-    let done: () => void = () => undefined;
-    const mine = new Promise<void>((resolve) => {
-      done = resolve;
-    });
-    const tail = before.then(() => mine);
-    inProcess.set(this.dir, tail);
-    const forget = (): void => {
-      done();
-      if (inProcess.get(this.dir) === tail) inProcess.delete(this.dir);
-    };
-    return before
-      .then(() => this.#acquireAcrossProcesses(options.signal))
-      .then(
-        (release) => async () => {
-          try {
-            await release();
-          } finally {
-            forget();
-          }
-        },
-        (error: unknown) => {
-          forget();
-          throw error;
-        },
-      );
-  }
-
-  async #acquireAcrossProcesses(signal: AbortSignal | undefined): Promise<() => Promise<void>> {
-    const draft = await this.#draft();
-    let waitMs = FIRST_WAIT_MS;
-    for (;;) {
-      signal?.throwIfAborted();
-      const newest = await this.#newest();
-      if (newest.held !== undefined && isAlive(newest.held)) {
-        await sleep(waitMs);
-        waitMs = Math.min(waitMs * 2, LONGEST_WAIT_MS);
-        continue;
-      }
-      const generation = newest.generation + 1;
-      const entry = join(this.dir, `lock.${generation}`);
-      try {
-        await link(draft, entry);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-          this.#drafted = undefined; // the folder was removed under us: write the draft again
-          continue;
-        }
-        throw error;
-      }
-      const names = await readdir(this.dir);
-      const after = newestOf(names);
-      if (after.generation !== generation || after.freed) {
-        // late: a newer generation exists, or this name was used and given back before
-        await unlink(entry).catch(() => undefined);
-        continue;
-      }
-      await this.#removeOlderThan(generation, names);
-      return () => rename(entry, join(this.dir, `free.${generation}`));
-    }
-  }
-
-  /**
-   * This process's lock entry, written once (`draft.<pid>.<start time>`) and linked as
-   * `lock.<g>` each time: a lock entry appears whole, never half-written.
-   */
-  async #draft(): Promise<string> {
-    if (this.#drafted !== undefined) return this.#drafted;
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
-    const draft = join(this.dir, `draft.${this.#self.pid}.${this.#self.startTime || 'x'}`);
-    await writeFile(draft, `${this.#self.pid} ${this.#self.startTime}\n`, { mode: 0o600 });
-    this.#drafted = draft;
-    return draft;
-  }
-
-  /** The newest generation, whether it was given back, and who holds it if not. */
-  async #newest(): Promise<{ generation: number; freed: boolean; held?: ProcessIdentity }> {
-    const newest = newestOf(await readdir(this.dir));
-    if (newest.freed || !newest.locked) return newest;
-    const held = await this.#holderOf(newest.generation);
-    return held === undefined ? newest : { ...newest, held };
-  }
-
-  async #holderOf(generation: number): Promise<ProcessIdentity | undefined> {
-    let text: string;
+  async acquire(options: AcquireOptions): Promise<() => void> {
+    if (options.checked !== true) this.#folder.check();
+    const beacon = await FenceBeacon.of(this.#folder);
+    // a commit that names no key may touch anything: it excludes every other (fail closed)
+    const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
+    const intent = new CommitIntent({ beacon, keys });
     try {
-      text = await readFile(join(this.dir, `lock.${generation}`), 'utf8');
-    } catch {
-      // given back (renamed) since the listing: counted as held by this process, so the caller
-      // waits a moment and looks again
-      return { pid: process.pid, startTime: '' };
+      await this.#waitWhileBlocked(options, { keys: intent.keys, intent, beacon });
+    } catch (error) {
+      intent.yieldTurn();
+      throw error;
     }
-    const [pid, startTime] = text.trim().split(' ');
-    return { pid: Number(pid), startTime: startTime ?? '' };
+    return () => intent.yieldTurn();
   }
 
-  /** Removes the older generations, and the drafts of processes that no longer exist. */
-  async #removeOlderThan(generation: number, names: readonly string[]): Promise<void> {
-    for (const name of names) {
-      const match = ENTRY.exec(name);
-      const draft = DRAFT.exec(name);
-      const old = match !== null && Number(match[2]) < generation;
-      const startTime = draft?.[2] === 'x' ? '' : (draft?.[2] ?? '');
-      const orphan = draft !== null && !isAlive({ pid: Number(draft[1]), startTime });
-      if (old || orphan) await unlink(join(this.dir, name)).catch(() => undefined);
+  /**
+   * Waits until no commit of keys overlapping `keys` is under way, holding nothing: what a claim
+   * needs after recording its token, so that a commit that checked the tokens before the record
+   * has finished writing before the claimer reads. The caller has checked the folder.
+   */
+  async awaitClear(options: AcquireOptions): Promise<void> {
+    const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
+    const beacon = await FenceBeacon.of(this.#folder);
+    await this.#waitWhileBlocked(options, { keys, intent: undefined, beacon });
+  }
+
+  async #waitWhileBlocked(
+    options: AcquireOptions,
+    mine: {
+      readonly keys: readonly string[];
+      readonly intent: CommitIntent | undefined;
+      readonly beacon: FenceBeacon;
+    },
+  ): Promise<void> {
+    const { intent } = mine;
+    const deadline = performance.now() + this.#maxWaitMs;
+    for (;;) {
+      options.signal?.throwIfAborted();
+      intent?.claim();
+      const blocking = await this.#firstLivePeer(mine);
+      if (blocking === undefined) return;
+      // an older intent goes first; a younger one gives way to this one
+      if (intent === undefined || blocking.peer.id < intent.id) intent?.yieldTurn();
+      const left = deadline - performance.now();
+      const waited =
+        left <= 0
+          ? 'timeout'
+          : await waitForTurn({
+              socket: blocking.socket,
+              ms: blocking.socket === undefined ? Math.min(BUSY_RETRY_MS, left) : left,
+              signal: options.signal,
+            });
+      if (waited === 'aborted') options.signal?.throwIfAborted();
+      if (waited === 'timeout') {
+        const { holder } = blocking.peer;
+        throw commitBlocked({
+          what: options.what,
+          waitedMs: this.#maxWaitMs,
+          holder: holder === undefined ? 'a process not yet known' : describeHolder(holder),
+        });
+      }
     }
   }
-}
 
-/** The newest generation among the entry names, and whether it is given back or held. */
-function newestOf(names: readonly string[]): {
-  generation: number;
-  freed: boolean;
-  locked: boolean;
-} {
-  let generation = 0;
-  let freed = false;
-  let locked = false;
-  for (const name of names) {
-    const match = ENTRY.exec(name);
-    if (match === null) continue;
-    const g = Number(match[2]);
-    if (g > generation) {
-      generation = g;
-      freed = false;
-      locked = false;
+  /** The oldest live intent of overlapping keys, with a connection to it (none when busy). */
+  async #firstLivePeer(mine: {
+    readonly keys: readonly string[];
+    readonly intent: CommitIntent | undefined;
+    readonly beacon: FenceBeacon;
+  }): Promise<{ peer: Peer; socket: Socket | undefined } | undefined> {
+    const peers = overlappingPeers(this.#folder, {
+      selfId: mine.intent?.id,
+      own: mine.beacon,
+      keys: mine.keys,
+    });
+    for (const peer of peers) {
+      const found = await probe(this.#folder, peer);
+      if (found.state === 'live') return { peer, socket: found.socket };
+      if (found.state === 'busy') return { peer, socket: undefined };
     }
-    if (g === generation) {
-      if (match[1] === 'free') freed = true;
-      else locked = true;
-    }
+    return undefined;
   }
-  return { generation, freed, locked };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,9 +1,15 @@
-import { createHash } from 'node:crypto';
-import { tmpdir, userInfo } from 'node:os';
-import { join } from 'node:path';
-import { FenceStore, type NewerToken } from './fence-store.js';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { EVERY_KEY } from './commit-intent.js';
+import { stoppedBeforeCommit } from './fence-errors.js';
+import { FenceFolder } from './fence-folder.js';
+import { FenceStore } from './fence-store.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { HostCommitLock } from './host-commit-lock.js';
+import type { NewerToken } from './token-index.js';
+
+/** Default of `maxWaitMs`: how long a commit waits for an overlapping one before giving up. */
+export const DEFAULT_MAX_COMMIT_WAIT_MS = 5000;
 
 /** What a fenced write touches and under which grant. */
 export interface FencedWrite {
@@ -15,50 +21,104 @@ export interface FencedWrite {
   readonly what: string;
   /** The call's `ToolContext.signal`: aborted before the commit, nothing is written. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * The call's `ToolContext.markCommitted`: called the moment the commit passed the fence, right
+   * before `apply` (which then runs whatever becomes of the lease), so a lease lost after it
+   * answers the tool's own result (what `apply` did) instead of `outcome_unknown`.
+   */
+  readonly markCommitted?: (() => void) | undefined;
 }
 
+/** Options of {@link HostFence}. */
+export interface HostFenceOptions {
+  /** The fence's folder (its commit intents in `commits/`, its token records in `tokens.log`). */
+  readonly dir: string;
+  /**
+   * The folder the ownership checks go up to (not included). Default: the parent of `dir`.
+   */
+  readonly tempDir?: string | undefined;
+  /** How long a commit waits for an overlapping one (ms) before `commit_blocked`. Default 5000. */
+  readonly maxWaitMs?: number | undefined;
+}
+
+const shared = new Map<string, HostFence>();
+
 /**
- * The host-shared fence of a workspace: the highest fencing token seen per key (a
- * {@link FenceStore}) and the one commit step every process of the host goes through (a
+ * Writes whose claim checked the fence's folders: their commit does not check again. Nobody else
+ * can swap a folder between the two (each is this user's alone, in a sticky or private parent).
+ */
+const checkedByClaim = new WeakSet<FencedWrite>();
+
+/**
+ * The host-shared fence of the fs write tools: the highest fencing token recorded per key (a
+ * {@link FenceStore}) and the commit step every process of the host goes through per key (a
  * {@link HostCommitLock}). A write tool calls {@link HostFence.claim} when it starts and
  * {@link HostFence.commit} to change the files: the write happens only if no newer token was
- * granted for a key it touches (the key, its ancestors, its descendants), and the check and the
- * write are one step for every process on the host. So a call whose lease ran out while it was
+ * recorded for a key it touches (the key, its ancestors, its descendants), and the check and the
+ * write are one step for every process of the host. So a call whose lease ran out while it was
  * paused (GC, `SIGSTOP`, a frozen container) is refused once a newer holder has started, instead
- * of overwriting what that holder wrote.
+ * of overwriting what that holder wrote. Commits of keys that do not overlap never wait for each
+ * other.
  *
- * Where: `<os.tmpdir()>/toolwaves-<user>/fence-<hash of the workspace root>/` (outside the
- * workspace, so `list_dir` and `glob` never see it); every process sharing a workspace must see
- * the same temporary folder. Tokens must come from one coordinator namespace (or be otherwise
- * comparable): `@toolwaves/redis` tokens never go backwards.
+ * Where: `<temporary folder>/toolwaves-<uid>/fence/`, one fence for every workspace of the user
+ * (keys are canonical absolute paths, so workspaces whose roots overlap share their records),
+ * outside the workspaces. Its folders are checked on every use (see {@link FenceFolder}). Every
+ * process sharing a workspace must run as the same user and see the same temporary folder.
+ * Tokens must come from one coordinator namespace (or be otherwise comparable).
  *
  * @example
  * ```ts
- * const fence = HostFence.forWorkspace('/srv/repo');
- * await fence.claim({ keys: [key], token: context.fencingToken, what: 'notes.txt' });
+ * const fence = HostFence.forUser();
+ * await fence.claim({ keys: [key], token: context.fencingToken, what: '`notes.txt`' });
  * // ... read, compute ...
- * await fence.commit({ keys: [key], token: context.fencingToken, what: 'notes.txt' }, () =>
- *   rename(draft, target),
+ * await fence.commit(
+ *   { keys: [key], token: context.fencingToken, what: '`notes.txt`', markCommitted: context.markCommitted },
+ *   () => rename(draft, target),
  * );
  * ```
  * @see FS_HOST_FENCE
  */
 export class HostFence {
-  /** The folder holding the lock and the store. */
+  /** The fence's folder. */
   readonly dir: string;
+  readonly #folder: FenceFolder;
   readonly #lock: HostCommitLock;
-  readonly #storeFile: string;
+  readonly #store: FenceStore;
 
-  constructor(options: { readonly dir: string }) {
-    this.dir = options.dir;
-    this.#lock = new HostCommitLock({ dir: join(options.dir, 'commit') });
-    this.#storeFile = join(options.dir, 'fences.json');
+  constructor(options: HostFenceOptions) {
+    this.dir = resolve(options.dir);
+    const commits = new FenceFolder({
+      dir: join(this.dir, 'commits'),
+      tempDir: options.tempDir ?? resolve(this.dir, '..'),
+    });
+    this.#folder = commits;
+    this.#lock = new HostCommitLock({
+      folder: commits,
+      maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS,
+    });
+    this.#store = new FenceStore({ file: join(this.dir, 'tokens.log') });
   }
 
-  /** The fence of the workspace at `root` (its canonical path), in the host's temporary folder. */
-  static forWorkspace(root: string): HostFence {
-    const hash = createHash('sha256').update(root).digest('hex').slice(0, 16);
-    return new HostFence({ dir: join(tmpdir(), `toolwaves-${userName()}`, `fence-${hash}`) });
+  /**
+   * The fence of this user in `tempDir` (default `os.tmpdir()`): one instance per folder and
+   * wait per process.
+   */
+  static forUser(
+    options: {
+      readonly tempDir?: string | undefined;
+      readonly maxWaitMs?: number | undefined;
+    } = {},
+  ): HostFence {
+    const tempDir = resolve(options.tempDir ?? tmpdir());
+    const dir = join(tempDir, `toolwaves-${process.getuid?.() ?? 'user'}`, 'fence');
+    const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS;
+    const name = `${dir}\0${maxWaitMs}`;
+    let fence = shared.get(name);
+    if (fence === undefined) {
+      fence = new HostFence({ dir, tempDir, maxWaitMs });
+      shared.set(name, fence);
+    }
+    return fence;
   }
 
   /**
@@ -68,46 +128,78 @@ export class HostFence {
    */
   async claim(write: FencedWrite): Promise<void> {
     if (write.token === undefined) return;
-    await this.commit(write, () => Promise.resolve());
+    if (write.signal?.aborted) throw stoppedBeforeCommit(write);
+    this.#folder.check();
+    checkedByClaim.add(write);
+    this.#store.refresh();
+    const newer = this.#store.newerThan(write.keys, write.token);
+    if (newer !== undefined) throw staleToken(write, newer);
+    this.#store.record(write.keys, write.token);
+    // A commit of an older token that checked the records before this one was appended may
+    // still be writing: wait for it to finish, so what this call reads next includes its write.
+    // A commit that checks after the append is refused. So no lock is needed for the claim.
+    await this.#lock
+      .awaitClear({ keys: write.keys, what: write.what, signal: write.signal })
+      .catch((error: unknown) => {
+        throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
+      });
   }
 
   /**
-   * Runs `apply` (the write itself: a rename, an unlink) inside the host's commit step, after
-   * checking that no newer token was recorded for the keys, and records the token. Throws
-   * {@link FsToolsError} `stale_token` (nothing written) when one was, and `stopped` when the
-   * call was stopped (its signal aborted: a lost lease, a timeout) before the commit. Without
-   * a token the step is only the lock: `apply` still runs alone on the host (what `edit_file`
-   * needs to compare and write at once).
+   * Runs `apply` (the write itself: a rename, an unlink) inside the host's commit step for the
+   * write's keys, after checking that no newer token was recorded for them, and records the
+   * token; `markCommitted` is called between the check and `apply`. Throws {@link FsToolsError} `stale_token` (nothing
+   * written) when a newer token was recorded, `stopped` when the call was stopped (its signal
+   * aborted: a lost lease, a timeout) before the commit, `commit_blocked` when an overlapping
+   * commit held the step longer than `maxWaitMs`, `fence_unsafe` / `fence_error` when the
+   * fence's own folder cannot be trusted or used. Without a token the step is only the lock:
+   * `apply` still runs alone among overlapping commits of the host (what `edit_file` needs to
+   * compare and write at once).
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
-    if (write.signal?.aborted) throw stopped(write);
-    const release = await this.#lock.acquire({ signal: write.signal }).catch((error: unknown) => {
-      throw write.signal?.aborted ? stopped(write) : error;
-    });
+    if (write.signal?.aborted) throw stoppedBeforeCommit(write);
+    const release = await this.#lock
+      .acquire({
+        keys: write.keys,
+        what: write.what,
+        signal: write.signal,
+        checked: checkedByClaim.has(write),
+      })
+      .catch((error: unknown) => {
+        throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
+      });
+    let result: T;
     try {
-      if (write.signal?.aborted) throw stopped(write);
-      if (write.token === undefined) return await apply();
-      const store = await FenceStore.load(this.#storeFile);
-      const newer = store.newerThan(write.keys, write.token);
-      if (newer !== undefined) throw staleToken(write, newer);
-      const result = await apply();
-      store.record(write.keys, write.token, Date.now());
-      await store.save();
-      return result;
+      if (write.signal?.aborted) throw stoppedBeforeCommit(write);
+      if (write.token !== undefined) {
+        this.#store.refresh();
+        const newer = this.#store.newerThan(write.keys, write.token);
+        if (newer !== undefined) throw staleToken(write, newer);
+        // recorded before the effect: a full or read-only fence folder fails with nothing written
+        this.#store.record(write.keys, write.token);
+      }
+      // Passed the fence: the effect happens now whatever becomes of the lease (nobody can
+      // overtake this step), so the tool's own answer says what it was, even if the lease is
+      // lost while `apply` runs (a pause right here).
+      write.markCommitted?.();
+      result = await apply();
     } finally {
-      await release();
+      release();
+    }
+    // best effort: a compaction that cannot run now is tried again after a later commit
+    if (this.#store.wantsCompaction) await this.#compact().catch(() => undefined);
+    return result;
+  }
+
+  async #compact(): Promise<void> {
+    const release = await this.#lock.acquire({ keys: [EVERY_KEY], what: 'the token records' });
+    try {
+      this.#store.refresh();
+      if (this.#store.wantsCompaction) this.#store.compact();
+    } finally {
+      release();
     }
   }
-}
-
-function stopped(write: FencedWrite): FsToolsError {
-  const reason = write.signal?.reason;
-  const why = reason instanceof Error ? reason.message : String(reason);
-  return new FsToolsError({
-    code: 'stopped',
-    message: `did not write ${write.what}: the call was stopped before its commit (${why}); nothing was written`,
-    cause: reason,
-  });
 }
 
 function staleToken(write: FencedWrite, newer: NewerToken): FsToolsError {
@@ -115,12 +207,4 @@ function staleToken(write: FencedWrite, newer: NewerToken): FsToolsError {
     code: 'stale_token',
     message: `refused to write ${write.what}: a newer fleet lock (token ${newer.token} on ${newer.key}) was granted after this call's (token ${write.token}), so this call's lease ran out while it was running; nothing was written`,
   });
-}
-
-function userName(): string {
-  try {
-    return String(userInfo().uid >= 0 ? userInfo().uid : userInfo().username);
-  } catch {
-    return 'user';
-  }
 }

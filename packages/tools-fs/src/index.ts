@@ -24,7 +24,12 @@ export {
 export { FS_WORKSPACE } from './fs-workspace-token.js';
 export { type GlobInput, GlobTool, globInput } from './glob-tool.js';
 export { type GrepInput, GrepTool, grepInput } from './grep-tool.js';
-export { type FencedWrite, HostFence } from './host-fence.js';
+export {
+  DEFAULT_MAX_COMMIT_WAIT_MS,
+  type FencedWrite,
+  HostFence,
+  type HostFenceOptions,
+} from './host-fence.js';
 export { type ListDirInput, ListDirTool, listDirInput } from './list-dir-tool.js';
 export { type MoveFileInput, MoveFileTool, moveFileInput } from './move-file-tool.js';
 export { type FsAccess, type PathUse, pathAccess } from './path-access.js';

@@ -1,10 +1,8 @@
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ToolContext, ToolOutput } from '@toolwaves/core';
 import { Container, type Newable } from 'inversify';
-import { afterEach } from 'vitest';
 import {
-  FS_HOST_FENCE,
   FS_READ_CACHE,
   FS_TOOLS,
   FS_WORKSPACE,
@@ -64,8 +62,9 @@ export async function fsFixture(
     await symlink(target, join(root, name));
   }
   const container = new Container();
-  container.load(fsToolsModule({ root, ...options.module }));
-  fenceDirs.push(container.get(FS_HOST_FENCE).dir);
+  // a fence of its own per test (its temporary folder is removed after the test), unless asked
+  const fenceTempDir = options.module?.fenceTempDir ?? (await tempDir());
+  container.load(fsToolsModule({ root, fenceTempDir, ...options.module }));
   const byName = new Map<string, FsToolInstance>();
   for (const cls of FS_TOOLS as readonly Newable<object>[]) {
     if (!container.isBound(cls)) continue;
@@ -86,12 +85,6 @@ export async function fsFixture(
     run: (name, input) => tool(name).execute(input as never, context(name)),
   };
 }
-
-/** The host fences of the fixtures (in the OS temp folder, outside the roots), removed after each test. */
-const fenceDirs: string[] = [];
-afterEach(async () => {
-  for (const dir of fenceDirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
 
 let ids = 0;
 

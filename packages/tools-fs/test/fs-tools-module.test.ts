@@ -134,6 +134,26 @@ describe('options are checked when the module is made', () => {
       'Expected `maxCacheEntries` to be an integer from 1 and up, got `null` (null)',
     ],
     ['cachedReads', 'yes', 'Expected `cachedReads` to be a boolean, got `"yes"` (string)'],
+    [
+      'maxCommitWaitMs',
+      0,
+      'Expected `maxCommitWaitMs` to be an integer from 1 and up, got `0` (number)',
+    ],
+    [
+      'maxCommitWaitMs',
+      Number.POSITIVE_INFINITY,
+      'Expected `maxCommitWaitMs` to be an integer from 1 and up, got `Infinity` (number)',
+    ],
+    [
+      'fenceTempDir',
+      '',
+      'Expected `fenceTempDir` to be the path of an existing directory, got `""` (string)',
+    ],
+    [
+      'fenceTempDir',
+      '/no/such/folder',
+      'Expected `fenceTempDir` to be the path of an existing directory, got `"/no/such/folder"` (string), which does not exist',
+    ],
   ])('refuses %s = %j', async (field, value, message) => {
     const root = await tempDir();
     const error = thrown(() => fsToolsModule({ root, [field]: value } as never));

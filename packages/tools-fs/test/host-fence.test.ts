@@ -126,16 +126,20 @@ describe('the fenced commit of the fs write tools', () => {
     expect(await readFile(join(fx.root, 'a.txt'), 'utf8')).toBe('a');
   });
 
-  it('lives outside the workspace, one folder per workspace root', async () => {
+  it('lives outside the workspace, one fence for every workspace of the user, one small record per key', async () => {
     const { fx, fence, run } = await fenced({});
     await run('write_file', { path: 'a.txt', content: 'a' }, 3);
     expect(fence.dir.startsWith(fx.root)).toBe(false);
     expect(await readdir(fx.root)).toEqual(['a.txt']);
-    const other = await fenced({});
-    expect(other.fence.dir).not.toBe(fence.dir);
-    const stored = JSON.parse(await readFile(join(fence.dir, 'fences.json'), 'utf8'));
-    expect(stored.entries.map((e: [string, number]) => [e[0], e[1]])).toEqual([
-      [fx.workspace.resolve('a.txt').key, 3],
+    const records = await readFile(join(fence.dir, 'tokens.log'), 'utf8');
+    expect(records).toBe(`t 3 ${JSON.stringify(fx.workspace.resolve('a.txt').key)}\n`);
+    // a second write of the same key with the same token adds nothing; a new key adds one line
+    await run('write_file', { path: 'a.txt', content: 'b' }, 3);
+    await run('write_file', { path: 'b.txt', content: 'b' }, 4);
+    expect((await readFile(join(fence.dir, 'tokens.log'), 'utf8')).split('\n')).toEqual([
+      `t 3 ${JSON.stringify(fx.workspace.resolve('a.txt').key)}`,
+      `t 4 ${JSON.stringify(fx.workspace.resolve('b.txt').key)}`,
+      '',
     ]);
   });
 });

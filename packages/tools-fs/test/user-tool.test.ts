@@ -45,6 +45,7 @@ class AppendLine extends ToolClass {
       token: context.fencingToken,
       what: path,
       signal: context.signal,
+      markCommitted: context.markCommitted, // its effect is known once the commit passed
     };
     await this.fence.claim(write); // when it starts: an older holder still running is refused from now on
     await this.fence.commit(write, () => appendFile(file.absolute, `${line}\n`)); // refused if stale
@@ -131,6 +132,25 @@ describe('a user-written class tool next to the fs tools', () => {
       append.execute({ path: 'notes.txt', line: 'stale' }, { ...base, fencingToken: 4 }),
     ).rejects.toMatchObject({ code: 'stale_token' });
     expect(await readFile(join(fx.root, 'notes.txt'), 'utf8')).toBe('first\nnewer\n');
+  });
+
+  it('marks the call committed once its append passed the fence (and not when refused)', async () => {
+    const fx = await fsFixture({ tree: { 'notes.txt': 'first\n' } });
+    fx.container.bind(AppendLine).toSelf();
+    const append = fx.container.get(AppendLine);
+    const seen: string[] = [];
+    const base = {
+      toolCallId: 'u1',
+      signal: new AbortController().signal,
+      attempt: 1,
+      markCommitted: () => seen.push('committed'),
+    };
+    await append.execute({ path: 'notes.txt', line: 'newer' }, { ...base, fencingToken: 9 });
+    expect(seen).toEqual(['committed']);
+    await expect(
+      append.execute({ path: 'notes.txt', line: 'stale' }, { ...base, fencingToken: 4 }),
+    ).rejects.toMatchObject({ code: 'stale_token' });
+    expect(seen).toEqual(['committed']);
   });
 
   it('declares a call on an escaping path not concurrency-safe', async () => {

@@ -23,6 +23,12 @@ export interface AgentConfig {
    * or the counter of that name (`increment_counter`). The test sends `SIGCONT`.
    */
   readonly pauseBeforeWriting?: string;
+  /**
+   * Where an fs tool stops for {@link AgentConfig.pauseBeforeWriting}: `draft` (default: before
+   * the new content is written, so before its commit) or `commit` (inside the host commit step,
+   * the fence passed, right before the draft is renamed over the file).
+   */
+  readonly pauseAt?: 'draft' | 'commit';
   /** Where `increment_counter` keeps its counters (a Redis of its own); unset: no such tool. */
   readonly counterUrl?: string;
 }

@@ -15,7 +15,7 @@ import { markedTool } from './marked-tool.js';
 import { pauseBeforeWriting } from './pause-before-writing.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as AgentConfig;
-const pause = pauseBeforeWriting(config.pauseBeforeWriting);
+const pause = pauseBeforeWriting(config.pauseBeforeWriting, { at: config.pauseAt });
 
 const container = new Container();
 container.load(fsToolsModule({ root: config.root }));

@@ -14,7 +14,8 @@ const step = { keys: [], token: undefined, what: 'the counter' };
 if (what === 'hold') {
   await fence.commit(step, async () => {
     process.stdout.write('holding\n');
-    await new Promise(() => undefined);
+    // a timer keeps the process alive (a pending promise alone does not)
+    await new Promise(() => setInterval(() => undefined, 60_000));
   });
 } else {
   for (let i = 0; i < Number(what); i += 1) {

@@ -1,14 +1,13 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HostFence } from '@toolwaves/tools-fs';
 import { afterEach } from 'vitest';
 
 /**
  * Temporary folders for the multi-process tests (workspaces, marker logs), each removed after
- * the test that made it, together with the fs tools' host fence of a workspace made there (it
- * lives outside the workspace, in the OS temp folder). Call it at the top of a test file: it
- * registers its `afterEach` there.
+ * the test that made it. The fs tools' host fence is the user's, shared by every workspace (in
+ * the OS temp folder): it is left in place, as other tests may be using it. Call it at the top
+ * of a test file: it registers its `afterEach` there.
  *
  * @example
  * ```ts
@@ -19,10 +18,7 @@ import { afterEach } from 'vitest';
 export function useTempWorkspaces(prefix: string): () => Promise<string> {
   const made: string[] = [];
   afterEach(async () => {
-    for (const dir of made.splice(0)) {
-      await rm(dir, { recursive: true, force: true });
-      await rm(HostFence.forWorkspace(dir).dir, { recursive: true, force: true });
-    }
+    for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
   });
   return async () => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));

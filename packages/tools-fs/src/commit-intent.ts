@@ -1,0 +1,43 @@
+import type { FenceBeacon } from './fence-beacon.js';
+
+/** The key that overlaps every key: what a whole-fence step (compacting the records) holds. */
+export const EVERY_KEY = '\0every key';
+
+let sequence = 0;
+
+/**
+ * One commit's claim to its turn: an entry in its process's slot (see {@link FenceBeacon}),
+ * present while it claims its turn. Ids sort by creation time, so the older intent has
+ * priority, and are never reused.
+ */
+export class CommitIntent {
+  /** Sorts by creation time (then sequence and process). */
+  readonly id: string;
+  readonly keys: readonly string[];
+  readonly #beacon: FenceBeacon;
+  #claiming = false;
+
+  constructor(options: { readonly beacon: FenceBeacon; readonly keys: readonly string[] }) {
+    sequence += 1;
+    const time = Date.now().toString(36).padStart(9, '0');
+    // the beacon's id is random per process: two processes never make the same id, even with
+    // the same pid in two PID namespaces (equal ids would wait for each other)
+    this.id = `${time}-${sequence.toString(36)}-${options.beacon.id}`;
+    this.keys = options.keys;
+    this.#beacon = options.beacon;
+  }
+
+  /** Claims the turn: the intent is in the process's slot when this returns. */
+  claim(): void {
+    if (this.#claiming) return;
+    this.#beacon.activate({ id: this.id, keys: this.keys });
+    this.#claiming = true;
+  }
+
+  /** Gives the turn back: out of the slot, then its waiters are told. */
+  yieldTurn(): void {
+    if (!this.#claiming) return;
+    this.#claiming = false;
+    this.#beacon.deactivate(this.id);
+  }
+}

@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { renameSync, unlinkSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { fenceError } from './fence-errors.js';
+import type { FenceFolder } from './fence-folder.js';
+import { IntentSlot, type SlotIntent } from './intent-slot.js';
+import { currentProcess } from './process-identity.js';
+
+/** Longest path a Unix socket can be bound at (`sun_path` is 108 bytes on Linux, with its NUL). */
+const MAX_SOCKET_PATH = 107;
+
+const beacons = new Map<string, Promise<FenceBeacon>>();
+
+/** What a waiter writes to be told when any intent of the process ends (its slot was unreadable). */
+export const ANY_INTENT = '*';
+
+/**
+ * This process's presence in a fence folder: its {@link IntentSlot} (`b-<id>.slot`, the commit
+ * intents claiming their turn) and a Unix socket (`b-<id>.sock`) listened on for as long as the
+ * process lives: how the others tell that its intents are alive, and how they wait for one to
+ * end. A connection to a listening socket succeeds even when the process is stopped (the
+ * kernel queues it) and is refused once the process died, in every PID namespace that sees the
+ * folder: the kernel's answer, not a pid's. A waiter writes the id of the intent it waits for;
+ * the connection is closed when that intent ends (at once when it is not active here).
+ */
+export class FenceBeacon {
+  /** Names the beacon in the intents' file names. */
+  readonly id: string;
+  /** The intents claiming their turn, by id, in the order they claimed it. */
+  readonly active = new Map<string, readonly string[]>();
+  /** The same intents as JSON, serialized once each. */
+  readonly #json = new Map<string, string>();
+  readonly #waiters = new Map<string, Set<Socket>>();
+  readonly #slot: IntentSlot;
+
+  private constructor(id: string, slot: IntentSlot) {
+    this.id = id;
+    this.#slot = slot;
+  }
+
+  /** This process's beacon in `folder`, listening once published. */
+  static of(folder: FenceFolder): Promise<FenceBeacon> {
+    let beacon = beacons.get(folder.dir);
+    if (beacon === undefined) {
+      beacon = FenceBeacon.#publish(folder);
+      beacons.set(folder.dir, beacon);
+      beacon.catch(() => beacons.delete(folder.dir));
+    }
+    return beacon;
+  }
+
+  /** The socket path of the beacon `id` in `folder`. */
+  static socketPath(folder: FenceFolder, id: string): string {
+    return folder.path(`b-${id}.sock`);
+  }
+
+  /** Throws `fence_error` when the folder's path is too long for a Unix socket. */
+  static checkPathLength(folder: FenceFolder): void {
+    const longest = FenceBeacon.socketPath(folder, `${'x'.repeat(8)}-${'x'.repeat(8)}`);
+    if (Buffer.byteLength(`${longest}.tmp`) > MAX_SOCKET_PATH) {
+      throw fenceError({
+        error: Object.assign(new Error('ENAMETOOLONG'), { code: 'ENAMETOOLONG' }),
+        path: folder.dir,
+        doing: `bind a Unix socket (a path of at most ${MAX_SOCKET_PATH} bytes) in`,
+      });
+    }
+  }
+
+  /** The slot file path of the beacon `id` in `folder`. */
+  static slotPath(folder: FenceFolder, id: string): string {
+    return folder.path(`b-${id}.slot`);
+  }
+
+  /** Publishes an intent of this process in its slot (written before this returns). */
+  activate(intent: SlotIntent): void {
+    this.active.set(intent.id, intent.keys);
+    this.#json.set(intent.id, JSON.stringify({ id: intent.id, keys: intent.keys }));
+    try {
+      this.#writeSlot();
+    } catch (error) {
+      this.active.delete(intent.id);
+      this.#json.delete(intent.id);
+      throw error;
+    }
+  }
+
+  /** Ends an intent: it leaves the slot, then every connection waiting for it is closed. */
+  deactivate(intentId: string): void {
+    if (!this.active.delete(intentId)) return;
+    this.#json.delete(intentId);
+    try {
+      this.#writeSlot();
+    } finally {
+      this.#wake(intentId);
+    }
+  }
+
+  #writeSlot(): void {
+    const { pid, pidNamespace } = currentProcess();
+    this.#slot.write({ pid, pidNamespace, intentsJson: [...this.#json.values()] });
+  }
+
+  #wake(intentId: string): void {
+    for (const id of [intentId, ANY_INTENT]) {
+      const waiting = this.#waiters.get(id);
+      if (waiting === undefined) continue;
+      this.#waiters.delete(id);
+      for (const socket of waiting) socket.destroy();
+    }
+  }
+
+  /**
+   * Listens on a name nobody looks at, then renames it to `b-<id>.sock`: a beacon the others see
+   * is always one they can connect to while this process lives.
+   */
+  static async #publish(folder: FenceFolder): Promise<FenceBeacon> {
+    const id = `${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`;
+    // the slot first, empty: a slot with intents always has a listening socket beside it
+    const slot = IntentSlot.create(FenceBeacon.slotPath(folder, id));
+    const beacon = new FenceBeacon(id, slot);
+    const path = FenceBeacon.socketPath(folder, id);
+    const draft = `${path}.tmp`;
+    const server: Server = createServer((socket) => beacon.#answer(socket));
+    server.unref();
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(draft, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    }).catch((error: unknown) => {
+      throw fenceError({ error, path: draft, doing: 'listen on a Unix socket at' });
+    });
+    try {
+      renameSync(draft, path);
+    } catch (error) {
+      server.close();
+      throw fenceError({ error, path, doing: 'publish its Unix socket at' });
+    }
+    process.once('exit', () => {
+      // a clean exit leaves nothing behind (a killed process is cleaned up by the next waiter)
+      for (const leftover of [slot.path, path]) {
+        try {
+          unlinkSync(leftover);
+        } catch {
+          // already gone
+        }
+      }
+    });
+    return beacon;
+  }
+
+  #answer(socket: Socket): void {
+    socket.on('error', () => undefined);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const end = text.lastIndexOf('\n');
+      if (end < 0) return;
+      for (const intentId of text.slice(0, end).split('\n')) {
+        const known = intentId === ANY_INTENT ? this.active.size > 0 : this.active.has(intentId);
+        if (!known) {
+          socket.destroy();
+          return;
+        }
+        let waiting = this.#waiters.get(intentId);
+        if (waiting === undefined) {
+          waiting = new Set();
+          this.#waiters.set(intentId, waiting);
+        }
+        waiting.add(socket);
+        socket.once('close', () => waiting.delete(socket));
+      }
+      text = text.slice(end + 1);
+    });
+  }
+}
