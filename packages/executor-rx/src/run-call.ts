@@ -1,12 +1,18 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
-import { Observable, Subscriber, type Subscription } from 'rxjs';
-import { Attempt, AttemptContext, startAttempt } from './attempt.js';
+import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import {
+  Attempt,
+  AttemptContext,
+  attemptStages,
+  type Concluded,
+  startAttempt,
+} from './attempt/index.js';
 import { errorMessage } from './attempt-answer.js';
-import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
 import { repeatedCallEvents } from './call-ids.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
+import { operate } from './operate.js';
 import type { PreparedCall } from './prepared-call.js';
 
 /** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
@@ -52,26 +58,32 @@ export function runCall(
   });
 }
 
-// The attempts of one call, one after another, until one concludes for good: a subscriber of the
-// batch's stops, and a finalizer of the call's subscriber (a class: no closures made per call).
-class CallAttempts extends Subscriber<BatchStop> {
+// The attempts of one call, one after another, until one concludes for good. It listens to the
+// batch's stops, and is finalized with the call's subscriber (`operate`: tied to it first).
+class CallAttempts {
   #attempt: Attempt | undefined;
   /** The current attempt's stages, or the back-off before the next one. */
   #work: Subscription | undefined;
+  /** Its subscription to the batch's stops (tied to the call's subscriber). */
+  #stops: Subscription | undefined;
   #ended = false;
 
   constructor(
     private readonly batch: CallBatch,
     private readonly place: CallPlace,
     private readonly subscriber: Subscriber<DispatchEvent>,
-  ) {
-    super();
-  }
+  ) {}
 
   start(prepared: PreparedCall): void {
-    this.batch.stops.subscribe(this);
-    // Registered before the first attempt: unsubscribed inside a synchronous stage, it stops there.
-    this.subscriber.add(this);
+    // Tied to the call before the first attempt: unsubscribed inside a synchronous stage, it stops
+    // there; unsubscribed before the call ended, the call stops quietly.
+    const stops = operate<BatchStop>({
+      destination: this.subscriber,
+      next: (stop) => this.#stopped(stop),
+      finalize: () => this.#unsubscribed(),
+    });
+    this.#stops = stops;
+    this.batch.stops.subscribe(stops);
     this.#begin(prepared, 1, this.place.readyAt);
   }
 
@@ -85,14 +97,18 @@ class CallAttempts extends Subscriber<BatchStop> {
       events: this.subscriber,
     });
     this.#attempt = attempt;
-    // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
-    // closes the stages at once, and the next stage never runs.
-    const work = new AttemptWork(this, attempt);
+    // Tied to the call before it is subscribed: a stop during a synchronous stage (a pre hook that
+    // cancels) closes the stages at once, and the next stage never runs.
+    const work = operate<Concluded>({
+      destination: this.subscriber,
+      next: (concluded) => this.#concluded(attempt, concluded),
+      error: (error) => this.#failed(attempt, error),
+    });
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
 
-  concluded(attempt: Attempt, concluded: Concluded): void {
+  #concluded(attempt: Attempt, concluded: Concluded): void {
     const { answer } = concluded;
     if (concluded.action === 'finish') {
       const result = attempt.resultOf(answer, concluded.content);
@@ -117,6 +133,7 @@ class CallAttempts extends Subscriber<BatchStop> {
         : attempt.prepared.corrected(concluded.correction);
     const readyAt = attempt.now();
     const next = attempt.number + 1;
+    this.#work?.unsubscribe();
     if (concluded.delayMs === 0) {
       this.#begin(prepared, next, readyAt);
       return;
@@ -128,7 +145,7 @@ class CallAttempts extends Subscriber<BatchStop> {
   }
 
   /** The call raised the batch's hard error: its `call-end`, the others stopped, then `error`. */
-  failed(attempt: Attempt, error: unknown): void {
+  #failed(attempt: Attempt, error: unknown): void {
     const code = error instanceof DispatchError ? error.code : 'aborted';
     attempt.endInstrument({ outcome: 'error', errorKind: code, retried: false });
     if (!attempt.open) attempt.emitStart();
@@ -141,7 +158,7 @@ class CallAttempts extends Subscriber<BatchStop> {
   }
 
   /** The batch stopped: the open attempt ends with the outcome; the call completes. */
-  protected override _next(stop: BatchStop): void {
+  #stopped(stop: BatchStop): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -154,7 +171,7 @@ class CallAttempts extends Subscriber<BatchStop> {
   }
 
   /** Unsubscribed from before the call ended: it stops quietly. */
-  override unsubscribe(): void {
+  #unsubscribed(): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -166,27 +183,8 @@ class CallAttempts extends Subscriber<BatchStop> {
 
   #end(): void {
     this.#ended = true;
-    super.unsubscribe(); // no longer listens to the batch's stops
+    this.#stops?.unsubscribe(); // no longer listens to the batch's stops
     this.#work?.unsubscribe();
     this.#work = undefined;
-  }
-}
-
-/** An attempt's stages' subscriber (a class: no closures made per attempt). */
-class AttemptWork extends Subscriber<Concluded> {
-  constructor(
-    readonly calls: CallAttempts,
-    readonly attempt: Attempt,
-  ) {
-    super();
-  }
-
-  protected override _next(concluded: Concluded): void {
-    this.calls.concluded(this.attempt, concluded);
-  }
-
-  protected override _error(error: unknown): void {
-    this.calls.failed(this.attempt, error);
-    this.unsubscribe();
   }
 }

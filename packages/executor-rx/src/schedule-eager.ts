@@ -1,5 +1,6 @@
 import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
-import { Observable, type OperatorFunction, Subscriber } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
+import { operate } from './operate.js';
 
 /** One arriving call for {@link scheduleEager}. */
 export interface EagerCall<T> {
@@ -51,17 +52,26 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         pumping = false;
         if (sourceDone && running === 0 && queue.readyCount === 0) subscriber.complete();
       };
+      // A running call's events go on as they come; its error is the schedule's.
+      const next = (value: T): void => subscriber.next(value);
+      const error = (failure: unknown): void => subscriber.error(failure);
       const start = (index: number): void => {
         const call = waiting[index]!;
         waiting[index] = undefined;
         running += 1;
         // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
-        call.run(waitedFor[index]!).subscribe(new Slot<T>(subscriber, index, ended));
+        const slot = operate<T>({
+          destination: subscriber,
+          next,
+          error,
+          complete: () => ended(index),
+        });
+        call.run(waitedFor[index]!).subscribe(slot);
       };
-      const ended = (slot: Slot<T>): void => {
-        subscriber.remove(slot);
+      // A call completed: its slot is free, its dependents may become ready.
+      const ended = (index: number): void => {
         running -= 1;
-        queue.end(slot.index);
+        queue.end(index);
         pump();
       };
       const arrive = (call: EagerCall<T>): void => {
@@ -89,25 +99,6 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
       subscribing = false;
       pump();
     });
-}
-
-/** A running call's subscriber, tied to the result (a class: no closures made per call). */
-class Slot<T> extends Subscriber<T> {
-  constructor(
-    outer: Subscriber<T>,
-    readonly index: number,
-    readonly done: (slot: Slot<T>) => void,
-  ) {
-    super(outer);
-  }
-
-  protected override _complete(): void {
-    try {
-      this.done(this);
-    } finally {
-      this.unsubscribe();
-    }
-  }
 }
 
 /** What is wrong with an arriving call's index or dependencies, if anything. */
