@@ -1,6 +1,7 @@
 import { type Observer, Subscription } from 'rxjs';
 
-/** Options of {@link operate}: RxJS 8's `operate()` shape. */
+/** Options of {@link operate}: RxJS 8's `operate()` shape. The handlers are called as methods of
+ * this object, so a class instance may be the options (its methods made once, not per call). */
 export interface OperateOptions<T> {
   /** What it is tied to: unsubscribing `destination` unsubscribes it (and what it subscribed). */
   readonly destination: Subscription;
@@ -39,7 +40,7 @@ class OperatorObserver<T> extends Subscription implements Observer<T> {
   readonly #options: OperateOptions<T>;
 
   constructor(options: OperateOptions<T>) {
-    super(options.finalize);
+    super(options.finalize === undefined ? undefined : () => options.finalize?.());
     this.#options = options;
   }
 

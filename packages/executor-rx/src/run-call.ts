@@ -77,11 +77,7 @@ class CallAttempts {
   start(prepared: PreparedCall): void {
     // Tied to the call before the first attempt: unsubscribed inside a synchronous stage, it stops
     // there; unsubscribed before the call ended, the call stops quietly.
-    const stops = operate<BatchStop>({
-      destination: this.subscriber,
-      next: (stop) => this.#stopped(stop),
-      finalize: () => this.#unsubscribed(),
-    });
+    const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
     this.#stops = stops;
     this.batch.stops.subscribe(stops);
     this.#begin(prepared, 1, this.place.readyAt);
@@ -99,16 +95,12 @@ class CallAttempts {
     this.#attempt = attempt;
     // Tied to the call before it is subscribed: a stop during a synchronous stage (a pre hook that
     // cancels) closes the stages at once, and the next stage never runs.
-    const work = operate<Concluded>({
-      destination: this.subscriber,
-      next: (concluded) => this.#concluded(attempt, concluded),
-      error: (error) => this.#failed(attempt, error),
-    });
+    const work = operate<Concluded>(new AttemptWork(this, attempt, this.subscriber));
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
 
-  #concluded(attempt: Attempt, concluded: Concluded): void {
+  concluded(attempt: Attempt, concluded: Concluded): void {
     const { answer } = concluded;
     if (concluded.action === 'finish') {
       const result = attempt.resultOf(answer, concluded.content);
@@ -145,7 +137,7 @@ class CallAttempts {
   }
 
   /** The call raised the batch's hard error: its `call-end`, the others stopped, then `error`. */
-  #failed(attempt: Attempt, error: unknown): void {
+  failed(attempt: Attempt, error: unknown): void {
     const code = error instanceof DispatchError ? error.code : 'aborted';
     attempt.endInstrument({ outcome: 'error', errorKind: code, retried: false });
     if (!attempt.open) attempt.emitStart();
@@ -158,7 +150,7 @@ class CallAttempts {
   }
 
   /** The batch stopped: the open attempt ends with the outcome; the call completes. */
-  #stopped(stop: BatchStop): void {
+  stopped(stop: BatchStop): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -171,7 +163,7 @@ class CallAttempts {
   }
 
   /** Unsubscribed from before the call ended: it stops quietly. */
-  #unsubscribed(): void {
+  unsubscribed(): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -186,5 +178,38 @@ class CallAttempts {
     this.#stops?.unsubscribe(); // no longer listens to the batch's stops
     this.#work?.unsubscribe();
     this.#work = undefined;
+  }
+}
+
+/** What a call's attempts hear of the batch's stops, and of the call's unsubscription. */
+class BatchStops {
+  constructor(
+    readonly calls: CallAttempts,
+    readonly destination: Subscriber<DispatchEvent>,
+  ) {}
+
+  next(stop: BatchStop): void {
+    this.calls.stopped(stop);
+  }
+
+  finalize(): void {
+    this.calls.unsubscribed();
+  }
+}
+
+/** What a call's attempts hear of one attempt's stages: how it concluded, or its hard error. */
+class AttemptWork {
+  constructor(
+    readonly calls: CallAttempts,
+    readonly attempt: Attempt,
+    readonly destination: Subscriber<DispatchEvent>,
+  ) {}
+
+  next(concluded: Concluded): void {
+    this.calls.concluded(this.attempt, concluded);
+  }
+
+  error(error: unknown): void {
+    this.calls.failed(this.attempt, error);
   }
 }

@@ -1,5 +1,5 @@
 import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
-import { Observable, type OperatorFunction } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
 import { operate } from './operate.js';
 
 /** One arriving call for {@link scheduleEager}. */
@@ -52,21 +52,12 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         pumping = false;
         if (sourceDone && running === 0 && queue.readyCount === 0) subscriber.complete();
       };
-      // A running call's events go on as they come; its error is the schedule's.
-      const next = (value: T): void => subscriber.next(value);
-      const error = (failure: unknown): void => subscriber.error(failure);
       const start = (index: number): void => {
         const call = waiting[index]!;
         waiting[index] = undefined;
         running += 1;
         // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
-        const slot = operate<T>({
-          destination: subscriber,
-          next,
-          error,
-          complete: () => ended(index),
-        });
-        call.run(waitedFor[index]!).subscribe(slot);
+        call.run(waitedFor[index]!).subscribe(operate<T>(new Slot(subscriber, index, ended)));
       };
       // A call completed: its slot is free, its dependents may become ready.
       const ended = (index: number): void => {
@@ -99,6 +90,28 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
       subscribing = false;
       pump();
     });
+}
+
+/** A running call's handlers: its events go on, its error is the schedule's, its end frees the
+ * slot (a class: nothing is made per call but this object). */
+class Slot<T> {
+  constructor(
+    readonly destination: Subscriber<T>,
+    readonly index: number,
+    readonly ended: (index: number) => void,
+  ) {}
+
+  next(value: T): void {
+    this.destination.next(value);
+  }
+
+  error(error: unknown): void {
+    this.destination.error(error);
+  }
+
+  complete(): void {
+    this.ended(this.index);
+  }
 }
 
 /** What is wrong with an arriving call's index or dependencies, if anything. */

@@ -1,13 +1,12 @@
+import { isObservable, type Observable, of } from 'rxjs';
+import { andThen } from './and-then.js';
 import {
-  concatMap,
-  identity,
-  isObservable,
-  map,
-  type Observable,
-  type OperatorFunction,
-  of,
-} from 'rxjs';
-import { type Answered, isAnswered, type Staged } from './answered.js';
+  type Answered,
+  type Granted,
+  isAnswered,
+  type Staged,
+  type ToolInput,
+} from './answered.js';
 import type { Attempt } from './attempt.js';
 import { executeTool } from './execute-tool.js';
 import { fleetGrant } from './fleet-grant.js';
@@ -36,38 +35,57 @@ export type { Concluded } from './recovery.js';
  * 8. `recovery.ts`      finish, retry after a back-off, or fail the batch.
  *
  * An answer that comes before the tool ran is a value the tool stages pass on (`Staged`); a hard
- * error is the Observable's `error`. A stage that is not configured is left out. The attempt's
- * timings are written by `Attempt` alone, as the stages report to it.
+ * error is the Observable's `error`. A stage that is not configured is left out, and one with
+ * nothing to wait for hands its value on at once (`andThen`): an attempt is only as asynchronous as
+ * its tool, hooks and grant are. The attempt's timings are written by `Attempt` alone, as the
+ * stages report to it.
  */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
   const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;
-  return of(validate(attempt)).pipe(
-    pre.length === 0 ? identity : unlessAnswered((input) => preHooks(attempt, input)),
-    unlessAnswered((input) => keysClear(attempt, input)),
-    unlessAnswered((input) =>
-      underTimeout(
-        attempt,
-        lifted(fleetGrant(attempt, input)).pipe(
-          unlessAnswered((granted) => executeTool(attempt, granted)),
-        ),
-      ),
-    ),
-    map((answered) => arrived(attempt, answered)),
+  const checked = validate(attempt); // 1
+  const allowed =
+    pre.length === 0 ? checked : andThen(checked, unlessAnswered(preHooksOf(attempt))); // 2
+  const cleared = andThen(allowed, unlessAnswered(keysClearOf(attempt))); // 3
+  const ran = andThen(cleared, unlessAnswered(grantedRunOf(attempt))); // 4, 5
+  const answered = andThen(ran, (answer: Answered) => arrived(attempt, answer));
+  const observed =
     post.length === 0
-      ? identity
-      : concatMap((answered) => (answered.toolRan ? postHooks(attempt, answered) : of(answered))),
-    map((answered) => (answered.toolRan ? recordHealth(attempt, answered) : answered)),
+      ? answered
+      : andThen(answered, (a: Answered) => (a.toolRan ? postHooks(attempt, a) : a)); // 6
+  const recorded = andThen(observed, (a: Answered) => (a.toolRan ? recordHealth(attempt, a) : a)); // 7
+  const concluded =
     recovery === undefined
-      ? map((answered) => finish(answered.answer))
-      : concatMap((answered) => recover(attempt, answered.answer)),
-  );
+      ? andThen(recorded, (a: Answered) => finish(a.answer))
+      : andThen(recorded, (a: Answered) => recover(attempt, a.answer)); // 8
+  return isObservable(concluded) ? concluded : of(concluded);
 }
+
+const preHooksOf =
+  (attempt: Attempt) =>
+  (input: ToolInput): Observable<Staged<ToolInput>> =>
+    preHooks(attempt, input);
+const keysClearOf =
+  (attempt: Attempt) =>
+  (input: ToolInput): Observable<ToolInput> | ToolInput =>
+    keysClear(attempt, input);
+/** Stages 4 and 5, the fleet grant and the tool, under the attempt's `timeoutMs`. */
+const grantedRunOf =
+  (attempt: Attempt) =>
+  (input: ToolInput): Observable<Answered> =>
+    underTimeout(
+      attempt,
+      lifted(andThen(fleetGrant(attempt, input), unlessAnswered(executeOf(attempt)))),
+    );
+const executeOf =
+  (attempt: Attempt) =>
+  (granted: Granted): Observable<Answered> =>
+    executeTool(attempt, granted);
 
 /** A stage that needs the work so far; an answer goes past it untouched. */
 function unlessAnswered<T extends object, R extends object>(
   stage: (work: T) => Observable<Staged<R>> | Staged<R>,
-): OperatorFunction<Staged<T>, Staged<R>> {
-  return concatMap((staged) => (isAnswered(staged) ? of(staged) : lifted(stage(staged))));
+): (staged: Staged<T>) => Observable<Staged<R>> | Staged<R> {
+  return (staged) => (isAnswered(staged) ? staged : stage(staged));
 }
 
 /** A stage's result as an Observable (a stage with nothing to wait for hands on a value). */
