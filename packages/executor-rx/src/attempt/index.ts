@@ -41,25 +41,30 @@ export type { Concluded } from './recovery.js';
  * stages report to it.
  */
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
-  const { preHooks: pre, postHooks: post, recovery } = attempt.batch.config;
+  const { preHooks: pre } = attempt.batch.config;
   const checked = validate(attempt); // 1
   const allowed =
     pre.length === 0 ? checked : andThen(checked, unlessAnswered(preHooksOf(attempt))); // 2
   const cleared = andThen(allowed, unlessAnswered(keysClearOf(attempt))); // 3
   const ran = andThen(cleared, unlessAnswered(grantedRunOf(attempt))); // 4, 5
-  const answered = andThen(ran, (answer: Answered) => arrived(attempt, answer));
-  const observed =
-    post.length === 0
-      ? answered
-      : andThen(answered, (a: Answered) => (a.toolRan ? postHooks(attempt, a) : a)); // 6
-  const recorded = andThen(observed, (a: Answered) => (a.toolRan ? recordHealth(attempt, a) : a)); // 7
-  const concluded =
-    recovery === undefined
-      ? andThen(recorded, (a: Answered) => finish(a.answer))
-      : andThen(recorded, (a: Answered) => recover(attempt, a.answer)); // 8
-  return isObservable(concluded) ? concluded : of(concluded);
+  return lifted(andThen(ran, afterAnswerOf(attempt))); // 6, 7, 8
 }
 
+/** Stages 6 to 8, once the answer came: one step when none of them waits for anything. */
+function afterAnswer(attempt: Attempt, answered: Answered): Observable<Concluded> | Concluded {
+  arrived(attempt, answered);
+  const { postHooks: post, recovery } = attempt.batch.config;
+  const observed = post.length === 0 || !answered.toolRan ? answered : postHooks(attempt, answered); // 6
+  const recorded = andThen(observed, (a: Answered) => (a.toolRan ? recordHealth(attempt, a) : a)); // 7
+  return recovery === undefined
+    ? andThen(recorded, (a: Answered) => finish(a.answer))
+    : andThen(recorded, (a: Answered) => recover(attempt, a.answer)); // 8
+}
+
+const afterAnswerOf =
+  (attempt: Attempt) =>
+  (answered: Answered): Observable<Concluded> | Concluded =>
+    afterAnswer(attempt, answered);
 const preHooksOf =
   (attempt: Attempt) =>
   (input: ToolInput): Observable<Staged<ToolInput>> =>
