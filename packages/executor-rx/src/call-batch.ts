@@ -1,7 +1,7 @@
 import type { BatchInstrument, ToolCall } from '@toolwaves/core';
-import type { Plan } from '@toolwaves/planner';
 import type { Observable } from 'rxjs';
 import type { DispatchError } from './dispatch-error.js';
+import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import type { FailureGate } from './failure-policy.js';
 import type { PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
@@ -39,10 +39,22 @@ export interface CallPlace {
   readonly readyAt: number;
   /** Eager mode and streams: when the call arrived (its `call-start`s tell the wait). */
   readonly arrivedAt?: number | undefined;
-  /** Calls it waited for, ascending (eager: dependencies open on arrival; waves: `waveWaits`). */
+  /** Calls it waited for, ascending (eager: dependencies open on arrival; waves: its plan's). */
   readonly waitedFor: readonly number[];
   /** The async context of the code that submitted the call, entered around its own code. */
   readonly submitter: SubmitterContext;
+}
+
+/** What a schedule (`scheduleWaves`, `scheduleReadyCalls`) makes of its batch. */
+export interface BatchSchedule {
+  readonly start: BatchStartEvent;
+  /** The calls' events, subscribed once by the batch's shell, after `start`. */
+  readonly events: Observable<DispatchEvent>;
+  /** The earlier calls call `index` depends on, for the failure policy (a stream's calls' as they
+   * arrive: asked only of a call that has arrived). */
+  readonly dependenciesOf: (index: number) => readonly number[];
+  /** How many waves it planned; `undefined` without waves. */
+  readonly waveCount: number | undefined;
 }
 
 /** What a batch's schedule (`scheduleWaves`, `scheduleReadyCalls`) needs of its batch. */
@@ -57,12 +69,6 @@ export interface ScheduledBatch extends CallBatch {
   readonly submitter: SubmitterContext;
   /** The cap in force: clamped to a whole batch's size; a sequential stream's is 1. */
   readonly cap: number;
-  /** Per call, its dependencies by the rules (a stream's filled in as the calls arrive). */
-  rules: (readonly number[])[] | undefined;
-  /** The waves, once planned. */
-  plan: Plan | undefined;
-  /** Waves, for instrumentation: what each call waited for (the call before it, or its plan's). */
-  waveWaits(sequential: boolean): readonly (readonly number[])[];
   /** The caller's signal, or a failing source: the calls in flight are stopped, then the error. */
   stop(error: DispatchError): void;
 }

@@ -1,23 +1,24 @@
 import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
-import { conflicts, dependencies, type Plan } from '@toolwaves/planner';
 import {
   concat,
   defer,
   Observable,
   of,
   Subject,
-  Subscriber,
+  type Subscriber,
   type TeardownLogic,
   tap,
   throwError,
 } from 'rxjs';
-import { scheduleReadyCalls, scheduleWaves } from './batch-schedules.js';
-import type { BatchStop, ScheduledBatch } from './call-batch.js';
+import type { BatchSchedule, BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
-import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import type { DispatchEvent } from './dispatch-event.js';
 import { FailureGate } from './failure-policy.js';
+import { operate } from './operate.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+import { scheduleReadyCalls } from './schedule-ready-calls.js';
+import { scheduleWaves } from './schedule-waves.js';
 import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
 /** Options of {@link runBatch}. */
@@ -56,18 +57,16 @@ class BatchRun implements ScheduledBatch {
   readonly stops = new Subject<BatchStop>();
   failure: DispatchError | undefined;
   readonly dispatch: ResolvedDispatchOptions;
-  readonly #options: RunBatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
   readonly prepared: PreparedCalls;
   /** A stream's calls: per call, the earlier call with the same id (set as they arrive). */
   readonly repeats: (number | undefined)[] = [];
   readonly #whole: readonly ToolCall[] | undefined;
   readonly #results: (ToolResult | undefined)[] = [];
-  rules: (readonly number[])[] | undefined;
-  plan: Plan | undefined;
+  /** What the schedule made of the batch, or why it could not (an invalid plan). */
+  readonly #schedule: BatchSchedule | { readonly refused: unknown };
   #finished = false;
   #instrument: BatchInstrument | undefined;
-  #waveDeps: (readonly number[])[] | undefined;
 
   constructor(
     options: RunBatchOptions,
@@ -75,7 +74,6 @@ class BatchRun implements ScheduledBatch {
     readonly submitter: SubmitterContext,
   ) {
     const { config, calls, dispatch } = options;
-    this.#options = options;
     this.dispatch = dispatch;
     this.#subscriber = subscriber;
     this.config = config;
@@ -93,18 +91,6 @@ class BatchRun implements ScheduledBatch {
       fleetExclusiveForUnsafe: config.coordinator === undefined || config.fleetExclusiveForUnsafe,
       repeats: options.repeats ?? this.repeats,
     });
-    const waves = this.#whole !== undefined && dispatch.mode !== 'eager';
-    this.gate =
-      dispatch.onFailure === 'continue'
-        ? undefined
-        : new FailureGate({
-            policy: dispatch.onFailure,
-            calls: this.calls,
-            dependenciesOf: (index) =>
-              waves
-                ? this.#waveDependencies()[index]!.filter((i) => i < index)
-                : this.#rulesOf(index),
-          });
     const { mode } = dispatch;
     const instrumentation = config.instrumentation;
     this.instrument = submitter(() =>
@@ -119,6 +105,26 @@ class BatchRun implements ScheduledBatch {
       }),
     );
     this.#instrument = this.instrument;
+    // The schedule (planned now: its events run once subscribed), and the failure policy built
+    // from the dependencies it returned.
+    const whole = this.#whole !== undefined;
+    try {
+      this.#schedule =
+        whole && dispatch.mode !== 'eager'
+          ? scheduleWaves(this)
+          : scheduleReadyCalls(this, whole ? undefined : (calls as Observable<ToolCall>));
+    } catch (refused) {
+      this.#schedule = { refused };
+    }
+    const schedule = this.#schedule;
+    this.gate =
+      dispatch.onFailure === 'continue' || 'refused' in schedule
+        ? undefined
+        : new FailureGate({
+            policy: dispatch.onFailure,
+            calls: this.calls,
+            dependenciesOf: schedule.dependenciesOf,
+          });
   }
 
   start(): TeardownLogic {
@@ -127,41 +133,31 @@ class BatchRun implements ScheduledBatch {
       this.#end('cancelled', cancelled(signal));
       return undefined;
     }
-    let body: Observable<DispatchEvent>;
-    let batchStart: BatchStartEvent;
-    try {
-      const whole = this.#whole !== undefined;
-      [batchStart, body] =
-        whole && this.dispatch.mode !== 'eager'
-          ? scheduleWaves(this)
-          : scheduleReadyCalls(
-              this,
-              whole ? undefined : (this.#options.calls as Observable<ToolCall>),
-            );
-    } catch (error) {
-      this.#end('failed', error);
+    const schedule = this.#schedule;
+    if ('refused' in schedule) {
+      this.#end('failed', schedule.refused);
       return undefined;
     }
     const onAbort = (): void => this.stop(cancelled(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
     // Made and tied to the run before it is subscribed: unsubscribing from the run inside a
     // synchronous stage (a pre hook) closes the calls at once.
-    const calls = new Subscriber<DispatchEvent>({
+    const calls = operate<DispatchEvent>({
+      destination: this.#subscriber,
       next: (event) => this.#subscriber.next(this.#collect(event)),
       error: (error: unknown) => this.#end(outcomeOf(error), error),
       complete: () => this.#subscriber.complete(),
+      finalize: () => {
+        if (this.#finished || this.failure !== undefined) return;
+        this.failure = new DispatchError({
+          code: 'cancelled',
+          message: 'The dispatch was unsubscribed from before it ended',
+        });
+      },
     });
-    calls.add(() => {
-      if (this.#finished || this.failure !== undefined) return;
-      this.failure = new DispatchError({
-        code: 'cancelled',
-        message: 'The dispatch was unsubscribed from before it ended',
-      });
-    });
-    this.#subscriber.add(calls);
     concat(
-      of<DispatchEvent>(batchStart),
-      body,
+      of<DispatchEvent>(schedule.start),
+      schedule.events,
       defer(() =>
         this.failure === undefined ? of(this.#batchEnd()) : throwError(() => this.failure),
       ),
@@ -177,11 +173,6 @@ class BatchRun implements ScheduledBatch {
     const whole = this.#whole;
     if (whole === undefined) return mode === 'sequential' ? 1 : maxConcurrency;
     return Math.max(1, Math.min(maxConcurrency, whole.length));
-  }
-
-  waveWaits(sequential: boolean): readonly (readonly number[])[] {
-    if (sequential) return this.calls.map((_, index) => (index === 0 ? [] : [index - 1]));
-    return this.#waveDependencies();
   }
 
   fail(error: DispatchError): void {
@@ -224,36 +215,14 @@ class BatchRun implements ScheduledBatch {
     const instrument = this.#instrument;
     if (instrument === undefined) return;
     this.#instrument = undefined;
-    const waves = this.plan?.waves.length;
+    const schedule = this.#schedule;
+    const waves = 'refused' in schedule ? undefined : schedule.waveCount;
     instrument.end({
       outcome,
       callCount: this.calls.length,
       ...(waves === undefined ? {} : { waves }),
       ...(error === undefined ? {} : { error }),
     });
-  }
-
-  #rulesOf(index: number): readonly number[] {
-    this.rules ??= dependencies(this.prepared.nodes());
-    return this.rules[index]!;
-  }
-
-  /** Waves: per call, the calls it conflicts with that its plan ran in an earlier wave. */
-  #waveDependencies(): readonly (readonly number[])[] {
-    if (this.#waveDeps !== undefined) return this.#waveDeps;
-    const waveOf: number[] = [];
-    this.plan!.waves.forEach((wave, position) => {
-      for (const index of wave.calls) waveOf[index] = position;
-    });
-    const nodes = this.prepared.nodes();
-    this.#waveDeps = nodes.map((node, index) => {
-      const earlier: number[] = [];
-      for (let i = 0; i < nodes.length; i++) {
-        if (waveOf[i]! < waveOf[index]! && conflicts(nodes[i]!, node)) earlier.push(i);
-      }
-      return earlier;
-    });
-    return this.#waveDeps;
   }
 }
 

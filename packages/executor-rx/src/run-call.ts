@@ -1,12 +1,18 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
-import { Observable, Subscriber, type Subscription } from 'rxjs';
-import { Attempt, AttemptContext, startAttempt } from './attempt.js';
+import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import {
+  Attempt,
+  AttemptContext,
+  attemptStages,
+  type Concluded,
+  startAttempt,
+} from './attempt/index.js';
 import { errorMessage } from './attempt-answer.js';
-import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
 import { repeatedCallEvents } from './call-ids.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
+import { operate } from './operate.js';
 import type { PreparedCall } from './prepared-call.js';
 
 /** How an attempt stopped by its batch (a cancel, a hard error elsewhere) ends. */
@@ -52,26 +58,28 @@ export function runCall(
   });
 }
 
-// The attempts of one call, one after another, until one concludes for good: a subscriber of the
-// batch's stops, and a finalizer of the call's subscriber (a class: no closures made per call).
-class CallAttempts extends Subscriber<BatchStop> {
+// The attempts of one call, one after another, until one concludes for good. It listens to the
+// batch's stops, and is finalized with the call's subscriber (`operate`: tied to it first).
+class CallAttempts {
   #attempt: Attempt | undefined;
   /** The current attempt's stages, or the back-off before the next one. */
   #work: Subscription | undefined;
+  /** Its subscription to the batch's stops (tied to the call's subscriber). */
+  #stops: Subscription | undefined;
   #ended = false;
 
   constructor(
     private readonly batch: CallBatch,
     private readonly place: CallPlace,
     private readonly subscriber: Subscriber<DispatchEvent>,
-  ) {
-    super();
-  }
+  ) {}
 
   start(prepared: PreparedCall): void {
-    this.batch.stops.subscribe(this);
-    // Registered before the first attempt: unsubscribed inside a synchronous stage, it stops there.
-    this.subscriber.add(this);
+    // Tied to the call before the first attempt: unsubscribed inside a synchronous stage, it stops
+    // there; unsubscribed before the call ended, the call stops quietly.
+    const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
+    this.#stops = stops;
+    this.batch.stops.subscribe(stops);
     this.#begin(prepared, 1, this.place.readyAt);
   }
 
@@ -85,9 +93,9 @@ class CallAttempts extends Subscriber<BatchStop> {
       events: this.subscriber,
     });
     this.#attempt = attempt;
-    // Made before it is subscribed: a stop during a synchronous stage (a pre hook that cancels)
-    // closes the stages at once, and the next stage never runs.
-    const work = new AttemptWork(this, attempt);
+    // Tied to the call before it is subscribed: a stop during a synchronous stage (a pre hook that
+    // cancels) closes the stages at once, and the next stage never runs.
+    const work = operate<Concluded>(new AttemptWork(this, attempt, this.subscriber));
     this.#work = work;
     attemptStages(attempt).subscribe(work);
   }
@@ -117,6 +125,7 @@ class CallAttempts extends Subscriber<BatchStop> {
         : attempt.prepared.corrected(concluded.correction);
     const readyAt = attempt.now();
     const next = attempt.number + 1;
+    this.#work?.unsubscribe();
     if (concluded.delayMs === 0) {
       this.#begin(prepared, next, readyAt);
       return;
@@ -141,7 +150,7 @@ class CallAttempts extends Subscriber<BatchStop> {
   }
 
   /** The batch stopped: the open attempt ends with the outcome; the call completes. */
-  protected override _next(stop: BatchStop): void {
+  stopped(stop: BatchStop): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -154,7 +163,7 @@ class CallAttempts extends Subscriber<BatchStop> {
   }
 
   /** Unsubscribed from before the call ended: it stops quietly. */
-  override unsubscribe(): void {
+  unsubscribed(): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -166,27 +175,41 @@ class CallAttempts extends Subscriber<BatchStop> {
 
   #end(): void {
     this.#ended = true;
-    super.unsubscribe(); // no longer listens to the batch's stops
+    this.#stops?.unsubscribe(); // no longer listens to the batch's stops
     this.#work?.unsubscribe();
     this.#work = undefined;
   }
 }
 
-/** An attempt's stages' subscriber (a class: no closures made per attempt). */
-class AttemptWork extends Subscriber<Concluded> {
+/** What a call's attempts hear of the batch's stops, and of the call's unsubscription. */
+class BatchStops {
+  constructor(
+    readonly calls: CallAttempts,
+    readonly destination: Subscriber<DispatchEvent>,
+  ) {}
+
+  next(stop: BatchStop): void {
+    this.calls.stopped(stop);
+  }
+
+  finalize(): void {
+    this.calls.unsubscribed();
+  }
+}
+
+/** What a call's attempts hear of one attempt's stages: how it concluded, or its hard error. */
+class AttemptWork {
   constructor(
     readonly calls: CallAttempts,
     readonly attempt: Attempt,
-  ) {
-    super();
-  }
+    readonly destination: Subscriber<DispatchEvent>,
+  ) {}
 
-  protected override _next(concluded: Concluded): void {
+  next(concluded: Concluded): void {
     this.calls.concluded(this.attempt, concluded);
   }
 
-  protected override _error(error: unknown): void {
+  error(error: unknown): void {
     this.calls.failed(this.attempt, error);
-    this.unsubscribe();
   }
 }

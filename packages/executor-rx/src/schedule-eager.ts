@@ -1,5 +1,6 @@
 import { type EagerPriority, EagerQueue } from '@toolwaves/planner';
-import { Observable, type OperatorFunction, Subscriber } from 'rxjs';
+import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { operate } from './operate.js';
 
 /** One arriving call for {@link scheduleEager}. */
 export interface EagerCall<T> {
@@ -56,12 +57,12 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         waiting[index] = undefined;
         running += 1;
         // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
-        call.run(waitedFor[index]!).subscribe(new Slot<T>(subscriber, index, ended));
+        call.run(waitedFor[index]!).subscribe(operate<T>(new Slot(subscriber, index, ended)));
       };
-      const ended = (slot: Slot<T>): void => {
-        subscriber.remove(slot);
+      // A call completed: its slot is free, its dependents may become ready.
+      const ended = (index: number): void => {
         running -= 1;
-        queue.end(slot.index);
+        queue.end(index);
         pump();
       };
       const arrive = (call: EagerCall<T>): void => {
@@ -91,22 +92,25 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
     });
 }
 
-/** A running call's subscriber, tied to the result (a class: no closures made per call). */
-class Slot<T> extends Subscriber<T> {
+/** A running call's handlers: its events go on, its error is the schedule's, its end frees the
+ * slot (a class: nothing is made per call but this object). */
+class Slot<T> {
   constructor(
-    outer: Subscriber<T>,
+    readonly destination: Subscriber<T>,
     readonly index: number,
-    readonly done: (slot: Slot<T>) => void,
-  ) {
-    super(outer);
+    readonly ended: (index: number) => void,
+  ) {}
+
+  next(value: T): void {
+    this.destination.next(value);
   }
 
-  protected override _complete(): void {
-    try {
-      this.done(this);
-    } finally {
-      this.unsubscribe();
-    }
+  error(error: unknown): void {
+    this.destination.error(error);
+  }
+
+  complete(): void {
+    this.ended(this.index);
   }
 }
 

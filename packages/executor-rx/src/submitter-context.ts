@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { AsyncResource } from 'node:async_hooks';
 
 /**
  * Runs `work(...args)` in the async context (every `AsyncLocalStorage`'s value) of the code that
@@ -15,5 +15,9 @@ export type SubmitterContext = <R, A extends unknown[]>(work: (...args: A) => R,
 
 /** The current async context, to enter later around a call's own code. */
 export function captureSubmitterContext(): SubmitterContext {
-  return AsyncLocalStorage.snapshot();
+  // An AsyncResource entered on demand is what `AsyncLocalStorage.snapshot()` makes, without the
+  // bound function Node 20 decorates (a deprecated getter defined per call): a stream captures
+  // one per arriving call. Destroyed with the garbage (no destroy hook to emit by hand).
+  const resource = new AsyncResource('toolwaves.call', { requireManualDestroy: true });
+  return (work, ...args) => resource.runInAsyncScope(work, undefined, ...args);
 }

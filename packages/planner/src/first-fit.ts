@@ -1,20 +1,12 @@
 import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
 import { assertNode, assertNodeList, isWriteAccess } from './assert-nodes.js';
 import { plainKeyFit } from './plain-key-fit.js';
-import type { Plan, PlanNode } from './types.js';
+import type { FirstFitOptions, Plan, PlanNode } from './types.js';
 
 /** A wave while planning: `open` is switched off when a fence closes it. */
 interface WaveInProgress {
   readonly calls: number[];
   open: boolean;
-}
-
-/** Options of {@link firstFit}. */
-export interface FirstFitOptions {
-  /** Name written into the plan. */
-  readonly planner: string;
-  /** Keep rule 5: no call crosses a call that is not concurrency-safe. */
-  readonly ordered: boolean;
 }
 
 /**

@@ -1,6 +1,5 @@
 import { assertNode } from './assert-nodes.js';
-import type { FirstFitOptions } from './first-fit.js';
-import type { Plan, PlanNode, Wave } from './types.js';
+import type { FirstFitOptions, Plan, PlanNode, Wave } from './types.js';
 
 /**
  * The fast path of {@link firstFit} for the seed model: every concurrency-safe call declares at

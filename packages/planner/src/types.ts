@@ -78,3 +78,14 @@ export interface Schedule {
  * estimate, ties by model order.
  */
 export type EagerPriority = 'model-order' | 'longest-first';
+
+/**
+ * Options of the first-fit packing behind the greedy and ordered planners (`firstFit`, and its
+ * fast path for plain keys `plainKeyFit`). Internal to the package: not exported.
+ */
+export interface FirstFitOptions {
+  /** Name written into the plan. */
+  readonly planner: string;
+  /** Keep rule 5: no call crosses a call that is not concurrency-safe. */
+  readonly ordered: boolean;
+}

@@ -1,102 +1,27 @@
-import type { AttemptInstrument, CoordinationGrant, Tool, ToolContext } from '@toolwaves/core';
-import {
-  concatMap,
-  map,
-  Observable,
-  race,
-  type Subscriber,
-  type Subscription,
-  type TeardownLogic,
-  timer,
-} from 'rxjs';
-import { type Attempt, AttemptContext } from './attempt.js';
+import type { AttemptInstrument, CoordinationGrant, ToolContext } from '@toolwaves/core';
+import { Observable, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
 import {
   type AttemptAnswer,
   answerOf,
-  lostLeaseAnswer,
   outcomeUnknownAnswer,
-  refusedGrantAnswer,
-  softError,
   thrownAnswer,
-} from './attempt-answer.js';
-import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
-import { giveBack } from './outliving-tools.js';
-import type { ToolExecute } from './prepared-call.js';
+} from '../attempt-answer.js';
+import { isPromiseLike, type MaybeAsync } from '../maybe-async.js';
+import { giveBack } from '../outliving-tools.js';
+import type { ToolExecute } from '../prepared-call.js';
+import { type Answered, type Granted, type ToolInput, toolAnswered } from './answered.js';
+import type { Attempt } from './attempt.js';
+import { AttemptContext } from './attempt-context.js';
 
-/** An attempt's answer, and whether its tool ran (then post hooks and the health record see it). */
-export interface Answered {
-  readonly answer: AttemptAnswer;
-  readonly toolRan: boolean;
-  /** The tool's own answer was not an error (whatever the post hooks do), for the health record. */
-  readonly toolOk?: boolean;
-}
-
-/** A soft error before the tool ran, on its way past the stages that need a tool. */
-export class EarlyAnswer {
-  constructor(readonly answer: AttemptAnswer) {}
-}
-
-/** The tool to run and its validated input. */
-export interface ToolInput {
-  readonly tool: Tool;
-  readonly value: unknown;
-}
-
-// Stages 4 and 5 of an attempt: the fleet grant, then the tool, both under `timeoutMs`.
-export function grantedRun(attempt: Attempt, input: ToolInput): Observable<Answered> {
-  return underTimeout(attempt, fleetGrant(attempt, input));
-}
-
-/** 4. The fleet coordinator's grant for the call's accesses, then the tool. */
-function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
-  const coordinator = attempt.batch.config.coordinator;
-  if (coordinator === undefined) return runTool(attempt, input, undefined);
-  const { call, toolName } = attempt.prepared;
-  const waited = (): void => attempt.fleetWaited();
-  const granted = new Observable<CoordinationGrant>((subscriber) => {
-    attempt.fleetWaitFrom = attempt.now();
-    let grant: MaybeAsync<CoordinationGrant>;
-    try {
-      const { access, exclusive } = attempt.prepared.fleetClaim;
-      const signal = attempt.context.signal;
-      grant = attempt.place.submitter(() =>
-        coordinator.acquire(
-          exclusive
-            ? { toolCallId: call.id, toolName, access, exclusive, signal }
-            : { toolCallId: call.id, toolName, access, signal },
-        ),
-      );
-    } catch (error) {
-      grant = Promise.reject(error);
-    }
-    const given = (value: CoordinationGrant): void => {
-      if (subscriber.closed) {
-        giveBack(value); // came too late: the tool never runs with it
-        return;
-      }
-      waited();
-      subscriber.next(value);
-      subscriber.complete();
-    };
-    if (!isPromiseLike(grant)) given(grant);
-    else
-      grant.then(given, (error: unknown) => {
-        waited();
-        subscriber.error(new EarlyAnswer(refusedGrantAnswer(toolName, error)));
-      });
-    return undefined;
-  });
-  return granted.pipe(concatMap((grant) => runTool(attempt, input, grant)));
-}
-
-// The tool runs, racing a lost lease; interrupted, it outlives the attempt until it settles.
-function runTool(
-  attempt: Attempt,
-  input: ToolInput,
-  grant: CoordinationGrant | undefined,
-): Observable<Answered> {
+/**
+ * Stage 5: the attempt's `call-start`, then the tool runs (inside the instrumentation's `run`, in
+ * the submitter's async context) with the attempt's own signal, racing a lost lease; stopped
+ * (timeout, cancellation, a lost lease), a tool still running outlives the attempt until it
+ * settles, holding its keys and its grant.
+ */
+export function executeTool(attempt: Attempt, granted: Granted): Observable<Answered> {
   return new Observable<Answered>((subscriber) =>
-    new ToolRun(attempt, grant, subscriber).start(input),
+    new ToolRun(attempt, granted.grant, subscriber).start(granted),
   );
 }
 
@@ -119,11 +44,6 @@ class ToolRun {
     const attempt = this.attempt;
     const grant = this.grant;
     const { toolName, givenExecute } = attempt.prepared;
-    if (grant?.lost.aborted) {
-      giveBack(grant);
-      this.subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
-      return undefined;
-    }
     // Its `call-start` before the tool runs, once its keys and grant are held (`fleetWaitMs` is
     // known): an observer that must act before a tool runs (a write-ahead journal, an approval
     // UI, a span) can. One that stops the batch on seeing it stops the tool before it starts.
@@ -175,7 +95,7 @@ class ToolRun {
   #answered(answer: AttemptAnswer): void {
     this.#settled = true;
     if (this.grant !== undefined) giveBack(this.grant);
-    this.subscriber.next({ answer, toolRan: true });
+    this.subscriber.next(toolAnswered(answer));
     this.subscriber.complete();
   }
 
@@ -205,7 +125,7 @@ class ToolRun {
     const toolName = attempt.prepared.toolName;
     const unknown = (): void => {
       if (this.subscriber.closed) return;
-      this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
+      this.subscriber.next(toolAnswered(outcomeUnknownAnswer(toolName, reason)));
       this.subscriber.complete();
     };
     if (this.#committed?.() !== true) {
@@ -249,30 +169,4 @@ function execute(
   return givenExecute === undefined
     ? input.tool.execute(input.value, context)
     : givenExecute(input.value, context);
-}
-
-/** The attempt's `timeoutMs` over the grant and the tool: past it, a soft error. */
-function underTimeout(attempt: Attempt, work: Observable<Answered>): Observable<Answered> {
-  const { timeoutMs, scheduler } = attempt.batch.config;
-  if (timeoutMs === undefined) return work;
-  const expired = timer(timeoutMs, scheduler).pipe(
-    map((): Answered => {
-      const message = `Tool \`${attempt.prepared.toolName}\` timed out after ${timeoutMs} ms`;
-      const reason = new Error(message);
-      reason.name = 'TimeoutError';
-      // Aborted before the race unsubscribes the work: the tool and the grant request see why.
-      AttemptContext.abort(attempt.context, reason);
-      attempt.fleetWaited();
-      const lost = attempt.leaseLost;
-      if (lost !== undefined) {
-        // Waiting for a tool whose lease was lost: never a timeout, which recovery may retry.
-        const answer = outcomeUnknownAnswer(attempt.prepared.toolName, lost.reason);
-        return { answer, toolRan: true };
-      }
-      const answer = softError('timeout', message);
-      if (!attempt.toolStarted) throw new EarlyAnswer(answer);
-      return { answer, toolRan: true };
-    }),
-  );
-  return race(work, expired);
 }

@@ -1,41 +1,41 @@
-import type { ToolCall } from '@toolwaves/core';
 import {
   type CallExplanation,
-  dependencies,
+  conflicts,
   explainPlan,
   type Plan,
+  type PlanNode,
   verifyPlan,
   type Wave,
 } from '@toolwaves/planner';
-import {
-  catchError,
-  concatMap,
-  EMPTY,
-  from,
-  map,
-  mergeMap,
-  Observable,
-  Subscriber,
-  type TeardownLogic,
-} from 'rxjs';
+import { concatMap, from, mergeMap, Observable, type TeardownLogic } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
-import type { CallPlace, ScheduledBatch } from './call-batch.js';
+import type { BatchSchedule, CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { operate } from './operate.js';
 import { runCall } from './run-call.js';
-import { type EagerCall, scheduleEager } from './schedule-eager.js';
-import { StreamArrivals } from './stream-arrivals.js';
-import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
-// The two schedules of a batch, parameters of its one shell (`runBatch`).
+// A batch in waves (parallel mode, or one call per wave: sequential), one schedule of the batch
+// shell (`runBatch`); the other is the ready queue (`scheduleReadyCalls`).
 
 /** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
-export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observable<DispatchEvent>] {
+export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
   const { config } = batch;
   const { mode } = batch.dispatch;
   const cap = batch.cap;
   const plan = planWaves(batch);
-  batch.plan = plan;
+  // Per call, the calls it conflicts with that its plan ran in an earlier wave (what it depends on,
+  // for the failure policy; made on first need: a sequential batch never reads declarations else).
+  let conflicting: (readonly number[])[] | undefined;
+  const conflictsOf = (): (readonly number[])[] => {
+    conflicting ??= earlierWaveConflicts(batch.prepared.nodes(), plan);
+    return conflicting;
+  };
+  // What each call waited for, for the instrumentation: the call before it, or those.
+  const waitsOf = (): (readonly number[])[] =>
+    mode === 'sequential'
+      ? batch.calls.map((_, index) => (index === 0 ? [] : [index - 1]))
+      : conflictsOf();
   let explanation: CallExplanation[] | undefined;
   const start: BatchStartEvent = {
     type: 'batch-start',
@@ -48,13 +48,13 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
       return explanation;
     },
   };
-  const waits = batch.instrument === undefined ? undefined : batch.waveWaits(mode === 'sequential');
+  const waited = batch.instrument === undefined ? undefined : waitsOf();
   const call = (index: number, place: CallPlace): Observable<DispatchEvent> =>
     unnested(
       runCall(
         batch,
         batch.prepared.call(index),
-        waits === undefined ? place : { ...place, waitedFor: waits[index]! },
+        waited === undefined ? place : { ...place, waitedFor: waited[index]! },
       ),
     );
   // A wave's events: `wave-start`, its calls' (one, or a `mergeMap` under the cap), then `wave-end`
@@ -75,7 +75,8 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
           ? call(calls[0]!, place)
           : from(calls).pipe(mergeMap((index) => call(index, place), cap));
       // Tied to the wave before it is subscribed: an unsubscribe in a synchronous stage stops it.
-      const events = new Subscriber<DispatchEvent>({
+      const events = operate<DispatchEvent>({
+        destination: subscriber,
         next: (event) => subscriber.next(event),
         error: (error: unknown) => subscriber.error(error),
         complete: () => {
@@ -83,13 +84,14 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
           subscriber.complete();
         },
       });
-      subscriber.add(events);
       body.subscribe(events);
     });
-  return [
+  return {
     start,
-    from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),
-  ];
+    events: from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),
+    dependenciesOf: (index) => conflictsOf()[index]!.filter((i) => i < index),
+    waveCount: plan.waves.length,
+  };
 }
 
 /** Plans the waves (one call each when sequential or under 2 calls): `invalid_plan` if wrong. */
@@ -124,93 +126,19 @@ function planWaves(batch: ScheduledBatch): Plan {
   return plan;
 }
 
-/** The ready queue: each call starts once its dependencies have ended and a slot is free. */
-export function scheduleReadyCalls(
-  batch: ScheduledBatch,
-  source: Observable<ToolCall> | undefined,
-): [BatchStartEvent, Observable<DispatchEvent>] {
-  const { mode, priority } = batch.dispatch;
-  const sequential = mode === 'sequential';
-  const start: BatchStartEvent = {
-    type: 'batch-start',
-    mode: sequential ? 'sequential' : 'eager',
-    maxConcurrency: batch.cap,
-    callCount: source === undefined ? batch.calls.length : undefined,
-    plan: undefined,
-    explanation: [],
-  };
-  let calls: Observable<EagerCall<DispatchEvent>>;
-  if (source === undefined) {
-    const rules = dependencies(batch.prepared.nodes());
-    batch.rules = rules;
-    calls = from(
-      batch.calls.map(
-        (_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt, batch.submitter),
-      ),
-    );
-  } else {
-    batch.rules = [];
-    const arrivals = new StreamArrivals({
-      calls: batch.calls,
-      repeats: batch.repeats,
-      nodeOf: (index) => batch.prepared.node(index),
-      sequential,
-      rulesWanted: batch.gate !== undefined,
-    });
-    calls = source.pipe(
-      map((call) => {
-        const arrival = arrivals.arrive(call);
-        if (arrival.rules !== undefined) batch.rules![arrival.index] = arrival.rules;
-        // Each arriving call runs in the context it was emitted in (a turn's: `turn.run`'s).
-        return new ReadyCall(
-          batch,
-          arrival.index,
-          arrival.waits,
-          batch.config.scheduler.now(),
-          captureSubmitterContext(),
-        );
-      }),
-      catchError((cause: unknown) => {
-        const error =
-          cause instanceof DispatchError && cause.code === 'source_failed'
-            ? cause
-            : new DispatchError({
-                code: 'source_failed',
-                message: `The stream of tool calls failed: ${errorMessage(cause)}`,
-                cause,
-              });
-        batch.stop(error);
-        return EMPTY;
-      }),
-    );
-  }
-  return [start, calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority }))];
-}
-
-/** A call for the ready queue (a class: its `run` is not made per call). */
-class ReadyCall implements EagerCall<DispatchEvent> {
-  readonly estimateMs: number | undefined;
-
-  constructor(
-    readonly batch: ScheduledBatch,
-    readonly index: number,
-    readonly dependencies: readonly number[],
-    readonly arrivedAt: number,
-    readonly submitter: SubmitterContext,
-  ) {
-    this.estimateMs = batch.prepared.node(index).estimateMs;
-  }
-
-  run(waitedFor: readonly number[]): Observable<DispatchEvent> {
-    const { batch, index, arrivedAt, submitter } = this;
-    return runCall(batch, batch.prepared.call(index), {
-      wave: undefined,
-      readyAt: arrivedAt,
-      arrivedAt,
-      waitedFor,
-      submitter,
-    });
-  }
+/** Per call, the calls it conflicts with that the plan ran in an earlier wave. */
+function earlierWaveConflicts(nodes: readonly PlanNode[], plan: Plan): (readonly number[])[] {
+  const waveOf: number[] = [];
+  plan.waves.forEach((wave, position) => {
+    for (const index of wave.calls) waveOf[index] = position;
+  });
+  return nodes.map((node, index) => {
+    const earlier: number[] = [];
+    for (let i = 0; i < nodes.length; i++) {
+      if (waveOf[i]! < waveOf[index]! && conflicts(nodes[i]!, node)) earlier.push(i);
+    }
+    return earlier;
+  });
 }
 
 /** How many subscriptions through {@link unnested} may nest in one synchronous stack. */

@@ -2,15 +2,15 @@ import type {
   AttemptEndInfo,
   AttemptInstrument,
   AttemptStartInfo,
-  ToolContext,
   ToolResult,
 } from '@toolwaves/core';
 import type { Subscriber } from 'rxjs';
-import type { AttemptAnswer } from './attempt-answer.js';
-import type { CallBatch, CallPlace } from './call-batch.js';
-import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
-import type { PreparedCall } from './prepared-call.js';
-import type { SubmitterContext } from './submitter-context.js';
+import type { AttemptAnswer } from '../attempt-answer.js';
+import type { CallBatch, CallPlace } from '../call-batch.js';
+import type { CallOutcome, DispatchEvent } from '../dispatch-event.js';
+import type { PreparedCall } from '../prepared-call.js';
+import type { SubmitterContext } from '../submitter-context.js';
+import { AttemptContext } from './attempt-context.js';
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
@@ -34,12 +34,12 @@ export class Attempt {
   readonly number: number;
   readonly readyAt: number;
   readonly context: AttemptContext;
-  beganAt: number;
-  keyWaitMs: number;
-  fleetWaitMs = 0;
-  /** When it asked the fleet coordinator, while it waits for the grant. */
-  fleetWaitFrom: number | undefined;
-  durationMs = 0;
+  // The attempt's timings: written here only, as its stages report what happened.
+  #beganAt: number;
+  #keyWaitMs: number;
+  #fleetWaitMs = 0;
+  #fleetAskedAt: number | undefined;
+  #durationMs = 0;
   /** A `call-start` was emitted and its `call-end` not yet. */
   open = false;
   /** Its tool was started (its answer then goes through post hooks and the health record). */
@@ -59,10 +59,10 @@ export class Attempt {
     this.readyAt = options.readyAt;
     this.#events = options.events;
     this.context = new AttemptContext(prepared.call.id, options.attempt);
-    this.beganAt = batch.config.scheduler.now();
+    this.#beganAt = batch.config.scheduler.now();
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
-    this.keyWaitMs =
-      options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
+    this.#keyWaitMs =
+      options.attempt === 1 ? this.#beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
     this.instrument = startAttempt({
       batch,
       prepared,
@@ -72,11 +72,49 @@ export class Attempt {
     });
   }
 
+  /** When the attempt began (after any wait for keys held by a tool that outlived its answer). */
+  get beganAt(): number {
+    return this.#beganAt;
+  }
+
+  /** Time it waited for earlier calls and for keys held by tools that outlived their answer. */
+  get keyWaitMs(): number {
+    return this.#keyWaitMs;
+  }
+
+  /** Time it waited for the fleet coordinator's grant. */
+  get fleetWaitMs(): number {
+    return this.#fleetWaitMs;
+  }
+
+  /** From its beginning to its answer (the tool's, or an early one). */
+  get durationMs(): number {
+    return this.#durationMs;
+  }
+
+  /** Keys held by a tool that outlived its answer are clear: the wait was for another call's
+   * tool, not part of this attempt (it shows in `waitMs`, not `durationMs`). */
+  keysCleared(): void {
+    const now = this.now();
+    this.#keyWaitMs += now - this.#beganAt;
+    this.#beganAt = now;
+  }
+
+  /** It asks the fleet coordinator. */
+  fleetAsked(): void {
+    this.#fleetAskedAt = this.now();
+  }
+
   /** The wait for the coordinator is over (granted, refused, or timed out). */
-  fleetWaited(): void {
-    if (this.fleetWaitFrom === undefined) return;
-    this.fleetWaitMs = this.now() - this.fleetWaitFrom;
-    this.fleetWaitFrom = undefined;
+  fleetAnswered(): void {
+    if (this.#fleetAskedAt === undefined) return;
+    this.#fleetWaitMs = this.now() - this.#fleetAskedAt;
+    this.#fleetAskedAt = undefined;
+  }
+
+  /** Its answer came (the tool's or an early one): its duration. */
+  answered(): void {
+    this.#durationMs = this.now() - this.#beganAt;
   }
 
   now(): number {
@@ -101,7 +139,7 @@ export class Attempt {
       toolName,
       input,
       attempt: this.number,
-      fleetWaitMs: this.fleetWaitMs,
+      fleetWaitMs: this.#fleetWaitMs,
       ...(arrivedAt === undefined
         ? {}
         : { waitedFor: this.#waitedFor(), waitedMs: this.now() - arrivedAt }),
@@ -129,7 +167,7 @@ export class Attempt {
       isError: outcome !== 'ok',
       content,
       durationMs,
-      waitMs: this.beganAt - this.readyAt,
+      waitMs: this.#beganAt - this.readyAt,
       ...(result === undefined ? {} : { result }),
       ...(this.leaseLost === undefined ? {} : { leaseLost: true as const }),
     });
@@ -151,7 +189,7 @@ export class Attempt {
       toolName,
       content,
       isError: answer.isError,
-      durationMs: this.durationMs,
+      durationMs: this.#durationMs,
     };
   }
 
@@ -187,58 +225,4 @@ export function startAttempt(options: StartAttemptOptions): AttemptInstrument | 
     waitedFor: waitedFor.map((i) => batch.calls[i]!.id),
   };
   return options.submitter(() => instrument.startAttempt(info));
-}
-
-/** Why an attempt's signal was aborted before anyone read it. */
-interface Aborted {
-  readonly reason: unknown;
-}
-
-/** The {@link ToolContext} of one attempt of one call. */
-export class AttemptContext implements ToolContext {
-  readonly toolCallId: string;
-  readonly attempt: number;
-  declare readonly fencingToken?: number;
-  declare readonly markCommitted?: () => void;
-  // One TS-private field, not `#` fields: this object is made for every attempt of every call,
-  // and its size and kind of fields show in the dispatcher's per-call overhead.
-  /** The signal's controller once read, or why it was aborted before. */
-  private state: AbortController | Aborted | undefined;
-
-  constructor(toolCallId: string, attempt: number) {
-    this.toolCallId = toolCallId;
-    this.attempt = attempt;
-    this.state = undefined;
-  }
-
-  get signal(): AbortSignal {
-    const state = this.state;
-    if (state instanceof AbortController) return state.signal;
-    const controller = new AbortController();
-    if (state !== undefined) controller.abort(state.reason);
-    this.state = controller;
-    return controller.signal;
-  }
-
-  /** Aborts the attempt's signal (once; later calls do nothing). */
-  static abort(context: AttemptContext, reason: unknown): void {
-    const state = context.state;
-    if (state === undefined) context.state = { reason };
-    else if (state instanceof AbortController) state.abort(reason);
-  }
-
-  /**
-   * The attempt's fleet grant, before its tool runs: its fencing token, and `markCommitted`
-   * (set only then: a call with no grant has no lease to lose). Tells whether the tool marked
-   * its effect committed.
-   */
-  static granted(context: AttemptContext, fencingToken: number | undefined): () => boolean {
-    const granted = context as { fencingToken?: number; markCommitted?: () => void };
-    if (fencingToken !== undefined) granted.fencingToken = fencingToken;
-    let committed = false;
-    granted.markCommitted = () => {
-      committed = true;
-    };
-    return () => committed;
-  }
 }

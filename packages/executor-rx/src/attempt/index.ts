@@ -1,0 +1,106 @@
+import { isObservable, type Observable, of } from 'rxjs';
+import { andThen } from './and-then.js';
+import {
+  type Answered,
+  type Granted,
+  isAnswered,
+  type Staged,
+  type ToolInput,
+} from './answered.js';
+import type { Attempt } from './attempt.js';
+import { executeTool } from './execute-tool.js';
+import { fleetGrant } from './fleet-grant.js';
+import { keysClear } from './keys-clear.js';
+import { postHooks, recordHealth } from './post-hooks.js';
+import { preHooks } from './pre-hooks.js';
+import { type Concluded, finish, recover } from './recovery.js';
+import { underTimeout } from './under-timeout.js';
+import { validate } from './validate.js';
+
+export { Attempt, startAttempt } from './attempt.js';
+export { AttemptContext } from './attempt-context.js';
+export type { Concluded } from './recovery.js';
+
+/**
+ * One attempt of one call, stage by stage, as an Observable that emits how it concluded, the
+ * same in every mode. Each stage is in its own file of this folder, in this order:
+ *
+ * 1. `validate.ts`      the tool and its input (unknown tool, invalid input: an answer);
+ * 2. `pre-hooks.ts`     allow, block (an answer) or abort (the batch's hard error);
+ * 3. `keys-clear.ts`    wait for tools of this dispatcher that outlived their answer;
+ * 4. `fleet-grant.ts`   the coordinator's grant (refused or lost: an answer);        } under
+ * 5. `execute-tool.ts`  `call-start`, then the tool; a lost lease, the tool outliving; } `timeoutMs`
+ * 6. `post-hooks.ts`    the post hooks observe a tool's answer (a throw overrules it);
+ * 7. `post-hooks.ts`    the health record of a tool that ran;
+ * 8. `recovery.ts`      finish, retry after a back-off, or fail the batch.
+ *
+ * An answer that comes before the tool ran is a value the tool stages pass on (`Staged`); a hard
+ * error is the Observable's `error`. A stage that is not configured is left out, and one with
+ * nothing to wait for hands its value on at once (`andThen`): an attempt is only as asynchronous as
+ * its tool, hooks and grant are. The attempt's timings are written by `Attempt` alone, as the
+ * stages report to it.
+ */
+export function attemptStages(attempt: Attempt): Observable<Concluded> {
+  const { preHooks: pre } = attempt.batch.config;
+  const checked = validate(attempt); // 1
+  const allowed =
+    pre.length === 0 ? checked : andThen(checked, unlessAnswered(preHooksOf(attempt))); // 2
+  const cleared = andThen(allowed, unlessAnswered(keysClearOf(attempt))); // 3
+  const ran = andThen(cleared, unlessAnswered(grantedRunOf(attempt))); // 4, 5
+  return lifted(andThen(ran, afterAnswerOf(attempt))); // 6, 7, 8
+}
+
+/** Stages 6 to 8, once the answer came: one step when none of them waits for anything. */
+function afterAnswer(attempt: Attempt, answered: Answered): Observable<Concluded> | Concluded {
+  arrived(attempt, answered);
+  const { postHooks: post, recovery } = attempt.batch.config;
+  const observed = post.length === 0 || !answered.toolRan ? answered : postHooks(attempt, answered); // 6
+  const recorded = andThen(observed, (a: Answered) => (a.toolRan ? recordHealth(attempt, a) : a)); // 7
+  return recovery === undefined
+    ? andThen(recorded, (a: Answered) => finish(a.answer))
+    : andThen(recorded, (a: Answered) => recover(attempt, a.answer)); // 8
+}
+
+const afterAnswerOf =
+  (attempt: Attempt) =>
+  (answered: Answered): Observable<Concluded> | Concluded =>
+    afterAnswer(attempt, answered);
+const preHooksOf =
+  (attempt: Attempt) =>
+  (input: ToolInput): Observable<Staged<ToolInput>> =>
+    preHooks(attempt, input);
+const keysClearOf =
+  (attempt: Attempt) =>
+  (input: ToolInput): Observable<ToolInput> | ToolInput =>
+    keysClear(attempt, input);
+/** Stages 4 and 5, the fleet grant and the tool, under the attempt's `timeoutMs`. */
+const grantedRunOf =
+  (attempt: Attempt) =>
+  (input: ToolInput): Observable<Answered> =>
+    underTimeout(
+      attempt,
+      lifted(andThen(fleetGrant(attempt, input), unlessAnswered(executeOf(attempt)))),
+    );
+const executeOf =
+  (attempt: Attempt) =>
+  (granted: Granted): Observable<Answered> =>
+    executeTool(attempt, granted);
+
+/** A stage that needs the work so far; an answer goes past it untouched. */
+function unlessAnswered<T extends object, R extends object>(
+  stage: (work: T) => Observable<Staged<R>> | Staged<R>,
+): (staged: Staged<T>) => Observable<Staged<R>> | Staged<R> {
+  return (staged) => (isAnswered(staged) ? staged : stage(staged));
+}
+
+/** A stage's result as an Observable (a stage with nothing to wait for hands on a value). */
+function lifted<T>(result: Observable<T> | T): Observable<T> {
+  return isObservable(result) ? result : of(result);
+}
+
+/** The attempt's answer came: its duration; an answer before its tool ran gets its `call-start`. */
+function arrived(attempt: Attempt, answered: Answered): Answered {
+  attempt.answered();
+  if (!answered.toolRan && !attempt.open) attempt.emitStart();
+  return answered;
+}

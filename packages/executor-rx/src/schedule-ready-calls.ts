@@ -1,0 +1,109 @@
+import type { ToolCall } from '@toolwaves/core';
+import { dependencies } from '@toolwaves/planner';
+import { catchError, EMPTY, from, map, type Observable } from 'rxjs';
+import { errorMessage } from './attempt-answer.js';
+import type { BatchSchedule, ScheduledBatch } from './call-batch.js';
+import { DispatchError } from './dispatch-error.js';
+import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { runCall } from './run-call.js';
+import { type EagerCall, scheduleEager } from './schedule-eager.js';
+import { StreamArrivals } from './stream-arrivals.js';
+import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
+
+// A batch without waves (eager mode, streams, turns), one schedule of the batch shell
+// (`runBatch`); the other is the plan's waves (`scheduleWaves`).
+
+/** The ready queue: each call starts once its dependencies have ended and a slot is free. */
+export function scheduleReadyCalls(
+  batch: ScheduledBatch,
+  source: Observable<ToolCall> | undefined,
+): BatchSchedule {
+  const { mode, priority } = batch.dispatch;
+  const sequential = mode === 'sequential';
+  const start: BatchStartEvent = {
+    type: 'batch-start',
+    mode: sequential ? 'sequential' : 'eager',
+    maxConcurrency: batch.cap,
+    callCount: source === undefined ? batch.calls.length : undefined,
+    plan: undefined,
+    explanation: [],
+  };
+  let calls: Observable<EagerCall<DispatchEvent>>;
+  // Per call, its dependencies by the rules (the failure policy's), as the schedule learns them.
+  let rules: (readonly number[])[];
+  if (source === undefined) {
+    rules = dependencies(batch.prepared.nodes());
+    calls = from(
+      batch.calls.map(
+        (_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt, batch.submitter),
+      ),
+    );
+  } else {
+    rules = [];
+    const arrivals = new StreamArrivals({
+      calls: batch.calls,
+      repeats: batch.repeats,
+      nodeOf: (index) => batch.prepared.node(index),
+      sequential,
+      rulesWanted: batch.dispatch.onFailure !== 'continue',
+    });
+    calls = source.pipe(
+      map((call) => {
+        const arrival = arrivals.arrive(call);
+        if (arrival.rules !== undefined) rules[arrival.index] = arrival.rules;
+        // Each arriving call runs in the context it was emitted in (a turn's: `turn.run`'s).
+        return new ReadyCall(
+          batch,
+          arrival.index,
+          arrival.waits,
+          batch.config.scheduler.now(),
+          captureSubmitterContext(),
+        );
+      }),
+      catchError((cause: unknown) => {
+        const error =
+          cause instanceof DispatchError && cause.code === 'source_failed'
+            ? cause
+            : new DispatchError({
+                code: 'source_failed',
+                message: `The stream of tool calls failed: ${errorMessage(cause)}`,
+                cause,
+              });
+        batch.stop(error);
+        return EMPTY;
+      }),
+    );
+  }
+  return {
+    start,
+    events: calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority })),
+    dependenciesOf: (index) => rules[index]!,
+    waveCount: undefined,
+  };
+}
+
+/** A call for the ready queue (a class: its `run` is not made per call). */
+class ReadyCall implements EagerCall<DispatchEvent> {
+  readonly estimateMs: number | undefined;
+
+  constructor(
+    readonly batch: ScheduledBatch,
+    readonly index: number,
+    readonly dependencies: readonly number[],
+    readonly arrivedAt: number,
+    readonly submitter: SubmitterContext,
+  ) {
+    this.estimateMs = batch.prepared.node(index).estimateMs;
+  }
+
+  run(waitedFor: readonly number[]): Observable<DispatchEvent> {
+    const { batch, index, arrivedAt, submitter } = this;
+    return runCall(batch, batch.prepared.call(index), {
+      wave: undefined,
+      readyAt: arrivedAt,
+      arrivedAt,
+      waitedFor,
+      submitter,
+    });
+  }
+}
