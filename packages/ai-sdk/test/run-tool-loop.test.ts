@@ -278,9 +278,9 @@ describe('runToolLoop with the AI SDK mock model', () => {
 
     expect(done.status).toBe('rejected');
     expect(done.error).toBe(broken);
-    expect(readFile.calls.map((c) => [c.outcome, c.endedAt])).toEqual([
-      ['aborted', 0],
-      ['aborted', 0],
+    // `call-start` comes before the tool runs: r1 ran and was aborted, r2 never started.
+    expect(readFile.calls.map((c) => [c.input, c.outcome, c.endedAt])).toEqual([
+      [{ path: 'a' }, 'aborted', 0],
     ]);
     expect(model.doGenerateCalls).toHaveLength(1);
   });

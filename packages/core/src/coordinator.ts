@@ -15,9 +15,11 @@ export interface CoordinationRequest {
    */
   readonly access: readonly Access[];
   /**
-   * `true` when the call's declarations could not be read (`access` / `resourceKey` /
-   * `isConcurrencySafe` threw, or the input was not valid for them): hold the whole namespace
-   * exclusively, or refuse. Fails closed: such a call never runs with no fleet lock.
+   * `true` when the call may not run alongside any other: it is not concurrency-safe (unless the
+   * Dispatcher's `fleetExclusiveForUnsafe: false` gave that up), or its declarations could not be
+   * read (`access` / `resourceKey` / `isConcurrencySafe` threw or answered something malformed):
+   * hold the whole namespace exclusively, or refuse. Fails closed: such a call never runs beside
+   * another call of the fleet.
    */
   readonly exclusive?: boolean;
   /** Aborted when the call stops waiting (cancellation or its `timeoutMs`): give up and reject. */

@@ -1,4 +1,9 @@
-import type { Access, PlanNode } from '@toolwaves/planner';
+import type { PlanNode } from '@toolwaves/planner';
+import {
+  type Declarations,
+  readDeclarations,
+  unreadableDeclarations,
+} from './read-declarations.js';
 import type { Tool } from './tool.js';
 import { validateInput } from './validate-input.js';
 
@@ -16,48 +21,48 @@ export interface PlanNodeForCallOptions {
 }
 
 /**
- * Asks a tool for its declarations about one call and turns them into a {@link PlanNode}.
- * Conservative on every doubt: an unknown tool, an input that fails the schema, a safety
- * predicate or key function that throws, or a malformed access list all make the call not
- * concurrency-safe. The key and access list are only asked for when the call is safe.
+ * A call's {@link PlanNode}, from the tool's declarations about it ({@link readDeclarations}: the
+ * same reading the fleet request is built from). Conservative on every doubt: an unknown tool,
+ * an input that fails the schema, a safety predicate or declaration that throws, or a malformed
+ * key or access list all make the call not concurrency-safe; the key and the access list reach
+ * the node only when the call is safe.
  */
 export function planNodeForCall(options: PlanNodeForCallOptions): PlanNode {
   const { index, tool, input, inputValidated, estimateMs } = options;
+  if (tool === undefined) return planNodeOf({ index, estimateMs, declarations: UNKNOWN_TOOL });
+  let value = input;
+  if (inputValidated !== true) {
+    const validation = validateInput(tool, input);
+    if (!validation.ok) return planNodeOf({ index, estimateMs, declarations: INVALID_INPUT });
+    value = validation.value;
+  }
+  return planNodeOf({ index, estimateMs, declarations: readDeclarations(tool, value) });
+}
+
+const UNKNOWN_TOOL = unreadableDeclarations('unknown_tool');
+const INVALID_INPUT = unreadableDeclarations('invalid_input');
+
+/** Options of {@link planNodeOf}. */
+export interface PlanNodeOfOptions {
+  /** Position of the call in the batch. */
+  readonly index: number;
+  /** The tool's declarations about the call. */
+  readonly declarations: Declarations;
+  /** Expected duration, copied into the node. */
+  readonly estimateMs?: number | undefined;
+}
+
+/** The {@link PlanNode} of a call whose declarations were read. */
+export function planNodeOf(options: PlanNodeOfOptions): PlanNode {
+  const { index, declarations, estimateMs } = options;
   // Built as a literal and grown field by field (no object spread): planners read every node
   // several times, and V8 reads spread-built objects many times slower.
   const node: { -readonly [K in keyof PlanNode]: PlanNode[K] } = { index, parallelizable: false };
   if (estimateMs !== undefined) node.estimateMs = estimateMs;
-  if (tool === undefined) return node;
-  let value = input;
-  if (inputValidated !== true) {
-    const validation = validateInput(tool, input);
-    if (!validation.ok) return node;
-    value = validation.value;
-  }
-  try {
-    if (tool.isConcurrencySafe?.(value) !== true) return node;
-    const key = tool.resourceKey?.(value);
-    if (key !== undefined && typeof key !== 'string') return node;
-    const access = tool.access?.(value);
-    if (access !== undefined && !isAccessList(access)) return node;
-    node.parallelizable = true;
-    if (key !== undefined) node.resourceKey = key;
-    if (access !== undefined) node.access = access;
-    return node;
-  } catch {
-    return node;
-  }
-}
-
-function isAccessList(value: unknown): value is readonly Access[] {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (entry: Partial<Access> | null) =>
-        typeof entry === 'object' &&
-        entry !== null &&
-        typeof entry.key === 'string' &&
-        (entry.mode === 'read' || entry.mode === 'write'),
-    )
-  );
+  if (!declarations.safe) return node;
+  node.parallelizable = true;
+  const { resourceKey, access } = declarations;
+  if (resourceKey !== undefined) node.resourceKey = resourceKey;
+  if (access !== undefined) node.access = access;
+  return node;
 }

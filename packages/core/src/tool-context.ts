@@ -12,4 +12,11 @@ export interface ToolContext {
    * grant, so a tool (or what it writes to) can refuse a writer whose lease has already expired.
    */
   readonly fencingToken?: number;
+  /**
+   * Set when a fleet coordinator granted the call's locks. A tool calls it the moment a fenced
+   * commit of its effect has passed the fence: if the grant is lost after that, the call is
+   * answered with the tool's own result (the loss noted in its `call-end` event) instead of
+   * `outcome_unknown`.
+   */
+  readonly markCommitted?: () => void;
 }

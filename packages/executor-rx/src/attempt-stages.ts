@@ -68,7 +68,7 @@ function preHooks(attempt: Attempt, input: ToolInput): Observable<ToolInput> {
       return context.signal;
     },
   };
-  return runPreHooks(attempt.batch.config.preHooks, hookContext).pipe(
+  return runPreHooks(attempt.batch.config.preHooks, hookContext, attempt.place.submitter).pipe(
     map((verdict) => {
       if (verdict === undefined) return input;
       throw verdict instanceof DispatchError ? verdict : new EarlyAnswer(verdict);
@@ -103,16 +103,20 @@ function postHooks(attempt: Attempt, answered: Answered): Observable<Answered> {
   const toolOk = observed(attempt, answered).toolOk === true;
   const { call, index, toolName, validation } = attempt.prepared;
   const { answer } = answered;
-  return runPostHooks(attempt.batch.config.postHooks, {
-    call,
-    index,
-    toolName,
-    input: validation?.ok === true ? validation.value : undefined,
-    content: answer.content,
-    isError: answer.isError,
-    durationMs: attempt.durationMs,
-    attempt: attempt.number,
-  }).pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })));
+  return runPostHooks(
+    attempt.batch.config.postHooks,
+    {
+      call,
+      index,
+      toolName,
+      input: validation?.ok === true ? validation.value : undefined,
+      content: answer.content,
+      isError: answer.isError,
+      durationMs: attempt.durationMs,
+      attempt: attempt.number,
+    },
+    attempt.place.submitter,
+  ).pipe(map((settled) => ({ answer: settled ?? answer, toolRan: true, toolOk })));
 }
 
 /** The tool's answer as it came, with its duration (what post hooks and the record see). */
@@ -147,12 +151,15 @@ function finish({ answer }: Answered): Concluded {
 /** 8. Recovery decides: finish with the answer, retry after a back-off, or fail the batch. */
 function recover(attempt: Attempt, answer: AttemptAnswer): Observable<Concluded> {
   const recovery = attempt.batch.config.recovery;
-  // An effect that may have taken place is never retried automatically.
-  if (!answer.isError || recovery === undefined || answer.kind === 'outcome_unknown') {
+  // An effect that may have taken place is never retried automatically (nor is a tool's answer
+  // given after its lease was lost: it had committed its effect).
+  const unsure = answer.kind === 'outcome_unknown' || attempt.leaseLost !== undefined;
+  if (!answer.isError || recovery === undefined || unsure) {
     return of({ action: 'finish', answer, content: answer.content });
   }
   const { call, index, toolName, input } = attempt.prepared;
   const step = recoverAttempt({
+    submitter: attempt.place.submitter,
     reflector: recovery.reflector,
     strategy: recovery.strategy,
     failure: {

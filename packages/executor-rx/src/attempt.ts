@@ -1,9 +1,16 @@
-import type { AttemptEndInfo, AttemptInstrument, ToolContext, ToolResult } from '@toolwaves/core';
+import type {
+  AttemptEndInfo,
+  AttemptInstrument,
+  AttemptStartInfo,
+  ToolContext,
+  ToolResult,
+} from '@toolwaves/core';
 import type { Subscriber } from 'rxjs';
 import type { AttemptAnswer } from './attempt-answer.js';
 import type { CallBatch, CallPlace } from './call-batch.js';
 import type { CallOutcome, DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
+import type { SubmitterContext } from './submitter-context.js';
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
@@ -37,6 +44,8 @@ export class Attempt {
   open = false;
   /** Its tool was started (its answer then goes through post hooks and the health record). */
   toolStarted = false;
+  /** Its fleet grant was lost while its tool ran, and why. */
+  leaseLost: { readonly reason: unknown } | undefined = undefined;
   readonly #events: Subscriber<DispatchEvent>;
   /** The instrumentation's view of the attempt (`granted`, `run`) until it ended, if any. */
   instrument: AttemptInstrument | undefined;
@@ -54,7 +63,13 @@ export class Attempt {
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.keyWaitMs =
       options.attempt === 1 ? this.beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
-    this.instrument = startAttempt(batch, prepared, options.attempt, this.#waitedFor());
+    this.instrument = startAttempt({
+      batch,
+      prepared,
+      attempt: options.attempt,
+      waitedFor: this.#waitedFor(),
+      submitter: place.submitter,
+    });
   }
 
   /** The wait for the coordinator is over (granted, refused, or timed out). */
@@ -116,6 +131,7 @@ export class Attempt {
       durationMs,
       waitMs: this.beganAt - this.readyAt,
       ...(result === undefined ? {} : { result }),
+      ...(this.leaseLost === undefined ? {} : { leaseLost: true as const }),
     });
   }
 
@@ -144,15 +160,24 @@ export class Attempt {
   }
 }
 
+/** Options of {@link startAttempt}. */
+export interface StartAttemptOptions {
+  readonly batch: CallBatch;
+  readonly prepared: PreparedCall;
+  readonly attempt: number;
+  /** The calls it waited for (indices). */
+  readonly waitedFor: readonly number[];
+  /** Its span starts in the submitter's context (it parents on the submitter's span). */
+  readonly submitter: SubmitterContext;
+}
+
 /** Tells the batch's instrumentation, if any, that an attempt of `prepared` begins. */
-export function startAttempt(
-  batch: CallBatch,
-  prepared: PreparedCall,
-  attempt: number,
-  waitedFor: readonly number[],
-): AttemptInstrument | undefined {
+export function startAttempt(options: StartAttemptOptions): AttemptInstrument | undefined {
+  const { batch, prepared, attempt, waitedFor } = options;
+  const instrument = batch.instrument;
+  if (instrument === undefined) return undefined;
   const { call, index, toolName, tool, input } = prepared;
-  return batch.instrument?.startAttempt({
+  const info: AttemptStartInfo = {
     toolCallId: call.id,
     toolName,
     ...(tool === undefined ? {} : { toolDescription: tool.description }),
@@ -160,7 +185,8 @@ export function startAttempt(
     attempt,
     input,
     waitedFor: waitedFor.map((i) => batch.calls[i]!.id),
-  });
+  };
+  return options.submitter(() => instrument.startAttempt(info));
 }
 
 /** Why an attempt's signal was aborted before anyone read it. */
@@ -173,6 +199,7 @@ export class AttemptContext implements ToolContext {
   readonly toolCallId: string;
   readonly attempt: number;
   declare readonly fencingToken?: number;
+  declare readonly markCommitted?: () => void;
   // One TS-private field, not `#` fields: this object is made for every attempt of every call,
   // and its size and kind of fields show in the dispatcher's per-call overhead.
   /** The signal's controller once read, or why it was aborted before. */
@@ -200,10 +227,18 @@ export class AttemptContext implements ToolContext {
     else if (state instanceof AbortController) state.abort(reason);
   }
 
-  /** The fencing token of the attempt's fleet grant, before its tool runs. */
-  static fence(context: AttemptContext, fencingToken: number | undefined): void {
-    if (fencingToken !== undefined) {
-      (context as { fencingToken?: number }).fencingToken = fencingToken;
-    }
+  /**
+   * The attempt's fleet grant, before its tool runs: its fencing token, and `markCommitted`
+   * (set only then: a call with no grant has no lease to lose). Tells whether the tool marked
+   * its effect committed.
+   */
+  static granted(context: AttemptContext, fencingToken: number | undefined): () => boolean {
+    const granted = context as { fencingToken?: number; markCommitted?: () => void };
+    if (fencingToken !== undefined) granted.fencingToken = fencingToken;
+    let committed = false;
+    granted.markCommitted = () => {
+      committed = true;
+    };
+    return () => committed;
   }
 }

@@ -24,7 +24,8 @@ import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
-import { duplicateCallEvents, StreamArrivals } from './stream-arrivals.js';
+import { StreamArrivals } from './stream-arrivals.js';
+import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
 // The two schedules of a batch, parameters of its one shell (`runBatch`).
 
@@ -61,7 +62,12 @@ export function scheduleWaves(batch: ScheduledBatch): [BatchStartEvent, Observab
   const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
     new Observable<DispatchEvent>((subscriber) => {
       if (batch.failure !== undefined) return subscriber.complete();
-      const place: CallPlace = { wave: position, readyAt: config.scheduler.now(), waitedFor: [] };
+      const place: CallPlace = {
+        wave: position,
+        readyAt: config.scheduler.now(),
+        waitedFor: [],
+        submitter: batch.submitter,
+      };
       subscriber.next({ type: 'wave-start', wave: position, calls });
       if (subscriber.closed) return;
       const body =
@@ -138,12 +144,15 @@ export function scheduleReadyCalls(
     const rules = dependencies(batch.prepared.nodes());
     batch.rules = rules;
     calls = from(
-      batch.calls.map((_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt)),
+      batch.calls.map(
+        (_, index) => new ReadyCall(batch, index, rules[index]!, batch.startedAt, batch.submitter),
+      ),
     );
   } else {
     batch.rules = [];
     const arrivals = new StreamArrivals({
       calls: batch.calls,
+      repeats: batch.repeats,
       nodeOf: (index) => batch.prepared.node(index),
       sequential,
       rulesWanted: batch.gate !== undefined,
@@ -152,12 +161,13 @@ export function scheduleReadyCalls(
       map((call) => {
         const arrival = arrivals.arrive(call);
         if (arrival.rules !== undefined) batch.rules![arrival.index] = arrival.rules;
+        // Each arriving call runs in the context it was emitted in (a turn's: `turn.run`'s).
         return new ReadyCall(
           batch,
           arrival.index,
           arrival.waits,
           batch.config.scheduler.now(),
-          arrival.duplicateOf,
+          captureSubmitterContext(),
         );
       }),
       catchError((cause: unknown) => {
@@ -186,27 +196,20 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly index: number,
     readonly dependencies: readonly number[],
     readonly arrivedAt: number,
-    readonly duplicateOf?: number,
+    readonly submitter: SubmitterContext,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
   }
 
   run(waitedFor: readonly number[]): Observable<DispatchEvent> {
-    const { batch, index, arrivedAt, duplicateOf } = this;
-    return duplicateOf === undefined
-      ? runCall(batch, batch.prepared.call(index), {
-          wave: undefined,
-          readyAt: arrivedAt,
-          arrivedAt,
-          waitedFor,
-        })
-      : duplicateCallEvents({
-          call: batch.calls[index]!,
-          index,
-          firstIndex: duplicateOf,
-          waitedFor,
-          waitedMs: batch.config.scheduler.now() - arrivedAt,
-        });
+    const { batch, index, arrivedAt, submitter } = this;
+    return runCall(batch, batch.prepared.call(index), {
+      wave: undefined,
+      readyAt: arrivedAt,
+      arrivedAt,
+      waitedFor,
+      submitter,
+    });
   }
 }
 

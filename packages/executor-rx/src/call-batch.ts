@@ -5,6 +5,7 @@ import type { DispatchError } from './dispatch-error.js';
 import type { FailureGate } from './failure-policy.js';
 import type { PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+import type { SubmitterContext } from './submitter-context.js';
 
 /** The batch's stop, as its calls in flight hear it: a cancel, or a hard error elsewhere. */
 export interface BatchStop {
@@ -40,6 +41,8 @@ export interface CallPlace {
   readonly arrivedAt?: number | undefined;
   /** Calls it waited for, ascending (eager: dependencies open on arrival; waves: `waveWaits`). */
   readonly waitedFor: readonly number[];
+  /** The async context of the code that submitted the call, entered around its own code. */
+  readonly submitter: SubmitterContext;
 }
 
 /** What a batch's schedule (`scheduleWaves`, `scheduleReadyCalls`) needs of its batch. */
@@ -47,7 +50,11 @@ export interface ScheduledBatch extends CallBatch {
   /** The batch's calls: a stream's arrivals are appended. */
   readonly calls: ToolCall[];
   readonly prepared: PreparedCalls;
+  /** A stream's calls: per call, the earlier call with the same id (set as they arrive). */
+  readonly repeats: (number | undefined)[];
   readonly dispatch: ResolvedDispatchOptions;
+  /** The async context `dispatch` or `run` was called in (a whole batch's calls run in it). */
+  readonly submitter: SubmitterContext;
   /** The cap in force: clamped to a whole batch's size; a sequential stream's is 1. */
   readonly cap: number;
   /** Per call, its dependencies by the rules (a stream's filled in as the calls arrive). */

@@ -72,6 +72,11 @@ export interface CallEndEvent {
   readonly result?: ToolResult;
   /** Time waited before this attempt started, in ms: for a slot, a back-off or keys (README). */
   readonly waitMs: number;
+  /**
+   * The fleet grant was lost while the tool ran: the answer is the tool's own when it had marked
+   * its effect committed (`ToolContext.markCommitted`) and then answered, else `outcome_unknown`.
+   */
+  readonly leaseLost?: true;
 }
 
 /** The keys of a tool that outlived its answer were given back after `settleTimeoutMs` (README). */

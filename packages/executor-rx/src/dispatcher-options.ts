@@ -31,6 +31,13 @@ export interface DispatcherOptions {
   readonly scheduler?: SchedulerLike | undefined;
   /** Fleet-wide grants of each attempt's declared accesses (README). Default `noCoordination`. */
   readonly coordinator?: Coordinator | undefined;
+  /**
+   * With a `coordinator`: a call that is not concurrency-safe holds the whole namespace
+   * fleet-wide (default `true`: it runs alone here, so it runs alone in the fleet). `false` gives
+   * that up: such a call holds only the accesses it declares (as writes), and nothing when it
+   * declares none, so it may run beside other processes' calls (README: Fleet-wide coordination).
+   */
+  readonly fleetExclusiveForUnsafe?: boolean | undefined;
   /** How long (ms, or `Infinity`) a tool outliving its answer holds its keys. Default 30 000. */
   readonly settleTimeoutMs?: number | undefined;
   /** Where dispatches and attempts are reported (README). Default `noInstrumentation`. */

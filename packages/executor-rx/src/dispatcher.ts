@@ -1,6 +1,7 @@
 import type { ToolCall, ToolRegistry, ToolResult } from '@toolwaves/core';
 import type { Planner } from '@toolwaves/planner';
 import type { Observable } from 'rxjs';
+import { checkBatch } from './call-ids.js';
 import { callSource, type ToolCallSource } from './call-source.js';
 import { type DispatchError, invalidConfig } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -102,14 +103,16 @@ export class Dispatcher {
   /**
    * The batch as a cold Observable of {@link DispatchEvent}s, ending with `batch-end` or a
    * {@link DispatchError}; unsubscribing stops it.
-   * @throws DispatchError `invalid_config` (synchronously) for invalid options.
+   * @throws DispatchError `invalid_config` (synchronously) for invalid options, or a call that is
+   * not a tool call (a string `id` and `name`).
    */
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
     if (!Array.isArray(calls)) {
       throw invalidConfig(`Expected \`calls\` to be an array of tool calls, got ${typeof calls}`);
     }
-    return runBatch({ config: this.#config, calls, dispatch });
+    const repeats = checkBatch(calls);
+    return runBatch({ config: this.#config, calls, dispatch, repeats });
   }
 }
 

@@ -1,13 +1,15 @@
-import type {
-  Access,
-  Tool,
-  ToolCall,
-  ToolContext,
-  ToolOutput,
-  ToolRegistry,
-} from '@toolwaves/core';
-import { type InputValidation, planNodeForCall, validateInput } from '@toolwaves/core/internal';
-import { accessesOf, type PlanNode } from '@toolwaves/planner';
+import type { Tool, ToolCall, ToolContext, ToolOutput, ToolRegistry } from '@toolwaves/core';
+import {
+  type Declarations,
+  type FleetClaim,
+  fleetClaimOf,
+  type InputValidation,
+  planNodeOf,
+  readDeclarations,
+  unreadableDeclarations,
+  validateInput,
+} from '@toolwaves/core/internal';
+import type { PlanNode } from '@toolwaves/planner';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -25,6 +27,11 @@ export interface PreparedCallsOptions {
   readonly health?: ToolHealth | undefined;
   /** The implementation given with call `index`, if any (turns). */
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
+  /** A call that is not concurrency-safe holds the namespace fleet-wide (else what it declares:
+   * its declarations are then read whole, the key and accesses of an unsafe call too). */
+  readonly fleetExclusiveForUnsafe: boolean;
+  /** Per call, the earlier call with the same id, if any (a stream's set as calls arrive). */
+  readonly repeats: readonly (number | undefined)[];
 }
 
 // The calls of one batch, each resolved once: input validated on first need, plan node made once.
@@ -32,19 +39,25 @@ export class PreparedCalls {
   readonly registry: ToolRegistry;
   readonly health: ToolHealth | undefined;
   readonly executeOf: ((index: number) => ToolExecute | undefined) | undefined;
+  readonly fleetExclusiveForUnsafe: boolean;
+  readonly repeats: readonly (number | undefined)[];
   /** The calls as the model asked for them. */
   readonly calls: readonly ToolCall[];
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
+  readonly #declarations: (Declarations | undefined)[];
 
   constructor(options: PreparedCallsOptions) {
     this.registry = options.registry;
     this.health = options.health;
     this.executeOf = options.executeOf;
+    this.fleetExclusiveForUnsafe = options.fleetExclusiveForUnsafe;
+    this.repeats = options.repeats;
     this.calls = options.calls;
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
     this.#nodes = new Array<PlanNode | undefined>(count);
+    this.#declarations = new Array<Declarations | undefined>(count);
   }
 
   /** Call `index`'s input checked against its tool's schema, once; `undefined` for an unknown tool. */
@@ -59,17 +72,31 @@ export class PreparedCalls {
     return validation;
   }
 
-  /** Call `index`'s plan node, made once (its input validated on the way). */
+  /** Call `index`'s declarations, read once (its input validated on the way): its plan node and
+   * its fleet claim are both made from them. */
+  declarations(index: number): Declarations {
+    let declarations = this.#declarations[index];
+    if (declarations === undefined) {
+      const tool = this.toolOf(index, String(this.calls[index]!.name));
+      declarations = declarationsOf(tool, this.validation(index), this.fleetExclusiveForUnsafe);
+      this.#declarations[index] = declarations;
+    }
+    return declarations;
+  }
+
+  /** Call `index`'s plan node, made once from its declarations (a repeated id runs nothing, so
+   * it conflicts with nothing). */
   node(index: number): PlanNode {
     let node = this.#nodes[index];
     if (node === undefined) {
-      const name = String(this.calls[index]!.name);
-      node = nodeOf({
-        index,
-        tool: this.registry.get(name),
-        validation: this.validation(index),
-        estimateMs: this.health?.estimateMs(name),
-      });
+      node =
+        this.repeats[index] !== undefined
+          ? { index, parallelizable: true }
+          : planNodeOf({
+              index,
+              declarations: this.declarations(index),
+              estimateMs: this.health?.estimateMs(String(this.calls[index]!.name)),
+            });
       this.#nodes[index] = node;
     }
     return node;
@@ -109,10 +136,13 @@ export class PreparedCall {
   readonly tool: Tool | undefined;
   /** The implementation given with the call (a turn's), run in place of the tool's `execute`. */
   readonly givenExecute: ToolExecute | undefined;
+  /** The earlier call with the same id: this one is answered with a soft error, never run. */
+  readonly repeatOf: number | undefined;
   readonly #batch: PreparedCalls;
   readonly #corrected: boolean;
   #validation: InputValidation<unknown> | undefined;
   #node: PlanNode | undefined;
+  #read: Declarations | undefined;
 
   /** Call `index` of `batch`, with `correction` applied when there is one. */
   constructor(batch: PreparedCalls, index: number, correction?: RecoveryCorrection) {
@@ -128,6 +158,7 @@ export class PreparedCall {
         ? correction.input
         : call.input;
     this.givenExecute = batch.executeOf?.(index);
+    this.repeatOf = batch.repeats[index];
     this.tool = batch.toolOf(index, this.toolName);
   }
 
@@ -150,74 +181,47 @@ export class PreparedCall {
   /** What the planner sees of this call (not concurrency-safe on any doubt). */
   get node(): PlanNode {
     if (!this.#corrected) return this.#batch.node(this.index);
-    this.#node ??= nodeOf({
+    this.#node ??= planNodeOf({
       index: this.index,
-      tool: this.tool,
-      validation: this.validation,
+      declarations: this.#declarations(),
       estimateMs: this.#batch.health?.estimateMs(this.toolName),
     });
     return this.#node;
   }
 
-  // What the call asks a fleet coordinator for: its accesses (a call that is not concurrency-safe:
-  // what it declares), `exclusive` when its declarations cannot be read (it fails closed).
-  get fleetRequest(): FleetRequest {
-    const node = this.node;
-    if (node.parallelizable) return { access: accessesOf(node), exclusive: false };
-    const tool = this.#batch.registry.get(this.toolName);
-    const validation = this.validation;
-    if (tool === undefined) return { access: [], exclusive: true };
-    if (validation?.ok !== true) return { access: [], exclusive: false };
-    return declaredAccesses(tool, validation.value);
+  /** What the call holds fleet-wide: built from the same reading of its declarations as its plan
+   * node, so a call that runs alone here excludes every other call of the fleet it may touch. */
+  get fleetClaim(): FleetClaim {
+    return fleetClaimOf(this.#declarations(), {
+      exclusiveForUnsafe: this.#batch.fleetExclusiveForUnsafe,
+    });
+  }
+
+  /** The call's declarations, read once (once per call, and once per corrected input). */
+  #declarations(): Declarations {
+    if (!this.#corrected) return this.#batch.declarations(this.index);
+    this.#read ??= declarationsOf(this.tool, this.validation, this.#batch.fleetExclusiveForUnsafe);
+    return this.#read;
   }
 }
 
-/** What a call asks a fleet coordinator for. */
-export interface FleetRequest {
-  readonly access: readonly Access[];
-  readonly exclusive: boolean;
+/** A call's declarations: unreadable for an unknown tool or an invalid input. */
+function declarationsOf(
+  tool: Tool | undefined,
+  validation: InputValidation<unknown> | undefined,
+  fleetExclusiveForUnsafe: boolean,
+): Declarations {
+  if (tool === undefined) return UNKNOWN_TOOL;
+  if (validation?.ok !== true) return INVALID_INPUT;
+  return readDeclarations(tool, validation.value, {
+    accessesWhenUnsafe: !fleetExclusiveForUnsafe,
+  });
 }
 
-function declaredAccesses(tool: Tool, input: unknown): FleetRequest {
-  const access: Access[] = [];
-  try {
-    tool.isConcurrencySafe?.(input);
-    const key = tool.resourceKey?.(input);
-    if (typeof key === 'string') access.push({ key, mode: 'write' });
-    else if (key !== undefined) return { access: [], exclusive: true };
-    const declared = tool.access?.(input);
-    if (declared === undefined) return { access, exclusive: false };
-    if (!Array.isArray(declared)) return { access: [], exclusive: true };
-    for (const entry of declared as readonly Partial<Access>[]) {
-      if (typeof entry?.key !== 'string' || (entry.mode !== 'read' && entry.mode !== 'write')) {
-        return { access: [], exclusive: true };
-      }
-      access.push({ key: entry.key, mode: entry.mode });
-    }
-    return { access, exclusive: false };
-  } catch {
-    return { access: [], exclusive: true };
-  }
-}
+const UNKNOWN_TOOL = unreadableDeclarations('unknown_tool');
+const INVALID_INPUT = unreadableDeclarations('invalid_input');
 
 /** A tool only the caller knows (no schema): the implementation given with its call. */
 function undeclaredTool(name: string, execute: ToolExecute): Tool {
   return { name, description: name, execute };
-}
-
-/** Options of {@link nodeOf}. */
-interface NodeOfOptions {
-  readonly index: number;
-  readonly tool: Tool | undefined;
-  /** `undefined` for an unknown tool. */
-  readonly validation: InputValidation<unknown> | undefined;
-  readonly estimateMs: number | undefined;
-}
-
-/** A call's plan node from its validated input (not concurrency-safe when it is invalid). */
-function nodeOf(options: NodeOfOptions): PlanNode {
-  const { index, tool, validation, estimateMs } = options;
-  return validation?.ok === true
-    ? planNodeForCall({ index, tool, input: validation.value, inputValidated: true, estimateMs })
-    : planNodeForCall({ index, tool: undefined, input: undefined, estimateMs });
 }

@@ -6,6 +6,7 @@ import { fromMaybeAsync } from './maybe-async.js';
 import { MAX_RETRIES, type RecoveryDecision, type RecoveryStrategy } from './recovery-strategy.js';
 import type { RecoveryCorrection, Reflector } from './reflector.js';
 import type { SoftFailure } from './soft-failure.js';
+import type { SubmitterContext } from './submitter-context.js';
 
 /** What recovery decided for an attempt that ended with a soft error. */
 export type RecoveryStep =
@@ -19,6 +20,8 @@ export type RecoveryStep =
 
 /** Options of {@link recoverAttempt}. */
 export interface RecoverAttemptOptions {
+  /** The reflector and the strategy run in the call's submitter's async context. */
+  readonly submitter: SubmitterContext;
   readonly reflector: Reflector;
   readonly strategy: RecoveryStrategy;
   readonly failure: SoftFailure;
@@ -26,11 +29,11 @@ export interface RecoverAttemptOptions {
 
 /** The recovery stage: the reflector, then the strategy; one that throws fails the batch. */
 export function recoverAttempt(options: RecoverAttemptOptions): Observable<RecoveryStep> {
-  const { reflector, strategy, failure } = options;
+  const { reflector, strategy, failure, submitter } = options;
   const what = `strategy \`${strategy.name}\``;
-  return defer(() => fromMaybeAsync(reflector.reflect(failure))).pipe(
+  return defer(() => fromMaybeAsync(submitter(() => reflector.reflect(failure)))).pipe(
     concatMap((reflection) =>
-      defer(() => fromMaybeAsync(strategy.decide(reflection))).pipe(
+      defer(() => fromMaybeAsync(submitter(() => strategy.decide(reflection)))).pipe(
         map((decision) => stepOf(strategy, failure, decision)),
         catchError((error: unknown) => of(recoveryThrew(failure, what, error))),
       ),

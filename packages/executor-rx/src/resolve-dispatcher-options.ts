@@ -39,6 +39,8 @@ export interface DispatcherConfig {
   readonly scheduler: SchedulerLike;
   /** The fleet coordinator; `undefined` for `noCoordination` (nothing to ask). */
   readonly coordinator: Coordinator | undefined;
+  /** A call that is not concurrency-safe holds the namespace fleet-wide. */
+  readonly fleetExclusiveForUnsafe: boolean;
   readonly settleTimeoutMs: number;
   /** Tools of this dispatcher that outlived their answer, holding their keys and grants. */
   readonly outliving: OutlivingTools;
@@ -109,6 +111,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   health: { expected: 'a ToolHealth', test: (value) => value instanceof ToolHealth },
   scheduler: withMethods('a SchedulerLike ({ now(), schedule(work, delay) })', ['now', 'schedule']),
   coordinator: withMethods('a Coordinator ({ acquire(request) })', ['acquire']),
+  fleetExclusiveForUnsafe: optionRules.boolean,
   settleTimeoutMs: {
     expected: 'a number above 0 (or Infinity)',
     test: (value): value is number => typeof value === 'number' && value > 0,
@@ -153,6 +156,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     health: health ?? new ToolHealth(),
     scheduler: clock,
     coordinator: coordinator === noCoordination ? undefined : coordinator,
+    fleetExclusiveForUnsafe: options.fleetExclusiveForUnsafe ?? true,
     settleTimeoutMs,
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,

@@ -18,6 +18,7 @@ import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { FailureGate } from './failure-policy.js';
 import { PreparedCalls, type ToolExecute } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
+import { captureSubmitterContext, type SubmitterContext } from './submitter-context.js';
 
 /** Options of {@link runBatch}. */
 export interface RunBatchOptions {
@@ -29,13 +30,17 @@ export interface RunBatchOptions {
   readonly turn?: boolean | undefined;
   /** The implementation given with call `index`, if any (turns). */
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
+  /** A whole batch's calls, checked (`checkBatch`): per call, the earlier call with its id. */
+  readonly repeats?: readonly (number | undefined)[] | undefined;
 }
 
 // One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
 // the calls' events, `batch-end` with the results collected by index, or the hard error.
 export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
+  // Captured where the batch was submitted (`dispatch`, `run`), not where it is subscribed.
+  const submitter = captureSubmitterContext();
   const events = new Observable<DispatchEvent>((subscriber) =>
-    new BatchRun(options, subscriber).start(),
+    new BatchRun(options, subscriber, submitter).start(),
   );
   const { onEvent } = options.dispatch;
   return onEvent === undefined ? events : events.pipe(tap(onEvent));
@@ -54,6 +59,8 @@ class BatchRun implements ScheduledBatch {
   readonly #options: RunBatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
   readonly prepared: PreparedCalls;
+  /** A stream's calls: per call, the earlier call with the same id (set as they arrive). */
+  readonly repeats: (number | undefined)[] = [];
   readonly #whole: readonly ToolCall[] | undefined;
   readonly #results: (ToolResult | undefined)[] = [];
   rules: (readonly number[])[] | undefined;
@@ -62,7 +69,11 @@ class BatchRun implements ScheduledBatch {
   #instrument: BatchInstrument | undefined;
   #waveDeps: (readonly number[])[] | undefined;
 
-  constructor(options: RunBatchOptions, subscriber: Subscriber<DispatchEvent>) {
+  constructor(
+    options: RunBatchOptions,
+    subscriber: Subscriber<DispatchEvent>,
+    readonly submitter: SubmitterContext,
+  ) {
     const { config, calls, dispatch } = options;
     this.#options = options;
     this.dispatch = dispatch;
@@ -73,7 +84,15 @@ class BatchRun implements ScheduledBatch {
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
     const { executeOf } = options;
-    this.prepared = new PreparedCalls({ registry, calls: this.calls, health, executeOf });
+    this.prepared = new PreparedCalls({
+      registry,
+      calls: this.calls,
+      health,
+      executeOf,
+      // Only a coordinator reads what an unsafe call holds: without one, its declarations stay unread.
+      fleetExclusiveForUnsafe: config.coordinator === undefined || config.fleetExclusiveForUnsafe,
+      repeats: options.repeats ?? this.repeats,
+    });
     const waves = this.#whole !== undefined && dispatch.mode !== 'eager';
     this.gate =
       dispatch.onFailure === 'continue'
@@ -87,15 +106,18 @@ class BatchRun implements ScheduledBatch {
                 : this.#rulesOf(index),
           });
     const { mode } = dispatch;
-    this.instrument = config.instrumentation?.startBatch({
-      mode: this.#whole === undefined && mode === 'parallel' ? 'eager' : mode,
-      source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
-      ...(dispatch.mode === 'parallel' && this.#whole !== undefined
-        ? { planner: config.planner.name }
-        : {}),
-      ...(this.#whole === undefined ? {} : { callCount: this.#whole.length }),
-      maxConcurrency: this.cap,
-    });
+    const instrumentation = config.instrumentation;
+    this.instrument = submitter(() =>
+      instrumentation?.startBatch({
+        mode: this.#whole === undefined && mode === 'parallel' ? 'eager' : mode,
+        source: this.#whole !== undefined ? 'batch' : options.turn === true ? 'turn' : 'stream',
+        ...(dispatch.mode === 'parallel' && this.#whole !== undefined
+          ? { planner: config.planner.name }
+          : {}),
+        ...(this.#whole === undefined ? {} : { callCount: this.#whole.length }),
+        maxConcurrency: this.cap,
+      }),
+    );
     this.#instrument = this.instrument;
   }
 

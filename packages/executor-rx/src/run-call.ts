@@ -4,6 +4,7 @@ import { Attempt, AttemptContext, startAttempt } from './attempt.js';
 import { errorMessage } from './attempt-answer.js';
 import { attemptStages, type Concluded } from './attempt-stages.js';
 import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
+import { repeatedCallEvents } from './call-ids.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
 import type { PreparedCall } from './prepared-call.js';
@@ -21,6 +22,14 @@ export function runCall(
 ): Observable<DispatchEvent> {
   return new Observable<DispatchEvent>((subscriber) => {
     if (batch.failure !== undefined) return subscriber.complete();
+    const { repeatOf } = prepared;
+    if (repeatOf !== undefined) {
+      const { call, index } = prepared;
+      const now = batch.config.scheduler.now();
+      return repeatedCallEvents({ call, index, firstIndex: repeatOf, place, now }).subscribe(
+        subscriber,
+      );
+    }
     const skip = batch.gate?.verdict(prepared.index);
     if (skip === undefined) return new CallAttempts(batch, place, subscriber).start(prepared);
     const { call, index, toolName } = prepared;
@@ -28,7 +37,8 @@ export function runCall(
     const slot = { ...result, durationMs: 0 };
     // The instrumentation sees a skipped call as an attempt that ended at once, never run.
     const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
-    startAttempt(batch, prepared, 1, place.waitedFor)?.end(end);
+    const { waitedFor, submitter } = place;
+    startAttempt({ batch, prepared, attempt: 1, waitedFor, submitter })?.end(end);
     subscriber.next({
       type: 'call-skipped',
       wave: place.wave,

@@ -21,32 +21,37 @@ import type {
   PreHookDecision,
 } from './dispatch-hooks.js';
 import { fromMaybeAsync, type MaybeAsync } from './maybe-async.js';
+import type { SubmitterContext } from './submitter-context.js';
 
 /** What the pre hooks decided for an attempt: go on (`undefined`), a soft or a hard error. */
 export type PreHookVerdict = AttemptAnswer | DispatchError | undefined;
 
-/** The pre hooks in order, until one blocks or aborts (a hook that throws blocks). */
+/** The pre hooks in order (each in the call's submitter's context), until one blocks or aborts
+ * (a hook that throws blocks). */
 export function runPreHooks(
   hooks: readonly PreHook[],
   context: PreHookContext,
+  submitter: SubmitterContext,
 ): Observable<PreHookVerdict> {
   return inTurn(
     'Pre',
     hooks,
-    (hook) => hook(context),
+    (hook) => submitter(hook, context),
     (decision: PreHookDecision | undefined, i) => verdictOf(context, i, decision),
   );
 }
 
-/** The post hooks in order; the first that throws overrules the answer (`hook_failed`). */
+/** The post hooks in order (each in the call's submitter's context); the first that throws
+ * overrules the answer (`hook_failed`). */
 export function runPostHooks(
   hooks: readonly PostHook[],
   context: PostHookContext,
+  submitter: SubmitterContext,
 ): Observable<AttemptAnswer | undefined> {
   return inTurn(
     'Post',
     hooks,
-    (hook) => hook(context),
+    (hook) => submitter(hook, context),
     () => undefined,
   );
 }

@@ -1,5 +1,14 @@
-import type { CoordinationGrant, Tool } from '@toolwaves/core';
-import { concatMap, map, Observable, race, type Subscriber, type TeardownLogic, timer } from 'rxjs';
+import type { AttemptInstrument, CoordinationGrant, Tool, ToolContext } from '@toolwaves/core';
+import {
+  concatMap,
+  map,
+  Observable,
+  race,
+  type Subscriber,
+  type Subscription,
+  type TeardownLogic,
+  timer,
+} from 'rxjs';
 import { type Attempt, AttemptContext } from './attempt.js';
 import {
   type AttemptAnswer,
@@ -12,6 +21,7 @@ import {
 } from './attempt-answer.js';
 import { isPromiseLike, type MaybeAsync } from './maybe-async.js';
 import { giveBack } from './outliving-tools.js';
+import type { ToolExecute } from './prepared-call.js';
 
 /** An attempt's answer, and whether its tool ran (then post hooks and the health record see it). */
 export interface Answered {
@@ -47,12 +57,14 @@ function fleetGrant(attempt: Attempt, input: ToolInput): Observable<Answered> {
     attempt.fleetWaitFrom = attempt.now();
     let grant: MaybeAsync<CoordinationGrant>;
     try {
-      const { access, exclusive } = attempt.prepared.fleetRequest;
+      const { access, exclusive } = attempt.prepared.fleetClaim;
       const signal = attempt.context.signal;
-      grant = coordinator.acquire(
-        exclusive
-          ? { toolCallId: call.id, toolName, access, exclusive, signal }
-          : { toolCallId: call.id, toolName, access, signal },
+      grant = attempt.place.submitter(() =>
+        coordinator.acquire(
+          exclusive
+            ? { toolCallId: call.id, toolName, access, exclusive, signal }
+            : { toolCallId: call.id, toolName, access, signal },
+        ),
       );
     } catch (error) {
       grant = Promise.reject(error);
@@ -92,6 +104,10 @@ function runTool(
 class ToolRun {
   #settled = false;
   #output: PromiseLike<unknown> | undefined;
+  /** Whether the tool marked its effect committed (with a grant only). */
+  #committed: (() => boolean) | undefined;
+  /** After a lost lease: the settle timeout, past which the outcome is unknown. */
+  #lostWait: Subscription | undefined;
 
   constructor(
     private readonly attempt: Attempt,
@@ -108,18 +124,21 @@ class ToolRun {
       this.subscriber.error(new EarlyAnswer(lostLeaseAnswer(toolName, grant.lost.reason)));
       return undefined;
     }
+    // Its `call-start` before the tool runs, once its keys and grant are held (`fleetWaitMs` is
+    // known): an observer that must act before a tool runs (a write-ahead journal, an approval
+    // UI, a span) can. One that stops the batch on seeing it stops the tool before it starts.
+    attempt.emitStart();
+    if (this.subscriber.closed) {
+      if (grant !== undefined) giveBack(grant);
+      return undefined;
+    }
     const context = attempt.context;
-    AttemptContext.fence(context, grant?.fencingToken);
+    if (grant !== undefined) this.#committed = AttemptContext.granted(context, grant.fencingToken);
     const instrument = attempt.instrument;
     attempt.toolStarted = true;
     let output: MaybeAsync<unknown>;
     try {
-      if (instrument === undefined) {
-        output =
-          givenExecute === undefined
-            ? input.tool.execute(input.value, context)
-            : givenExecute(input.value, context);
-      } else {
+      if (instrument !== undefined) {
         const { keyWaitMs, fleetWaitMs } = attempt;
         const fencingToken = grant?.fencingToken;
         instrument.granted(
@@ -127,20 +146,13 @@ class ToolRun {
             ? { keyWaitMs, fleetWaitMs }
             : { keyWaitMs, fleetWaitMs, fencingToken },
         );
-        output = instrument.run(() =>
-          givenExecute === undefined
-            ? input.tool.execute(input.value, context)
-            : givenExecute(input.value, context),
-        );
       }
+      // In the submitter's async context, whatever call's end let this one start.
+      output = attempt.place.submitter(execute, input, context, givenExecute, instrument);
     } catch (error) {
-      attempt.emitStart();
       this.#answered(thrownAnswer(toolName, error));
       return undefined;
     }
-    // Its `call-start` once the tool has started: someone who stops listening on seeing it
-    // stops a running tool (its signal aborts), never one that was about to start.
-    attempt.emitStart();
     if (!isPromiseLike(output)) {
       this.#answered(answerOf(toolName, output));
       return undefined;
@@ -155,6 +167,7 @@ class ToolRun {
     );
     return () => {
       grant?.lost.removeEventListener('abort', onLost!);
+      this.#lostWait?.unsubscribe();
       this.#outlive();
     };
   }
@@ -169,16 +182,39 @@ class ToolRun {
   #settle(outcome: unknown, threw: boolean): void {
     if (this.subscriber.closed) return;
     const toolName = this.attempt.prepared.toolName;
+    const lost = this.attempt.leaseLost;
+    if (lost !== undefined) {
+      // Its lease was lost after it committed: its own answer, unless it threw (then unknown).
+      this.#answered(
+        threw ? outcomeUnknownAnswer(toolName, lost.reason) : answerOf(toolName, outcome),
+      );
+      return;
+    }
     this.#answered(threw ? thrownAnswer(toolName, outcome) : answerOf(toolName, outcome));
   }
 
-  /** The grant was lost while the tool ran: it is told to stop; its outcome is unknown. */
+  // The grant was lost while the tool ran: it is told to stop. A tool that had already passed a
+  // fenced commit (`markCommitted`) has done its effect: its answer is awaited (at most
+  // `settleTimeoutMs`) and is the call's. Any other's outcome is unknown, answered at once: it
+  // had not committed when the lease was lost, and nothing it does now may count.
   #lost(): void {
+    const attempt = this.attempt;
     const reason = this.grant?.lost.reason;
-    AttemptContext.abort(this.attempt.context, reason ?? new Error('lease lost'));
-    const toolName = this.attempt.prepared.toolName;
-    this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
-    this.subscriber.complete();
+    attempt.leaseLost = { reason };
+    AttemptContext.abort(attempt.context, reason ?? new Error('lease lost'));
+    const toolName = attempt.prepared.toolName;
+    const unknown = (): void => {
+      if (this.subscriber.closed) return;
+      this.subscriber.next({ answer: outcomeUnknownAnswer(toolName, reason), toolRan: true });
+      this.subscriber.complete();
+    };
+    if (this.#committed?.() !== true) {
+      unknown();
+      return;
+    }
+    const { settleTimeoutMs, scheduler } = attempt.batch.config;
+    if (Number.isFinite(settleTimeoutMs))
+      this.#lostWait = scheduler.schedule(unknown, settleTimeoutMs);
   }
 
   /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
@@ -200,6 +236,21 @@ class ToolRun {
   }
 }
 
+/** The tool's `execute` (or the one given with the call), inside the attempt's instrumentation. */
+function execute(
+  input: ToolInput,
+  context: ToolContext,
+  givenExecute: ToolExecute | undefined,
+  instrument: AttemptInstrument | undefined,
+): MaybeAsync<unknown> {
+  if (instrument !== undefined) {
+    return instrument.run(() => execute(input, context, givenExecute, undefined));
+  }
+  return givenExecute === undefined
+    ? input.tool.execute(input.value, context)
+    : givenExecute(input.value, context);
+}
+
 /** The attempt's `timeoutMs` over the grant and the tool: past it, a soft error. */
 function underTimeout(attempt: Attempt, work: Observable<Answered>): Observable<Answered> {
   const { timeoutMs, scheduler } = attempt.batch.config;
@@ -212,6 +263,12 @@ function underTimeout(attempt: Attempt, work: Observable<Answered>): Observable<
       // Aborted before the race unsubscribes the work: the tool and the grant request see why.
       AttemptContext.abort(attempt.context, reason);
       attempt.fleetWaited();
+      const lost = attempt.leaseLost;
+      if (lost !== undefined) {
+        // Waiting for a tool whose lease was lost: never a timeout, which recovery may retry.
+        const answer = outcomeUnknownAnswer(attempt.prepared.toolName, lost.reason);
+        return { answer, toolRan: true };
+      }
       const answer = softError('timeout', message);
       if (!attempt.toolStarted) throw new EarlyAnswer(answer);
       return { answer, toolRan: true };

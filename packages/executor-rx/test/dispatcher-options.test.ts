@@ -82,7 +82,7 @@ describe('Dispatcher options', () => {
     ],
     [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `settleTimeoutMs`, `instrumentation`, `onFailure`',
+      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);

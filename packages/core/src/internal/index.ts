@@ -8,6 +8,19 @@ export {
   optionMessage,
 } from '../check-option.js';
 export { describeValue } from '../describe-value.js';
+export { type FleetClaim, type FleetClaimOptions, fleetClaimOf } from '../fleet-claim.js';
 export { type OptionRule, optionRules } from '../option-rule.js';
-export { type PlanNodeForCallOptions, planNodeForCall } from '../plan-node-for-call.js';
+export {
+  type PlanNodeForCallOptions,
+  type PlanNodeOfOptions,
+  planNodeForCall,
+  planNodeOf,
+} from '../plan-node-for-call.js';
+export {
+  type Declarations,
+  type NotSafeReason,
+  type ReadDeclarationsOptions,
+  readDeclarations,
+  unreadableDeclarations,
+} from '../read-declarations.js';
 export { type InputValidation, validateInput } from '../validate-input.js';
