@@ -12,6 +12,11 @@ export interface DurableExecuteOptions {
   readonly call: ToolCall;
   readonly tool: Tool | undefined;
   readonly turnId: string;
+  /**
+   * Where the journaled running time of each call's tool is added up (ms, by call id): a
+   * replay reports the same durations, so a handler's output does not change on a replay.
+   */
+  readonly durations?: Map<string, number>;
 }
 
 /**
@@ -39,13 +44,19 @@ export function durableExecute(options: DurableExecuteOptions): DurableExecute {
     const outcome = await driver.step<StepOutcome>(step, async () => {
       if (!mayRun) return { kind: 'unknown' };
       if (tool === undefined) return thrownOutcome(`no tool is registered as \`${call.name}\``);
+      const started = performance.now();
+      const ms = () => Math.round(performance.now() - started);
       try {
         const idempotencyKey = `${turnId}/${call.id}/${context.attempt}`;
-        return outcomeOf(await tool.execute(input, { ...context, idempotencyKey }));
+        const output = await tool.execute(input, { ...context, idempotencyKey });
+        return { ...outcomeOf(output), ms: ms() };
       } catch (error) {
-        return thrownOutcome(error);
+        return { ...thrownOutcome(error), ms: ms() };
       }
     });
+    if (outcome.ms !== undefined && options.durations !== undefined) {
+      options.durations.set(call.id, (options.durations.get(call.id) ?? 0) + outcome.ms);
+    }
     return replayOutcome(outcome, names);
   };
 }

@@ -60,14 +60,22 @@ export async function runDurableTurn(
   const { dispatcher, registry, calls } = checkOptions(options);
   const turnId = options.turnId ?? ctx.request().id;
   const driver = new JournalDriver(ctx);
+  const durations = new Map<string, number>();
   const turn = dispatcher.openTurn();
   const results = calls.map((call) =>
-    turn.run(call, durableExecute({ driver, call, tool: registry.get(call.name), turnId })),
+    turn.run(
+      call,
+      durableExecute({ driver, call, tool: registry.get(call.name), turnId, durations }),
+    ),
   );
   const closed = turn.close();
   await driver.drive(closed);
   await closed;
-  return Promise.all(results);
+  // Durations as journaled (0 for a call whose tool never ran): the same on every replay.
+  return (await Promise.all(results)).map((result) => ({
+    ...result,
+    durationMs: durations.get(result.toolCallId) ?? 0,
+  }));
 }
 
 function checkOptions(options: DurableTurnOptions): DurableTurnOptions {

@@ -4,12 +4,16 @@ import type { ToolOutput } from '@toolwaves/core';
  * How one attempt's tool ended, as journaled: JSON only, and never a thrown error (a step that
  * throws is retried by Restate, which would run the tool again).
  */
-export type StepOutcome =
+export type StepOutcome = (
   | { readonly kind: 'text'; readonly content: string }
   | { readonly kind: 'output'; readonly content: string; readonly isError: boolean }
   | { readonly kind: 'threw'; readonly message: string }
   | { readonly kind: 'other'; readonly value?: unknown }
-  | { readonly kind: 'unknown' };
+  | { readonly kind: 'unknown' }
+) & {
+  /** How long the tool ran, in ms, when it ran (journaled: a replay reports the same). */
+  readonly ms?: number;
+};
 
 /** The journaled form of what a tool returned. */
 export function outcomeOf(output: unknown): StepOutcome {
