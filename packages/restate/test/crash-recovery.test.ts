@@ -7,6 +7,7 @@ import { readLog } from './fixtures/turn-log.js';
 import { generateTurn, seededRandom } from './fixtures/turn-scenario.js';
 
 const SEED = 20261201;
+const POLICIES = ['continue', 'skip-dependents', 'stop'] as const;
 const CRASHES = 50;
 const TURNS_AT_ONCE = 4;
 /** At most this many crashes per round of turns (1..N, seeded): then the round may finish. */
@@ -42,7 +43,7 @@ describe('durable turns on a real Restate server, the service SIGKILLed at seede
     if (fixture === undefined) return context.skip();
     const { service } = fixture;
     const random = seededRandom(SEED);
-    const tally: TurnTally = { rerun: 0, cutAndUnknown: 0 };
+    const tally: TurnTally = { rerun: 0, cutAndUnknown: 0, skipped: 0 };
     const problems: string[] = [];
     let crashes = 0;
     let turns = 0;
@@ -53,6 +54,7 @@ describe('durable turns on a real Restate server, the service SIGKILLed at seede
         calls: generateTurn(random, `r${round}t${k}`),
         mode: (turns + k) % 2 === 0 ? ('eager' as const) : ('parallel' as const),
         maxConcurrency: 2 + Math.floor(random() * 3),
+        onFailure: POLICIES[Math.floor(random() * POLICIES.length)] ?? 'continue',
       }));
       let finished = false;
       const running = Promise.all(requests.map((request) => fixture?.turn(request)));
@@ -80,14 +82,16 @@ describe('durable turns on a real Restate server, the service SIGKILLed at seede
       requests.forEach((request, k) => {
         const results = done[k]?.results as ToolResult[];
         for (const problem of checkTurn({ ...request, results }, log, tally)) {
-          problems.push(`round ${round} turn ${k} (${request.mode}): ${problem}`);
+          problems.push(
+            `round ${round} turn ${k} (${request.mode}, ${request.onFailure}): ${problem}`,
+          );
         }
       });
       turns += TURNS_AT_ONCE;
       round++;
     }
     console.log(
-      `restate crash test: ${turns} turns, ${crashes} crashes, ${tally.rerun} calls re-run, ${tally.cutAndUnknown} non-idempotent calls cut mid-run and answered outcome unknown`,
+      `restate crash test: ${turns} turns, ${crashes} crashes, ${tally.rerun} calls re-run, ${tally.cutAndUnknown} non-idempotent calls cut mid-run and answered outcome unknown, ${tally.skipped} calls skipped after one`,
     );
     expect(problems).toEqual([]);
     expect(crashes).toBeGreaterThanOrEqual(CRASHES);

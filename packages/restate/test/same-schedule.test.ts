@@ -22,7 +22,13 @@ describe('the same turn with the same completion order gives the same schedule',
       if (fixture === undefined) return context.skip();
       const dir = join(fixture.dir, `same-${mode}`);
       const calls = generateTurn(seededRandom(seed), `same-${mode}`);
-      const first = await fixture.turn({ dir, calls, mode, maxConcurrency: 3 });
+      const first = await fixture.turn({
+        dir,
+        calls,
+        mode,
+        maxConcurrency: 3,
+        onFailure: 'continue',
+      });
       const journal = await fixture.journal(first.id);
       const journaledSteps = journal
         .filter((entry) => entry.entry_type === 'Command: Run')
