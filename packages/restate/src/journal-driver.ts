@@ -70,10 +70,10 @@ export class JournalDriver {
 
   async #deliverNext(): Promise<void> {
     const pending = this.#pending;
-    const first = await RestatePromise.race(
-      pending.map(({ seq, promise }) => promise.map(() => seq)),
-    );
-    const seq = await this.#ctx.run(`completed ${this.#recorded++}`, async () => first);
+    // One step running: no order to choose, and a replay finds the same single step here (the
+    // set of running steps follows from what was delivered before), so nothing is journaled.
+    const seq =
+      pending.length === 1 ? (pending[0]?.seq ?? -1) : await this.#journalFirstFinished(pending);
     const at = pending.findIndex((step) => step.seq === seq);
     const step = pending[at];
     if (step === undefined) {
@@ -88,5 +88,12 @@ export class JournalDriver {
     } catch (error) {
       step.reject(error);
     }
+  }
+
+  async #journalFirstFinished(pending: readonly PendingStep[]): Promise<number> {
+    const first = await RestatePromise.race(
+      pending.map(({ seq, promise }) => promise.map(() => seq)),
+    );
+    return this.#ctx.run(`completed ${this.#recorded++}`, async () => first);
   }
 }

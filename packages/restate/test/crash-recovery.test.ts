@@ -58,9 +58,10 @@ describe('durable turns on a real Restate server, the service SIGKILLed at seede
       }));
       let finished = false;
       const running = Promise.all(requests.map((request) => fixture?.turn(request)));
-      void running.finally(() => {
+      const settle = () => {
         finished = true;
-      });
+      };
+      running.then(settle, settle);
       // Crash points: after 0–3 more tool starts (0: during the replay), then 0–15 ms more.
       const limit = 1 + Math.floor(random() * CRASHES_PER_ROUND);
       for (let inRound = 0; !finished && inRound < limit; inRound++) {
