@@ -27,6 +27,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const toolStarts = (log: string): number =>
   readLog(log).filter((line) => line.e === 'start').length;
 
+/** Whether a counter bump has started since log line `from` and not ended yet. */
+function bumpRunning(log: string, from: number): boolean {
+  const running = new Set<string>();
+  for (const line of readLog(log).slice(from)) {
+    if (line.e === 'start' && line.tool === 'bump_counter') running.add(`${line.dir} ${line.call}`);
+    if (line.e === 'end') running.delete(`${line.dir} ${line.call}`);
+  }
+  return running.size > 0;
+}
+
 /** Resolves once `count` more tools have started than `from`, or `finished()` holds. */
 async function afterStarts(options: {
   log: string;
@@ -62,17 +72,23 @@ describe('durable turns on a real Restate server, the service SIGKILLed at seede
         finished = true;
       };
       running.then(settle, settle);
-      // Crash points: after 0–3 more tool starts (0: during the replay), then 0–15 ms more.
+      // Crash points: the first of a round while a counter bump runs (the non-idempotent case);
+      // the others after 0–3 more tool starts (0: during the replay), then 0–15 ms more.
       const limit = 1 + Math.floor(random() * CRASHES_PER_ROUND);
       for (let inRound = 0; !finished && inRound < limit; inRound++) {
-        const count = Math.floor(random() * 4);
-        await afterStarts({
-          log: fixture.log,
-          from: toolStarts(fixture.log),
-          count,
-          finished: () => finished,
-        });
-        await sleep(Math.floor(random() * 16));
+        if (inRound === 0) {
+          const from = readLog(fixture.log).length;
+          while (!finished && !bumpRunning(fixture.log, from)) await sleep(2);
+        } else {
+          const count = Math.floor(random() * 4);
+          await afterStarts({
+            log: fixture.log,
+            from: toolStarts(fixture.log),
+            count,
+            finished: () => finished,
+          });
+          await sleep(Math.floor(random() * 16));
+        }
         if (finished) break;
         await service.kill();
         crashes++;
