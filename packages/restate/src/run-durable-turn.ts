@@ -1,4 +1,4 @@
-import type { Context } from '@restatedev/restate-sdk';
+import { type Context, TerminalError } from '@restatedev/restate-sdk';
 import type { Tool, ToolCall, ToolContext, ToolOutput, ToolResult } from '@toolwaves/core';
 import { durableExecute } from './durable-execute.js';
 import { JournalDriver } from './journal-driver.js';
@@ -51,7 +51,8 @@ export interface DurableTurnOptions {
  *   },
  * });
  * ```
- * @throws RestateTurnError `invalid_options` for bad options; the turn's own hard error.
+ * @throws RestateTurnError `invalid_options` for bad options; a `TerminalError` for the turn's
+ *   hard error (a hook's abort, recovery exhausted: a replay would decide the same).
  */
 export async function runDurableTurn(
   ctx: Context,
@@ -68,11 +69,26 @@ export async function runDurableTurn(
       durableExecute({ driver, call, tool: registry.get(call.name), turnId, durations }),
     ),
   );
+  const answered = Promise.all(results);
+  // On a hard error every call rejects with it; the error is thrown once, from close() below.
+  answered.catch(() => undefined);
   const closed = turn.close();
   await driver.drive(closed);
-  await closed;
+  await closed.catch((error: unknown) => {
+    if (error instanceof TerminalError) throw error;
+    // The turn's hard error (a hook's abort, recovery exhausted) follows from journaled results
+    // alone: a replay would decide it again, so Restate must not retry the invocation for it.
+    const code = (error as { code?: unknown } | null)?.code;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new TerminalError(
+      `The turn failed${typeof code === 'string' ? ` (${code})` : ''}: ${message}`,
+      {
+        metadata: typeof code === 'string' ? { code } : {},
+      },
+    );
+  });
   // Durations as journaled (0 for a call whose tool never ran): the same on every replay.
-  return (await Promise.all(results)).map((result) => ({
+  return (await answered).map((result) => ({
     ...result,
     durationMs: durations.get(result.toolCallId) ?? 0,
   }));
