@@ -33,6 +33,7 @@ const alias = [
     find: /^@toolwaves\/openai-agents$/,
     replacement: here('./packages/openai-agents/src/index.ts'),
   },
+  { find: /^@toolwaves\/restate$/, replacement: here('./packages/restate/src/index.ts') },
 ];
 
 const project = (name: string, root: string) => ({
@@ -82,6 +83,7 @@ export default defineConfig({
           globalSetup: ['./test/global-setup.ts'],
         },
       },
+      project('restate', './packages/restate'),
       project('demo', './apps/demo'),
     ],
   },

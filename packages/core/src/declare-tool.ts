@@ -15,6 +15,8 @@ export interface DeclareToolOptions<I> {
   readonly resourceKey?: string | ((input: I) => string | undefined);
   /** The resources read or written: a constant list or a function of the input. */
   readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
+  /** Safe to run again after a crash cut it off (durable turns, `Tool.idempotent`). Default `false`. */
+  readonly idempotent?: boolean;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface FnToolOptions<I> {
   readonly resourceKey?: string | ((input: I) => string | undefined);
   /** The resources read or written: a constant list or a function of the input. */
   readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
+  /** Safe to run again after a crash cut it off (durable turns, `Tool.idempotent`). Default `false`. */
+  readonly idempotent?: boolean;
   readonly execute: (
     input: I,
     context: ToolContext,
@@ -54,6 +56,15 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
     rule: optionRules.function,
     error: invalidTool,
   });
+  if (options.idempotent !== undefined) {
+    checkOption({
+      name: 'idempotent',
+      subject: `\`idempotent\` of fnTool \`${name}\``,
+      value: options.idempotent,
+      rule: optionRules.boolean,
+      error: invalidTool,
+    });
+  }
   const { concurrencySafe, resourceKey, access } = options;
   const built: Tool<I> = {
     name: options.name,
@@ -70,6 +81,7 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
     ...(access === undefined
       ? {}
       : { access: (input: I) => (typeof access === 'function' ? access(input) : access) }),
+    ...(options.idempotent === undefined ? {} : { idempotent: options.idempotent }),
     execute: options.execute,
   };
   return built;

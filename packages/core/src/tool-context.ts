@@ -19,4 +19,10 @@ export interface ToolContext {
    * `outcome_unknown`.
    */
   readonly markCommitted?: () => void;
+  /**
+   * Set when the call runs as a step of a durable turn (`@toolwaves/restate`): the same for
+   * every run of one attempt (turn id, call id, attempt), across crashes and replays, so a tool
+   * can pass it on to an API that deduplicates (a payment, an upsert).
+   */
+  readonly idempotencyKey?: string;
 }

@@ -37,5 +37,10 @@ export interface Tool<I = unknown> {
   resourceKey?(input: I): string | undefined;
   /** Richer model: every resource this call reads or writes. */
   access?(input: I): readonly Access[];
+  /**
+   * Running it again with the same input (and `ToolContext.idempotencyKey`) has no further
+   * effect, so a durable turn may re-run it after a crash cut it off. Default `false`.
+   */
+  readonly idempotent?: boolean;
   execute(input: I, context: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
 }

@@ -34,6 +34,14 @@ describe('declareTool', () => {
     expect(typeof output === 'string' ? output : output.content).toContain('`search`');
   });
 
+  it('passes `idempotent` through, absent when not declared, and refuses a non-boolean', () => {
+    expect(declareTool({ name: 'charge', idempotent: true }).idempotent).toBe(true);
+    expect('idempotent' in declareTool({ name: 'charge' })).toBe(false);
+    expect(() => declareTool({ name: 'charge', idempotent: 'yes' as unknown as boolean })).toThrow(
+      /`idempotent` of fnTool `charge`/,
+    );
+  });
+
   it('refuses a missing name like fnTool does', () => {
     expect(() => declareTool({ name: '' })).toThrow(ToolwavesError);
   });

@@ -1,0 +1,75 @@
+import type { ToolOutput } from '@toolwaves/core';
+
+/**
+ * How one attempt's tool ended, as journaled: JSON only, and never a thrown error (a step that
+ * throws is retried by Restate, which would run the tool again).
+ */
+export type StepOutcome = (
+  | { readonly kind: 'text'; readonly content: string }
+  | { readonly kind: 'output'; readonly content: string; readonly isError: boolean }
+  | { readonly kind: 'threw'; readonly message: string }
+  | { readonly kind: 'other'; readonly value?: unknown }
+  | { readonly kind: 'unknown' }
+) & {
+  /** How long the tool ran, in ms, when it ran (journaled: a replay reports the same). */
+  readonly ms?: number;
+};
+
+/** The journaled form of what a tool returned. */
+export function outcomeOf(output: unknown): StepOutcome {
+  if (typeof output === 'string') return { kind: 'text', content: output };
+  if (
+    typeof output === 'object' &&
+    output !== null &&
+    typeof (output as ToolOutput).content === 'string'
+  ) {
+    return {
+      kind: 'output',
+      content: (output as ToolOutput).content,
+      isError: (output as ToolOutput).isError === true,
+    };
+  }
+  // Anything else is the scheduler's to judge (it answers a soft error naming what came back).
+  return output === undefined ? { kind: 'other' } : { kind: 'other', value: jsonSafe(output) };
+}
+
+/** The journaled form of what a tool threw. */
+export function thrownOutcome(error: unknown): StepOutcome {
+  return { kind: 'threw', message: error instanceof Error ? error.message : String(error) };
+}
+
+/**
+ * The wording of a call cut off by a crash that may not run twice: the same as a call whose
+ * fleet lease was lost while it ran (`outcome_unknown`).
+ */
+export function outcomeUnknownText(options: { toolName: string; callId: string }): string {
+  return `Tool \`${options.toolName}\` was cut off by a crash while it ran (call \`${options.callId}\`): its effect is unknown (it may or may not have taken place); it was not retried`;
+}
+
+/** What the scheduler gets back for a journaled outcome: the tool's answer, or its throw. */
+export function replayOutcome(
+  outcome: StepOutcome,
+  options: { toolName: string; callId: string },
+): string | ToolOutput {
+  switch (outcome.kind) {
+    case 'text':
+      return outcome.content;
+    case 'output':
+      return { content: outcome.content, isError: outcome.isError };
+    case 'threw':
+      throw new Error(outcome.message);
+    case 'other':
+      // Not a string or { content }: handed on as it came, for the scheduler to answer a soft error.
+      return outcome.value as string | ToolOutput;
+    case 'unknown':
+      return { content: outcomeUnknownText(options), isError: true };
+  }
+}
+
+function jsonSafe(value: unknown): unknown {
+  try {
+    return JSON.parse(JSON.stringify(value)) as unknown;
+  } catch {
+    return String(value);
+  }
+}
