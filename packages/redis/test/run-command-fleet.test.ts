@@ -32,7 +32,11 @@ afterEach(async () => {
  * One agent's process: a workspace on `root` with `run_command`, and a Dispatcher on its own
  * coordinator. `asked` resolves when the Dispatcher has sent its first request to Redis.
  */
-function agent(options: { root: string; namespace: string; fleetExclusiveForUnsafe?: boolean }) {
+function agent(options: {
+  root: string;
+  namespace: string;
+  fleetExclusiveForUnsafe?: boolean | undefined;
+}) {
   const coordinator = coordinatorFor({ namespace: options.namespace });
   let sent: () => void = () => undefined;
   const asked = new Promise<void>((resolve) => {
