@@ -23,7 +23,7 @@ import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-s
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
 const WORKERS = [1, 16, 64, 256];
-const ROUNDS = 3;
+const ROUNDS = 5;
 const WINDOW_MS = quick ? 1000 : 3000;
 const SIDES = ['toolwaves', 'redis-semaphore'] as const;
 type Side = (typeof SIDES)[number];

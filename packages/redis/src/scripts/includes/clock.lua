@@ -9,7 +9,10 @@ local function read_clock()
   now = math.floor(now_us / 1000)
 end
 
+-- the ticket of every entry granted at once, formatted once rather than per entry
+local TICKET_ZERO = string.format('%016d', 0)
 local function entry(key, mode, ticket, who)
+  if ticket == 0 then return key .. '\0' .. mode .. TICKET_ZERO .. who end
   return key .. '\0' .. mode .. string.format('%016d', ticket) .. who
 end
 
