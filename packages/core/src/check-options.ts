@@ -1,0 +1,123 @@
+import { checkOption, optionMessage } from './check-option.js';
+import { closestName } from './closest-name.js';
+import type { OptionRule } from './option-rule.js';
+
+/** Options of {@link checkOptions}. */
+export interface CheckOptionsOptions {
+  /** Whose options these are, as the user calls it: `'fsToolsModule'`, `'the Dispatcher'`. */
+  readonly subject: string;
+  /** The options object as given (anything: it is checked first of all). */
+  readonly options: unknown;
+  /**
+   * Every option there is, with what it must be. A dotted name (`'hooks.pre'`) is an option
+   * of an option: checked when its parent is an object, and the parent's keys are then held to
+   * its dotted children.
+   */
+  readonly rules: Readonly<Record<string, OptionRule<unknown>>>;
+  /** Options that must be given (dotted ones: when their parent is). Default none. */
+  readonly required?: readonly string[];
+  /** Makes the package's own error from the message (code `invalid_options` or its own). */
+  readonly error: (message: string) => Error;
+}
+
+/**
+ * Checks a public function's options object, the same way in every toolwaves package: it must
+ * be an object; a key that is not an option is refused, listing the options and, for a near
+ * miss, the one meant ("did you mean `root`?"); every option given (and every required one) is
+ * held to its rule, the message naming the field and the value. Defaults are the caller's.
+ *
+ * @example
+ * ```ts
+ * checkOptions({
+ *   subject: 'fsToolsModule',
+ *   options,
+ *   rules: { root: optionRules.nonEmptyString, cachedReads: optionRules.boolean },
+ *   required: ['root'],
+ *   error: (message) => new FsToolsError({ code: 'invalid_options', message }),
+ * });
+ * // fsToolsModule({ rootDir: '.' }) throws
+ * // "Unknown option `rootDir` in the options of fsToolsModule; did you mean `root`? The options are `root`, `cachedReads`"
+ * ```
+ * @see checkOption for one value, optionRules for the rules.
+ */
+export function checkOptions(options: CheckOptionsOptions): void {
+  const { subject, rules, error } = options;
+  const what = `the options of ${subject}`;
+  const given = checkObject({ name: 'options', subject: what, value: options.options, error });
+  const required = new Set(options.required ?? []);
+  const children = new Map<string, string[]>();
+  for (const name of Object.keys(rules)) {
+    const [parent, child] = splitName(name);
+    if (child === undefined) continue;
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  refuseUnknown({ what, given, known: Object.keys(rules).filter((n) => !n.includes('.')), error });
+  for (const [name, rule] of Object.entries(rules)) {
+    const [parent, child] = splitName(name);
+    let value = given[parent];
+    if (child !== undefined) {
+      if (!isRecord(value)) continue;
+      value = value[child];
+    }
+    if (value === undefined && !required.has(name)) continue;
+    checkOption({ name, value, rule, error });
+    if (rule.each !== undefined)
+      checkEach({ name, values: value as unknown[], each: rule.each, error });
+    const known = children.get(name);
+    if (known !== undefined && isRecord(value)) {
+      refuseUnknown({ what: `\`${name}\` of ${subject}`, given: value, known, error });
+    }
+  }
+}
+
+/** `'hooks.pre'` → `['hooks', 'pre']`; `'mode'` → `['mode', undefined]`. */
+function splitName(name: string): [string, string | undefined] {
+  const dot = name.indexOf('.');
+  return dot === -1 ? [name, undefined] : [name.slice(0, dot), name.slice(dot + 1)];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function checkObject(options: {
+  readonly name: string;
+  readonly subject: string;
+  readonly value: unknown;
+  readonly error: (message: string) => Error;
+}): Record<string, unknown> {
+  const { value } = options;
+  if (isRecord(value)) return value;
+  throw options.error(optionMessage({ ...options, expected: 'an object', value }));
+}
+
+/** Throws for the first key that is not in `known`, with a "did you mean" for a near miss. */
+function refuseUnknown(options: {
+  readonly what: string;
+  readonly given: Record<string, unknown>;
+  readonly known: readonly string[];
+  readonly error: (message: string) => Error;
+}): void {
+  const { known } = options;
+  for (const key of Object.keys(options.given)) {
+    if (known.includes(key)) continue;
+    const meant = closestName(key, known);
+    const list = known.map((name) => `\`${name}\``).join(', ');
+    const rest = known.length === 0 ? 'there are none' : `the options are ${list}`;
+    const tail =
+      meant === undefined ? `; ${rest}` : `; did you mean \`${meant}\`? ${capitalize(rest)}`;
+    throw options.error(`Unknown option \`${key}\` in ${options.what}${tail}`);
+  }
+}
+
+const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+function checkEach(options: {
+  readonly name: string;
+  readonly values: readonly unknown[];
+  readonly each: OptionRule<unknown>;
+  readonly error: (message: string) => Error;
+}): void {
+  options.values.forEach((value, i) => {
+    checkOption({ name: `${options.name}[${i}]`, value, rule: options.each, error: options.error });
+  });
+}
