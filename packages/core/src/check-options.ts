@@ -14,6 +14,8 @@ export interface CheckOptionsOptions {
    * its dotted children.
    */
   readonly rules: Readonly<Record<string, OptionRule<unknown>>>;
+  /** What the options must be, default `'an object'` (e.g. `'an object with a \`root\`'`). */
+  readonly expected?: string;
   /** Options that must be given (dotted ones: when their parent is). Default none. */
   readonly required?: readonly string[];
   /** Makes the package's own error from the message (code `invalid_options` or its own). */
@@ -43,7 +45,13 @@ export interface CheckOptionsOptions {
 export function checkOptions(options: CheckOptionsOptions): void {
   const { subject, rules, error } = options;
   const what = `the options of ${subject}`;
-  const given = checkObject({ name: 'options', subject: what, value: options.options, error });
+  const given = checkObject({
+    name: 'options',
+    subject: what,
+    expected: options.expected ?? 'an object',
+    value: options.options,
+    error,
+  });
   const required = new Set(options.required ?? []);
   const children = new Map<string, string[]>();
   for (const name of Object.keys(rules)) {
@@ -82,12 +90,13 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 function checkObject(options: {
   readonly name: string;
   readonly subject: string;
+  readonly expected: string;
   readonly value: unknown;
   readonly error: (message: string) => Error;
 }): Record<string, unknown> {
   const { value } = options;
   if (isRecord(value)) return value;
-  throw options.error(optionMessage({ ...options, expected: 'an object', value }));
+  throw options.error(optionMessage(options));
 }
 
 /** Throws for the first key that is not in `known`, with a "did you mean" for a near miss. */
