@@ -28,6 +28,21 @@ const isNumber = (value: unknown): value is number => typeof value === 'number';
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
+/** An object with these methods (and a non-empty `name` when `named`): see `optionRules`. */
+function withMethods(
+  expected: string,
+  methods: readonly string[],
+  options: { readonly named?: boolean } = {},
+): OptionRule<object> {
+  return {
+    expected,
+    test: (value): value is object =>
+      isObject(value) &&
+      methods.every((method) => typeof value[method] === 'function') &&
+      (options.named !== true || (typeof value.name === 'string' && value.name !== '')),
+  };
+}
+
 /**
  * The option rules every toolwaves package uses, each with the words of its message.
  *
@@ -99,17 +114,13 @@ export const optionRules = {
    * importing each other's classes): `expected` names the kind, e.g. `'a Coordinator'`; with
    * `named`, it also needs a non-empty `name` string.
    */
-  withMethods: (
-    expected: string,
-    methods: readonly string[],
-    options: { readonly named?: boolean } = {},
-  ): OptionRule<object> => ({
-    expected,
-    test: (value): value is object =>
-      isObject(value) &&
-      methods.every((method) => typeof value[method] === 'function') &&
-      (options.named !== true || (typeof value.name === 'string' && value.name !== '')),
-  }),
+  withMethods,
+  /**
+   * A toolwaves `Dispatcher` (of `@toolwaves/executor-rx`, which core cannot import), known by
+   * `openTurn`: what the framework adapters take, e.g. "Expected `dispatcher` to be a Dispatcher
+   * (with openTurn), got a ToolRegistry".
+   */
+  dispatcher: withMethods('a Dispatcher (with openTurn)', ['openTurn']),
   /** One of the listed literal values. */
   oneOf: <const V extends readonly (string | number | boolean)[]>(
     values: V,

@@ -1,4 +1,5 @@
-import { optionMessage } from './check-option.js';
+import { checkOption } from './check-option.js';
+import { type OptionRule, optionRules } from './option-rule.js';
 import { SignalWaiters } from './signal-waiters.js';
 import type { ToolCall } from './tool-call.js';
 import type { ToolContext } from './tool-context.js';
@@ -130,17 +131,12 @@ export class StepTurns {
     /** Makes the adapter's own error from a message about a wrong option. */
     readonly error: (message: string) => Error;
   }) {
-    const dispatcher: unknown = options.dispatcher;
-    if (typeof (dispatcher as Partial<TurnSource> | undefined)?.openTurn !== 'function') {
-      throw options.error(
-        optionMessage({
-          name: 'dispatcher',
-          expected: 'a Dispatcher (with openTurn)',
-          value: dispatcher,
-        }),
-      );
-    }
-    this.#source = options.dispatcher;
+    this.#source = checkOption({
+      name: 'dispatcher',
+      value: options.dispatcher,
+      rule: optionRules.dispatcher as OptionRule<TurnSource>,
+      error: options.error,
+    });
   }
 
   /**

@@ -25,4 +25,5 @@ export {
   readDeclarations,
   unreadableDeclarations,
 } from '../read-declarations.js';
+export { type ToolListOptions, toolList } from '../tool-list.js';
 export { type InputValidation, validateInput } from '../validate-input.js';
