@@ -16,6 +16,11 @@ export interface CheckOptionsOptions {
   readonly rules: Readonly<Record<string, OptionRule<unknown>>>;
   /** What the options must be, default `'an object'` (e.g. `'an object with a \`root\`'`). */
   readonly expected?: string;
+  /**
+   * Options known here but checked by the caller, with a message or an error code of its own
+   * (fnTool's `name`, named in its messages): never refused as unknown, not checked here.
+   */
+  readonly checkedApart?: readonly string[];
   /** Options that must be given (dotted ones: when their parent is). Default none. */
   readonly required?: readonly string[];
   /** Makes the package's own error from the message (code `invalid_options` or its own). */
@@ -59,7 +64,11 @@ export function checkOptions(options: CheckOptionsOptions): void {
     if (child === undefined) continue;
     children.set(parent, [...(children.get(parent) ?? []), child]);
   }
-  refuseUnknown({ what, given, known: Object.keys(rules).filter((n) => !n.includes('.')), error });
+  const known = [
+    ...Object.keys(rules).filter((n) => !n.includes('.')),
+    ...(options.checkedApart ?? []),
+  ];
+  refuseUnknown({ what, given, known, error });
   for (const [name, rule] of Object.entries(rules)) {
     const [parent, child] = splitName(name);
     let value = given[parent];

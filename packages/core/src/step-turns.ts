@@ -1,10 +1,12 @@
 import { checkOption } from './check-option.js';
+import { checkOptions } from './check-options.js';
 import { type OptionRule, optionRules } from './option-rule.js';
 import { SignalWaiters } from './signal-waiters.js';
 import type { ToolCall } from './tool-call.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
 import type { ToolResult } from './tool-result.js';
+import { invalidOptions } from './toolwaves-error.js';
 
 /**
  * A turn fed one call at a time, as `Dispatcher.openTurn` returns it (`@toolwaves/executor-rx`):
@@ -131,6 +133,13 @@ export class StepTurns {
     /** Makes the adapter's own error from a message about a wrong option. */
     readonly error: (message: string) => Error;
   }) {
+    checkOptions({
+      subject: 'StepTurns',
+      options,
+      rules: { dispatcher: optionRules.dispatcher, error: optionRules.function },
+      required: ['error'],
+      error: typeof options?.error === 'function' ? options.error : invalidOptions,
+    });
     this.#source = checkOption({
       name: 'dispatcher',
       value: options.dispatcher,
