@@ -1,5 +1,5 @@
+import { refuseUnknownOptions } from '@toolwaves/planner';
 import { checkOption, optionMessage } from './check-option.js';
-import { closestName } from './closest-name.js';
 import type { OptionRule } from './option-rule.js';
 
 /** Options of {@link checkOptions}. */
@@ -68,7 +68,7 @@ export function checkOptions(options: CheckOptionsOptions): void {
     ...Object.keys(rules).filter((n) => !n.includes('.')),
     ...(options.checkedApart ?? []),
   ];
-  refuseUnknown({ what, given, known, error });
+  refuseUnknownOptions({ what, given, known, error });
   for (const [name, rule] of Object.entries(rules)) {
     const [parent, child] = splitName(name);
     let value = given[parent];
@@ -82,7 +82,7 @@ export function checkOptions(options: CheckOptionsOptions): void {
       checkEach({ name, values: value as unknown[], each: rule.each, error });
     const known = children.get(name);
     if (known !== undefined && isRecord(value)) {
-      refuseUnknown({ what: `\`${name}\` of ${subject}`, given: value, known, error });
+      refuseUnknownOptions({ what: `\`${name}\` of ${subject}`, given: value, known, error });
     }
   }
 }
@@ -107,27 +107,6 @@ function checkObject(options: {
   if (isRecord(value)) return value;
   throw options.error(optionMessage(options));
 }
-
-/** Throws for the first key that is not in `known`, with a "did you mean" for a near miss. */
-function refuseUnknown(options: {
-  readonly what: string;
-  readonly given: Record<string, unknown>;
-  readonly known: readonly string[];
-  readonly error: (message: string) => Error;
-}): void {
-  const { known } = options;
-  for (const key of Object.keys(options.given)) {
-    if (known.includes(key)) continue;
-    const meant = closestName(key, known);
-    const list = known.map((name) => `\`${name}\``).join(', ');
-    const rest = known.length === 0 ? 'there are none' : `the options are ${list}`;
-    const tail =
-      meant === undefined ? `; ${rest}` : `; did you mean \`${meant}\`? ${capitalize(rest)}`;
-    throw options.error(`Unknown option \`${key}\` in ${options.what}${tail}`);
-  }
-}
-
-const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
 function checkEach(options: {
   readonly name: string;

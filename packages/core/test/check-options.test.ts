@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolRegistry } from '../src/index.js';
-import { checkOptions, closestName, describeValue, optionRules } from '../src/internal/index.js';
+import { checkOptions, describeValue, optionRules } from '../src/internal/index.js';
 
 class ExampleError extends Error {
   readonly code = 'invalid_options' as const;
@@ -17,22 +17,6 @@ const rules = {
 };
 const check = (options: unknown) =>
   checkOptions({ subject: 'example', options, rules, required: ['root'], error });
-
-describe('closestName', () => {
-  it('finds the option a near miss meant', () => {
-    const names = ['root', 'cachedReads', 'tracerProvider', 'maxSteps'];
-    expect(closestName('cachedRead', names)).toBe('cachedReads');
-    expect(closestName('tracerProvidr', names)).toBe('tracerProvider');
-    expect(closestName('maxStep', names)).toBe('maxSteps');
-    expect(closestName('rootDir', names)).toBe('root');
-    expect(closestName('ROOT', names)).toBe('root');
-  });
-
-  it('suggests nothing for a name unlike every option', () => {
-    expect(closestName('colour', ['root', 'cachedReads'])).toBeUndefined();
-    expect(closestName('x', ['root'])).toBeUndefined();
-  });
-});
 
 describe('describeValue of class instances', () => {
   it('names the class, with the right article', () => {

@@ -8,7 +8,6 @@ export {
   optionMessage,
 } from '../check-option.js';
 export { type CheckOptionsOptions, checkOptions } from '../check-options.js';
-export { closestName } from '../closest-name.js';
 export { describeValue } from '../describe-value.js';
 export { type FleetClaim, type FleetClaimOptions, fleetClaimOf } from '../fleet-claim.js';
 export { type OptionRule, optionRules } from '../option-rule.js';
