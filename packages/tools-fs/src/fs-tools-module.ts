@@ -4,12 +4,12 @@ import { ContainerModule } from 'inversify';
 import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FS_TOOLS, type FsToolClass } from './fs-tools.js';
+import { invalidOptions } from './fs-tools-error.js';
 import {
   FS_TOOLS_OPTION_RULES,
   FS_TOOLS_OPTIONS_EXPECTED,
   type FsToolsOptions,
   fsToolsSettings,
-  invalidOptions,
 } from './fs-tools-options.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { HostFence } from './host-fence.js';

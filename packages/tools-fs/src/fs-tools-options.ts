@@ -6,7 +6,7 @@ import {
   optionMessage,
   optionRules,
 } from '@toolwaves/core/internal';
-import { FsToolsError } from './fs-tools-error.js';
+import { FsToolsError, invalidOptions } from './fs-tools-error.js';
 
 /** Options of `fsToolsModule` (and of {@link parseFsToolsOptions}). */
 export interface FsToolsOptions {
@@ -124,11 +124,6 @@ export function fsToolsSettings(options: FsToolsOptions): FsToolsSettings {
     ...limits,
     fenceTempDir,
   };
-}
-
-/** The error of a wrong option: {@link FsToolsError} `invalid_options`. */
-export function invalidOptions(message: string): FsToolsError {
-  return new FsToolsError({ code: 'invalid_options', message });
 }
 
 function checkDirectory(options: {
