@@ -3,6 +3,7 @@ import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import type { ModelMessage } from 'ai';
 import { type AiSdkToolCallLike, fromAiSdkToolCalls } from './from-ai-sdk-tool-calls.js';
 import { stepMessages } from './step-messages.js';
+import { checkStepOptions } from './step-options.js';
 
 /**
  * One model step as the AI SDK reports it: a `generateText` result (one step, the default
@@ -45,6 +46,8 @@ export interface DispatchedStep {
  * Runs one step's tool calls through a dispatcher — its planner, its cap, its hooks and events
  * — and builds the messages that answer them, in call order, for the next model call.
  *
+ * @throws ToolLoopError `invalid_options` (as a rejection) for a wrong or unknown option,
+ *   naming it and its value.
  * @throws DispatchError (as a rejection) for a hard error of the dispatch (cancelled, aborted by
  *   a hook, recovery exhausted); no messages are produced then.
  * @example
@@ -60,6 +63,7 @@ export interface DispatchedStep {
  * @see runToolLoop for the whole loop.
  */
 export async function dispatchStep(options: DispatchStepOptions): Promise<DispatchedStep> {
+  checkStepOptions({ subject: 'dispatchStep', options });
   const { dispatcher, step, signal, onEvent } = options;
   const calls = fromAiSdkToolCalls(step.toolCalls);
   if (calls.length === 0) return { calls, results: [], messages: [...step.response.messages] };

@@ -4,6 +4,7 @@ import type { ModelMessage } from 'ai';
 import type { DispatchedStep } from './dispatch-step.js';
 import { type AiSdkToolCallLike, fromAiSdkToolCalls } from './from-ai-sdk-tool-calls.js';
 import { stepMessages } from './step-messages.js';
+import { checkStepOptions } from './step-options.js';
 
 /**
  * One `streamText` step as it streams (a `StreamTextResult` fits): its `fullStream` parts, of
@@ -34,6 +35,8 @@ export interface DispatchStreamedStepOptions {
  * The step's text can be read at the same time (`result.textStream`: every read of a
  * `streamText` result is its own copy of the stream).
  *
+ * @throws ToolLoopError `invalid_options` (as a rejection) for a wrong or unknown option,
+ *   naming it and its value.
  * @throws DispatchError (as a rejection) for a hard error of the dispatch; `source_failed`, with
  *   the AI SDK's error as its `cause`, when the model's stream reports an error.
  * @example
@@ -48,6 +51,7 @@ export interface DispatchStreamedStepOptions {
 export async function dispatchStreamedStep(
   options: DispatchStreamedStepOptions,
 ): Promise<DispatchedStep> {
+  checkStepOptions({ subject: 'dispatchStreamedStep', options });
   const { dispatcher, step, signal, onEvent } = options;
   const calls: ToolCall[] = [];
   const results: ToolResult[] = await dispatcher.dispatchStream(toolCallsOf(step, calls), {

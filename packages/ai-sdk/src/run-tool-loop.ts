@@ -1,4 +1,4 @@
-import { checkOption, describeValue, optionRules } from '@toolwaves/core/internal';
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { DispatchError, type DispatchEvent, type Dispatcher } from '@toolwaves/executor-rx';
 import {
   type FinishReason,
@@ -11,8 +11,8 @@ import {
 } from 'ai';
 import { type DispatchedStep, dispatchStep } from './dispatch-step.js';
 import { dispatchStreamedStep } from './dispatch-streamed-step.js';
+import { DISPATCHER, invalidOptions } from './step-options.js';
 import { toAiSdkTools } from './to-ai-sdk-tools.js';
-import { ToolLoopError } from './tool-loop-error.js';
 import type { ToolLoopResult, ToolLoopStep } from './tool-loop-step.js';
 
 type SetByTheLoop = 'model' | 'tools' | 'prompt' | 'messages' | 'abortSignal' | 'stopWhen';
@@ -202,51 +202,38 @@ async function streamedStep(request: StepRequest): Promise<StepOutcome> {
   };
 }
 
-function invalid(message: string): ToolLoopError {
-  return new ToolLoopError({ code: 'invalid_options', message });
-}
+/** What each option must be (`settings` are the AI SDK's own: passed on as they are). */
+const RULES: Readonly<Record<keyof RunToolLoopOptions, OptionRule<unknown>>> = {
+  model: {
+    expected: 'a language model',
+    test: (value): value is unknown => value !== undefined && value !== null,
+  },
+  dispatcher: DISPATCHER,
+  stream: optionRules.boolean,
+  prompt: optionRules.string,
+  messages: { ...optionRules.array, expected: 'an array of model messages' },
+  maxSteps: optionRules.integerFrom(1),
+  signal: { expected: 'an AbortSignal', test: (value) => value instanceof AbortSignal },
+  onStep: optionRules.function,
+  onEvent: optionRules.function,
+  settings: optionRules.object,
+};
 
+/** Checks the options (an unknown one refused with a "did you mean"); returns `maxSteps`. */
 function checked(options: RunToolLoopOptions): number {
-  checkOption({
-    name: 'options',
-    subject: 'the options of runToolLoop',
-    value: options,
-    rule: optionRules.object,
-    error: invalid,
+  checkOptions({
+    subject: 'runToolLoop',
+    options,
+    rules: RULES,
+    required: ['model', 'dispatcher'],
+    error: invalidOptions,
   });
-  const { model, dispatcher, prompt, messages, stream, maxSteps } = options;
-  if (model === undefined || model === null) {
-    throw invalid(`Expected \`model\` to be a language model, got ${describeValue(model)}`);
-  }
-  if (
-    typeof dispatcher?.dispatch !== 'function' ||
-    typeof dispatcher.dispatchStream !== 'function' ||
-    typeof dispatcher.registry?.names !== 'function'
-  ) {
-    throw invalid(`Expected \`dispatcher\` to be a Dispatcher, got ${describeValue(dispatcher)}`);
-  }
-  if (stream !== undefined) {
-    checkOption({ name: 'stream', value: stream, rule: optionRules.boolean, error: invalid });
-  }
-  if ((prompt === undefined) === (messages === undefined)) {
-    throw invalid(
-      prompt === undefined
+  if ((options.prompt === undefined) === (options.messages === undefined)) {
+    throw invalidOptions(
+      options.prompt === undefined
         ? 'Expected `prompt` or `messages`, got neither'
         : 'Expected `prompt` or `messages`, got both',
     );
   }
-  if (prompt !== undefined) {
-    checkOption({ name: 'prompt', value: prompt, rule: optionRules.string, error: invalid });
-  }
-  if (messages !== undefined) {
-    const rule = { ...optionRules.array, expected: 'an array of model messages' };
-    checkOption({ name: 'messages', value: messages, rule, error: invalid });
-  }
-  return checkOption({
-    name: 'maxSteps',
-    value: maxSteps,
-    rule: optionRules.integerFrom(1),
-    default: DEFAULT_MAX_STEPS,
-    error: invalid,
-  });
+  return options.maxSteps ?? DEFAULT_MAX_STEPS;
 }

@@ -1,5 +1,7 @@
 import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
+import { checkOption, checkOptions, optionRules } from '@toolwaves/core/internal';
 import { type JSONSchema7, jsonSchema, type ToolSet, tool } from 'ai';
+import { invalidOptions } from './step-options.js';
 import { ToolLoopError } from './tool-loop-error.js';
 
 /** Options of {@link toAiSdkTools}. */
@@ -33,9 +35,22 @@ export interface ToAiSdkToolsOptions {
  *
  * const tools = withToolwaves(toAiSdkTools(registry, { execute: true }), { dispatcher });
  * ```
+ * @throws ToolLoopError `invalid_options` for a `registry` that is not one or a wrong option.
  * @see dispatchStep to answer one step's calls; runToolLoop for the whole loop.
  */
 export function toAiSdkTools(registry: ToolRegistry, options: ToAiSdkToolsOptions = {}): ToolSet {
+  checkOption({
+    name: 'registry',
+    value: registry,
+    rule: optionRules.withMethods('a ToolRegistry', ['names', 'get']),
+    error: invalidOptions,
+  });
+  checkOptions({
+    subject: 'toAiSdkTools',
+    options,
+    rules: { execute: optionRules.boolean },
+    error: invalidOptions,
+  });
   const tools: ToolSet = {};
   for (const name of registry.names()) {
     const found = registry.get(name);

@@ -1,5 +1,7 @@
 import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { checkOption, checkOptions, optionRules } from '@toolwaves/core/internal';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
+import { invalidOptions } from './step-options.js';
 import { ToolLoopError } from './tool-loop-error.js';
 
 /** Options of {@link withToolwaves}. */
@@ -34,17 +36,29 @@ export interface WithToolwavesOptions {
  *   prompt: 'Rename the `user` field to `account` everywhere under src/',
  * });
  * ```
- * @throws ToolLoopError `invalid_options` when `dispatcher` cannot open turns.
+ * @throws ToolLoopError `invalid_options` when `dispatcher` cannot open turns, `tools` is not an
+ *   object, or for an unknown option (with a "did you mean" for a near miss).
  * @see runToolLoop for tools without `execute`, whose calls start while the model writes.
  */
 export function withToolwaves<TOOLS extends ToolSet>(
   tools: TOOLS,
   options: WithToolwavesOptions,
 ): TOOLS {
-  const turns = new StepTurns({
-    dispatcher: options?.dispatcher,
-    error: (message) => new ToolLoopError({ code: 'invalid_options', message }),
+  checkOption({
+    name: 'tools',
+    subject: 'the tools of withToolwaves',
+    value: tools,
+    rule: { ...optionRules.object, expected: 'a ToolSet (an object of AI SDK tools)' },
+    error: invalidOptions,
   });
+  checkOptions({
+    subject: 'withToolwaves',
+    options,
+    rules: { dispatcher: optionRules.dispatcher },
+    required: ['dispatcher'],
+    error: invalidOptions,
+  });
+  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalidOptions });
   const scheduled: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;

@@ -1,3 +1,4 @@
+import { ToolRegistry } from '@toolwaves/core';
 import { DispatchError, type DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -304,6 +305,15 @@ describe('runToolLoop options', () => {
       'Expected `dispatcher` to be a Dispatcher, got `undefined` (undefined)',
     ],
     [{ model: undefined }, 'Expected `model` to be a language model, got `undefined` (undefined)'],
+    [
+      { maxStep: 3 },
+      'Unknown option `maxStep` in the options of runToolLoop; did you mean `maxSteps`? The options are `model`, `dispatcher`, `stream`, `prompt`, `messages`, `maxSteps`, `signal`, `onStep`, `onEvent`, `settings`',
+    ],
+    [
+      { dispatcher: new ToolRegistry() },
+      'Expected `dispatcher` to be a Dispatcher, got a ToolRegistry',
+    ],
+    [{ onStep: 'log' }, 'Expected `onStep` to be a function, got `"log"` (string)'],
   ])('refuses %j before calling the model', async (bad, message) => {
     const options = { model, dispatcher, prompt: 'hi', ...bad } as Parameters<
       typeof runToolLoop

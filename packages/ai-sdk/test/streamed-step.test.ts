@@ -1,8 +1,9 @@
+import { ToolRegistry } from '@toolwaves/core';
 import { DispatchError, Dispatcher } from '@toolwaves/executor-rx';
 import { type ModelMessage, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dispatchStreamedStep, runToolLoop, toAiSdkTools } from '../src/index.js';
+import { dispatchStep, dispatchStreamedStep, runToolLoop, toAiSdkTools } from '../src/index.js';
 import {
   failingStep,
   overlap,
@@ -182,5 +183,33 @@ describe('runToolLoop with stream: true, cancelled', () => {
     expect((loop.error as DispatchError).code).toBe('cancelled');
     expect(writeFile.calls.map((call) => call.outcome)).toEqual(['aborted']);
     expect(model.doStreamCalls).toHaveLength(1);
+  });
+});
+
+describe('dispatchStep and dispatchStreamedStep options', () => {
+  const dispatcher = new Dispatcher({ registry: new ToolRegistry() });
+
+  it('refuse a wrong step or an unknown option, naming it, before dispatching', async () => {
+    await expect(dispatchStep({ dispatcher, step: undefined as never })).rejects.toThrow(
+      'Expected `step` to be a step result ({ toolCalls, response: { messages } }), got `undefined` (undefined)',
+    );
+    await expect(
+      dispatchStreamedStep({
+        dispatcher,
+        step: { fullStream: [] } as never,
+        onEvents: () => {},
+      } as never),
+    ).rejects.toMatchObject({
+      name: 'ToolLoopError',
+      code: 'invalid_options',
+      message:
+        'Unknown option `onEvents` in the options of dispatchStreamedStep; did you mean `onEvent`? The options are `dispatcher`, `step`, `signal`, `onEvent`',
+    });
+    await expect(
+      dispatchStep({
+        dispatcher: new ToolRegistry() as never,
+        step: { toolCalls: [], response: { messages: [] } },
+      }),
+    ).rejects.toThrow('Expected `dispatcher` to be a Dispatcher, got a ToolRegistry');
   });
 });

@@ -1,3 +1,4 @@
+import { ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import {
   driveEditTurn,
@@ -137,6 +138,31 @@ describe('withToolwaves with generateText (mock model, real fs tools)', () => {
         message:
           'Expected `dispatcher` to be a Dispatcher (with openTurn), got `undefined` (undefined)',
       }),
+    );
+  });
+
+  it('refuses an unknown option, naming the one meant, and a registry where the dispatcher belongs', () => {
+    expect(() => withToolwaves({}, { dispatcher: {}, dispatchr: {} } as never)).toThrow(
+      new ToolLoopError({
+        code: 'invalid_options',
+        message:
+          'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      }),
+    );
+    expect(() => withToolwaves({}, { dispatcher: new ToolRegistry() as never })).toThrow(
+      'Expected `dispatcher` to be a Dispatcher (with openTurn), got a ToolRegistry',
+    );
+    expect(() => withToolwaves(undefined as never, { dispatcher: {} as never })).toThrow(
+      'Expected the tools of withToolwaves to be a ToolSet (an object of AI SDK tools), got `undefined` (undefined)',
+    );
+  });
+
+  it('toAiSdkTools names a wrong registry and an unknown option', () => {
+    expect(() => toAiSdkTools(undefined as never)).toThrow(
+      'Expected `registry` to be a ToolRegistry, got `undefined` (undefined)',
+    );
+    expect(() => toAiSdkTools(new ToolRegistry(), { executes: true } as never)).toThrow(
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
     );
   });
 });

@@ -33,3 +33,8 @@ export class BenchError extends Error {
     this.code = options.code;
   }
 }
+
+/** A {@link BenchError} `invalid_options` with that message (the `error` of option checks). */
+export function invalidOptions(message: string): BenchError {
+  return new BenchError({ code: 'invalid_options', message });
+}

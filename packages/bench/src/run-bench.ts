@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import type { ToolRegistry } from '@toolwaves/core';
-import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
-import { BenchError } from './bench-error.js';
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import { BenchError, invalidOptions } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
 import { runRealStream } from './real/run-real.js';
@@ -41,6 +41,32 @@ export interface RunBenchOptions {
   readonly command?: string;
 }
 
+const { integerFrom, numberAbove, arrayOf, function: fn } = optionRules;
+const SIZES = arrayOf('an array of batch sizes', integerFrom(1));
+
+/** What each option must be; `profile.*` are the profile's own settings. */
+const RULES: Readonly<Record<string, OptionRule<unknown>>> = {
+  strategies: optionRules.array,
+  quick: optionRules.boolean,
+  profile: optionRules.object,
+  'profile.sizes': SIZES,
+  'profile.repeats': integerFrom(1),
+  'profile.seeds': integerFrom(1),
+  'profile.warmupTurns': integerFrom(0),
+  'profile.realSizes': SIZES,
+  'profile.realRepeats': integerFrom(1),
+  'profile.streamBudgetMs': optionRules.numberFrom(0),
+  seed: integerFrom(-(2 ** 53) + 1),
+  tokensPerSecond: numberAbove(0),
+  maxConcurrency: integerFrom(1),
+  workloads: optionRules.array,
+  registryFor: fn,
+  clock: fn,
+  progress: optionRules.withMethods('a Progress ({ update(step) })', ['update']),
+  signal: { expected: 'an AbortSignal', test: (value) => value instanceof AbortSignal },
+  command: optionRules.string,
+} satisfies Record<keyof RunBenchOptions | `profile.${keyof BenchProfile}`, OptionRule<unknown>>;
+
 /**
  * Runs the whole benchmark and returns its figures (render them with `renderMarkdown`,
  * `renderJson`, `renderHtml`): every workload's batches for each seed on a generated workspace,
@@ -59,25 +85,11 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
     ...(options.quick === true ? QUICK_PROFILE : FULL_PROFILE),
     ...options.profile,
   };
-  const { integerFrom, numberAbove } = optionRules;
-  const check = (name: string, value: number | undefined, rule: OptionRule<number>, or?: number) =>
-    checkOption({
-      name,
-      value,
-      rule,
-      ...(or === undefined ? {} : { default: or }),
-      error: (message) => new BenchError({ code: 'invalid_options', message }),
-    });
-  const firstSeed = check('seed', options.seed, integerFrom(-(2 ** 53) + 1), 1);
-  const seedCount = check('profile.seeds', profile.seeds, integerFrom(1));
-  const seeds = Array.from({ length: seedCount }, (_, s) => firstSeed + s);
-  const maxConcurrency = check('maxConcurrency', options.maxConcurrency, integerFrom(1), 8);
-  const tokensPerSecond = check(
-    'tokensPerSecond',
-    options.tokensPerSecond,
-    numberAbove(0),
-    DEFAULT_TOKENS_PER_SECOND,
-  );
+  checkOptions({ subject: 'runBench', options, rules: RULES, error: invalidOptions });
+  const firstSeed = options.seed ?? 1;
+  const seeds = Array.from({ length: profile.seeds }, (_, s) => firstSeed + s);
+  const maxConcurrency = options.maxConcurrency ?? 8;
+  const tokensPerSecond = options.tokensPerSecond ?? DEFAULT_TOKENS_PER_SECOND;
   const clock = options.clock ?? (() => performance.now());
   const registryFor = options.registryFor ?? ((root: string) => benchRegistry({ root }));
   const strategies = checkStrategies(options.strategies ?? defaultStrategies());

@@ -1,7 +1,15 @@
 import 'reflect-metadata';
 import { existsSync } from 'node:fs';
+import { greedyPlanner } from '@toolwaves/planner';
 import { describe, expect, it } from 'vitest';
-import { BenchError, runBench } from '../src/index.js';
+import {
+  BenchError,
+  defaultStrategies,
+  loadTraceMappings,
+  plannerStrategy,
+  replayTrace,
+  runBench,
+} from '../src/index.js';
 import { benchRegistry } from '../src/workloads/bench-registry.js';
 
 describe('runBench, interrupted', () => {
@@ -44,6 +52,41 @@ describe('runBench, given bad options', () => {
     });
     await expect(runBench({ profile: { seeds: 0 } })).rejects.toThrow(
       'Expected `profile.seeds` to be an integer from 1 and up, got `0` (number)',
+    );
+  });
+
+  it('refuses an unknown option, naming the one meant, here and in the profile', async () => {
+    await expect(runBench({ maxConcurency: 4 } as never)).rejects.toMatchObject({
+      name: 'BenchError',
+      code: 'invalid_options',
+      message: expect.stringMatching(
+        /^Unknown option `maxConcurency` in the options of runBench; did you mean `maxConcurrency`\? The options are `strategies`, `quick`, `profile`,/,
+      ),
+    });
+    await expect(runBench({ profile: { seed: 2 } } as never)).rejects.toThrow(
+      'Unknown option `seed` in `profile` of runBench; did you mean `seeds`? The options are `sizes`, `repeats`, `seeds`, `warmupTurns`, `realSizes`, `realRepeats`, `streamBudgetMs`',
+    );
+  });
+});
+
+describe('the other bench functions, given bad options', () => {
+  it('name the option and the value', async () => {
+    expect(() => defaultStrategies({ optimalBudget: 5 } as never)).toThrow(
+      'Unknown option `optimalBudget` in the options of defaultStrategies; did you mean `optimalBudgetMs`?',
+    );
+    expect(() => plannerStrategy(greedyPlanner(), { clairvoyant: 'yes' } as never)).toThrow(
+      'Expected `clairvoyant` to be a boolean, got `"yes"` (string)',
+    );
+    expect(() => plannerStrategy(undefined as never)).toThrow(
+      'Expected `planner` to be a Planner ({ name: string, plan(nodes, options) }), got `undefined` (undefined)',
+    );
+    expect(() =>
+      replayTrace({ trace: { format: 'openai', turns: [] }, maxConcurency: 2 } as never),
+    ).toThrow(
+      'Unknown option `maxConcurency` in the options of replayTrace; did you mean `maxConcurrency`?',
+    );
+    await expect(loadTraceMappings({ file: 'map.mjs' } as never)).rejects.toThrow(
+      'Unknown option `file` in the options of loadTraceMappings; the options are `path`, `cwd`',
     );
   });
 });

@@ -1,7 +1,9 @@
 import type { Access } from '@toolwaves/planner';
 import type { ZodType } from 'zod';
-import { fnTool } from './fn-tool.js';
+import { checkOptions } from './check-options.js';
+import { DECLARATION_RULES, fnTool } from './fn-tool.js';
 import type { Tool } from './tool.js';
+import { invalidTool } from './toolwaves-error.js';
 
 /** Options of {@link declareTool}: a tool's declarations, without an implementation. */
 export interface DeclareToolOptions<I> {
@@ -37,10 +39,17 @@ export interface DeclareToolOptions<I> {
  * @see fnTool for a tool with its implementation.
  */
 export function declareTool<I>(options: DeclareToolOptions<I>): Tool<I> {
-  const name = options?.name;
+  checkOptions({
+    subject: 'declareTool',
+    options,
+    rules: DECLARATION_RULES,
+    checkedApart: ['name'],
+    error: invalidTool,
+  });
+  const name = options.name;
   return fnTool<I>({
     ...options,
-    description: options?.description ?? name,
+    description: options.description ?? name,
     execute: () => ({
       content: `tool \`${name}\` is declared only: its implementation comes from the framework that runs it (a turn's run(call, execute))`,
       isError: true,

@@ -1,4 +1,7 @@
+import { checkOptions } from './check-options.js';
+import { type OptionRule, optionRules } from './option-rule.js';
 import type { Tool } from './tool.js';
+import { invalidOptions } from './toolwaves-error.js';
 import { validateInput } from './validate-input.js';
 
 /** Options of {@link executeTool}. */
@@ -31,6 +34,19 @@ export interface ExecutedTool {
  * @see validateInput
  */
 export async function executeTool(options: ExecuteToolOptions): Promise<ExecutedTool> {
+  checkOptions({
+    subject: 'executeTool',
+    options,
+    rules: {
+      tool: optionRules.withMethods('a tool ({ name, execute(input, context) })', ['execute']),
+      toolCallId: optionRules.string,
+      signal: { expected: 'an AbortSignal', test: (value) => value instanceof AbortSignal },
+    } satisfies Record<Exclude<keyof ExecuteToolOptions, 'input'>, OptionRule<unknown>>,
+    // validated against the tool's schema below: a wrong input is the tool's soft error
+    checkedApart: ['input'],
+    required: ['tool', 'toolCallId'],
+    error: invalidOptions,
+  });
   const { tool } = options;
   const input = validateInput(tool, options.input);
   if (!input.ok) return { content: input.message, isError: true };

@@ -1,7 +1,8 @@
 import type { Access } from '@toolwaves/planner';
 import type { ZodType } from 'zod';
 import { checkOption } from './check-option.js';
-import { optionRules } from './option-rule.js';
+import { checkOptions } from './check-options.js';
+import { type OptionRule, optionRules } from './option-rule.js';
 import type { Tool } from './tool.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
@@ -27,6 +28,27 @@ export interface FnToolOptions<I> {
 }
 
 /**
+ * What a tool's declarations must be, in `fnTool` and `declareTool` (`name` and `execute` are
+ * checked apart, named with the tool).
+ */
+export const DECLARATION_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
+  description: optionRules.string,
+  input: optionRules.withMethods('a zod schema', ['safeParse']),
+  concurrencySafe: {
+    expected: 'a boolean or a function of the input',
+    test: (value): value is unknown => typeof value === 'boolean' || typeof value === 'function',
+  },
+  resourceKey: {
+    expected: 'a string or a function of the input',
+    test: (value): value is unknown => typeof value === 'string' || typeof value === 'function',
+  },
+  access: {
+    expected: 'an array of accesses or a function of the input',
+    test: (value): value is unknown => Array.isArray(value) || typeof value === 'function',
+  },
+};
+
+/**
  * Makes a tool from a function and its declarations.
  *
  * @example
@@ -42,6 +64,13 @@ export interface FnToolOptions<I> {
  * @see tool for class tools with injected dependencies.
  */
 export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
+  checkOptions({
+    subject: 'fnTool',
+    options,
+    rules: DECLARATION_RULES,
+    checkedApart: ['name', 'execute'],
+    error: invalidTool,
+  });
   const name = checkOption({
     name: 'name',
     subject: '`name` of fnTool',

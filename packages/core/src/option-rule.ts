@@ -16,9 +16,32 @@ export interface OptionRule<T> {
   readonly expected: string;
   /** Whether the value satisfies the rule. */
   test(value: unknown): value is T;
+  /**
+   * For an array: the rule of each element, checked by `checkOptions` under the element's own
+   * name (`hooks.pre[1]`), so the message points at the one that is wrong.
+   */
+  readonly each?: OptionRule<unknown>;
 }
 
 const isNumber = (value: unknown): value is number => typeof value === 'number';
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null;
+
+/** An object with these methods (and a non-empty `name` when `named`): see `optionRules`. */
+function withMethods(
+  expected: string,
+  methods: readonly string[],
+  options: { readonly named?: boolean } = {},
+): OptionRule<object> {
+  return {
+    expected,
+    test: (value): value is object =>
+      isObject(value) &&
+      methods.every((method) => typeof value[method] === 'function') &&
+      (options.named !== true || (typeof value.name === 'string' && value.name !== '')),
+  };
+}
 
 /**
  * The option rules every toolwaves package uses, each with the words of its message.
@@ -77,6 +100,27 @@ export const optionRules = {
     expected: 'an array',
     test: (value): value is readonly unknown[] => Array.isArray(value),
   } satisfies OptionRule<readonly unknown[]>,
+  /**
+   * An array (`expected` says of what, e.g. `'an array of functions'`) whose every element
+   * satisfies `each`, each named in the message (`pre[1]`).
+   */
+  arrayOf: <E>(expected: string, each: OptionRule<E>): OptionRule<readonly E[]> => ({
+    expected,
+    test: (value): value is readonly E[] => Array.isArray(value),
+    each,
+  }),
+  /**
+   * An object of some kind, known by its methods (duck typing keeps the packages from
+   * importing each other's classes): `expected` names the kind, e.g. `'a Coordinator'`; with
+   * `named`, it also needs a non-empty `name` string.
+   */
+  withMethods,
+  /**
+   * A toolwaves `Dispatcher` (of `@toolwaves/executor-rx`, which core cannot import), known by
+   * `openTurn`: what the framework adapters take, e.g. "Expected `dispatcher` to be a Dispatcher
+   * (with openTurn), got a ToolRegistry".
+   */
+  dispatcher: withMethods('a Dispatcher (with openTurn)', ['openTurn']),
   /** One of the listed literal values. */
   oneOf: <const V extends readonly (string | number | boolean)[]>(
     values: V,

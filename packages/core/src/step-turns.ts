@@ -1,9 +1,12 @@
-import { optionMessage } from './check-option.js';
+import { checkOption } from './check-option.js';
+import { checkOptions } from './check-options.js';
+import { type OptionRule, optionRules } from './option-rule.js';
 import { SignalWaiters } from './signal-waiters.js';
 import type { ToolCall } from './tool-call.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
 import type { ToolResult } from './tool-result.js';
+import { invalidOptions } from './toolwaves-error.js';
 
 /**
  * A turn fed one call at a time, as `Dispatcher.openTurn` returns it (`@toolwaves/executor-rx`):
@@ -130,17 +133,19 @@ export class StepTurns {
     /** Makes the adapter's own error from a message about a wrong option. */
     readonly error: (message: string) => Error;
   }) {
-    const dispatcher: unknown = options.dispatcher;
-    if (typeof (dispatcher as Partial<TurnSource> | undefined)?.openTurn !== 'function') {
-      throw options.error(
-        optionMessage({
-          name: 'dispatcher',
-          expected: 'a Dispatcher (with openTurn)',
-          value: dispatcher,
-        }),
-      );
-    }
-    this.#source = options.dispatcher;
+    checkOptions({
+      subject: 'StepTurns',
+      options,
+      rules: { dispatcher: optionRules.dispatcher, error: optionRules.function },
+      required: ['error'],
+      error: typeof options?.error === 'function' ? options.error : invalidOptions,
+    });
+    this.#source = checkOption({
+      name: 'dispatcher',
+      value: options.dispatcher,
+      rule: optionRules.dispatcher as OptionRule<TurnSource>,
+      error: options.error,
+    });
   }
 
   /**

@@ -3,6 +3,8 @@ import type { Access } from '@toolwaves/planner';
 import { injectable } from 'inversify';
 import type { output, ZodType } from 'zod';
 import { checkOption } from './check-option.js';
+import { checkOptions } from './check-options.js';
+import { DECLARATION_RULES } from './fn-tool.js';
 import { optionRules } from './option-rule.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
@@ -66,6 +68,13 @@ const TOOL_METADATA = Symbol.for('toolwaves.tool-metadata');
 export function tool<S extends ZodType = ZodType>(
   options: ToolOptions<S>,
 ): ToolClassDecorator<output<S>> {
+  checkOptions({
+    subject: '@tool',
+    options,
+    rules: { description: optionRules.string, input: DECLARATION_RULES.input! },
+    checkedApart: ['name'],
+    error: invalidTool,
+  });
   checkOption({
     name: 'name',
     subject: '`name` of @tool',

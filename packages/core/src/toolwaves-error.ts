@@ -2,9 +2,14 @@
  * What went wrong, for {@link ToolwavesError}:
  * - `duplicate_tool`: a registry already holds a tool of that name;
  * - `invalid_tool`: a tool (or its `@tool` / `fnTool` options) is malformed, named in the message;
- * - `provider_error`: a provider's stream reported an error (an `error` or `response.failed` event).
+ * - `provider_error`: a provider's stream reported an error (an `error` or `response.failed` event);
+ * - `invalid_options`: a function's options are wrong or unknown, named in the message.
  */
-export type ToolwavesErrorCode = 'duplicate_tool' | 'invalid_tool' | 'provider_error';
+export type ToolwavesErrorCode =
+  | 'duplicate_tool'
+  | 'invalid_tool'
+  | 'provider_error'
+  | 'invalid_options';
 
 /**
  * The one error class of `@toolwaves/core`: a programming or configuration mistake, or a
@@ -24,4 +29,9 @@ export class ToolwavesError extends Error {
 /** A {@link ToolwavesError} `invalid_tool` with that message (the `error` of `checkOption`). */
 export function invalidTool(message: string): ToolwavesError {
   return new ToolwavesError({ code: 'invalid_tool', message });
+}
+
+/** A {@link ToolwavesError} `invalid_options` with that message (the `error` of `checkOptions`). */
+export function invalidOptions(message: string): ToolwavesError {
+  return new ToolwavesError({ code: 'invalid_options', message });
 }

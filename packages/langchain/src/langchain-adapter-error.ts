@@ -37,3 +37,8 @@ export class LangChainAdapterError extends Error {
     this.code = options.code;
   }
 }
+
+/** A {@link LangChainAdapterError} `invalid_options` with that message. */
+export function invalidOptions(message: string): LangChainAdapterError {
+  return new LangChainAdapterError({ code: 'invalid_options', message });
+}

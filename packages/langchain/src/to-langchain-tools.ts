@@ -2,6 +2,8 @@ import { ToolMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type ToolRunnableConfig } from '@langchain/core/tools';
 import type { InteropZodObject } from '@langchain/core/utils/types';
 import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
+import { toolList } from '@toolwaves/core/internal';
+import { invalidOptions } from './langchain-adapter-error.js';
 
 /**
  * toolwaves tools as LangChain tools (name, description, zod schema, implementation), for an
@@ -20,14 +22,13 @@ import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@tool
  *   middleware: [toolwavesMiddleware({ dispatcher: new Dispatcher({ registry, mode: 'eager' }) })],
  * });
  * ```
+ * @throws LangChainAdapterError `invalid_options` when `tools` is neither (naming what it got).
  * @see toolwavesMiddleware
  */
 export function toLangChainTools(
   tools: ToolRegistry | readonly Tool<unknown>[],
 ): DynamicStructuredTool[] {
-  const list = Array.isArray(tools)
-    ? (tools as readonly Tool<unknown>[])
-    : (tools as ToolRegistry).names().map((name) => (tools as ToolRegistry).get(name) as Tool);
+  const list = toolList({ subject: 'toLangChainTools', tools, error: invalidOptions });
   return list.map(
     (tool) =>
       new DynamicStructuredTool({

@@ -1,6 +1,7 @@
 import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
 import { createMiddleware } from 'langchain';
-import { LangChainAdapterError } from './langchain-adapter-error.js';
+import { invalidOptions } from './langchain-adapter-error.js';
 import { runLangChainToolCall } from './run-langchain-tool-call.js';
 
 /** Options of {@link toolwavesMiddleware}. */
@@ -40,14 +41,19 @@ export interface ToolwavesMiddlewareOptions {
  *   middleware: [toolwavesMiddleware({ dispatcher: new Dispatcher({ registry, mode: 'eager' }) })],
  * });
  * ```
- * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns.
+ * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns, or for
+ * an unknown option (with a "did you mean" for a near miss) or a missing options object.
  * @see ToolwavesToolNode for a LangGraph graph built by hand.
  */
 export function toolwavesMiddleware(options: ToolwavesMiddlewareOptions) {
-  const turns = new StepTurns({
-    dispatcher: options?.dispatcher,
-    error: (message) => new LangChainAdapterError({ code: 'invalid_options', message }),
+  checkOptions({
+    subject: 'toolwavesMiddleware',
+    options,
+    rules: { dispatcher: optionRules.dispatcher },
+    required: ['dispatcher'],
+    error: invalidOptions,
   });
+  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalidOptions });
   return createMiddleware({
     name: 'ToolwavesMiddleware',
     wrapToolCall: (request, handler) =>

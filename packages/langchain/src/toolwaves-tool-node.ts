@@ -2,13 +2,22 @@ import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { Command, LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { StepTurns, type TurnSource } from '@toolwaves/core';
-import { LangChainAdapterError } from './langchain-adapter-error.js';
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './langchain-adapter-error.js';
 import { runLangChainToolCall } from './run-langchain-tool-call.js';
 
 /** Options of {@link ToolwavesToolNode}: `ToolNode`'s, and the dispatcher. */
 export type ToolwavesToolNodeOptions = NonNullable<ConstructorParameters<typeof ToolNode>[1]> & {
   /** The `Dispatcher` that decides when each call starts (its registry holds the declarations). */
   readonly dispatcher: TurnSource;
+};
+
+/** What each option must be: `dispatcher`, and those of LangGraph's `ToolNode`. */
+const TOOL_NODE_RULES: Readonly<Record<keyof ToolwavesToolNodeOptions, OptionRule<unknown>>> = {
+  dispatcher: optionRules.dispatcher,
+  name: optionRules.string,
+  tags: optionRules.arrayOf('an array of strings', optionRules.string),
+  handleToolErrors: optionRules.boolean,
 };
 
 type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
@@ -37,7 +46,8 @@ type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
  *   .addEdge('tools', 'agent')
  *   .compile();
  * ```
- * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns.
+ * @throws LangChainAdapterError `invalid_options` when `dispatcher` cannot open turns, or for
+ * an unknown option (with a "did you mean" for a near miss) or a missing options object.
  * @see toolwavesMiddleware for `createAgent`.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the state type, `any` by default as in `ToolNode`
@@ -45,12 +55,16 @@ export class ToolwavesToolNode<T = any> extends ToolNode<T> {
   readonly #turns: StepTurns;
 
   constructor(tools: ConstructorParameters<typeof ToolNode>[0], options: ToolwavesToolNodeOptions) {
-    const { dispatcher, ...toolNodeOptions } = options ?? ({} as ToolwavesToolNodeOptions);
-    super(tools, toolNodeOptions);
-    this.#turns = new StepTurns({
-      dispatcher,
-      error: (message) => new LangChainAdapterError({ code: 'invalid_options', message }),
+    checkOptions({
+      subject: 'ToolwavesToolNode',
+      options,
+      rules: TOOL_NODE_RULES,
+      required: ['dispatcher'],
+      error: invalidOptions,
     });
+    const { dispatcher, ...toolNodeOptions } = options;
+    super(tools, toolNodeOptions);
+    this.#turns = new StepTurns({ dispatcher, error: invalidOptions });
   }
 
   protected override runTool(

@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { fakeModel } from '@langchain/core/testing';
+import { ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import {
   driveEditTurn,
@@ -184,6 +185,35 @@ describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () =>
         message:
           'Expected `dispatcher` to be a Dispatcher (with openTurn), got `undefined` (undefined)',
       }),
+    );
+  });
+
+  it('refuses an unknown option, naming the one meant, and a registry where the dispatcher belongs', () => {
+    expect(() => toolwavesMiddleware({ dispatcher: {}, dispatchr: {} } as never)).toThrow(
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+    );
+    expect(() => toolwavesMiddleware({ dispatcher: new ToolRegistry() as never })).toThrow(
+      'Expected `dispatcher` to be a Dispatcher (with openTurn), got a ToolRegistry',
+    );
+    expect(() => toolwavesMiddleware(undefined as never)).toThrow(
+      new LangChainAdapterError({
+        code: 'invalid_options',
+        message:
+          'Expected the options of toolwavesMiddleware to be an object, got `undefined` (undefined)',
+      }),
+    );
+  });
+
+  it('names a missing tools argument of toLangChainTools, not a TypeError from inside', () => {
+    expect(() => toLangChainTools(undefined as never)).toThrow(
+      new LangChainAdapterError({
+        code: 'invalid_options',
+        message:
+          'Expected the tools of toLangChainTools to be a ToolRegistry or an array of tools, got `undefined` (undefined)',
+      }),
+    );
+    expect(() => toLangChainTools([{ name: 'x' }] as never)).toThrow(
+      'Expected `tools[0]` to be a tool ({ name: string, description: string, execute(input, context) }), got `{"name":"x"}` (object)',
     );
   });
 });

@@ -71,4 +71,16 @@ describe('ToolwavesToolNode in a hand-built LangGraph graph (fake model, real fs
       }),
     );
   });
+
+  it('refuses an unknown option, naming the one meant', () => {
+    expect(
+      () => new ToolwavesToolNode([], { dispatcher: {}, handleToolError: true } as never),
+    ).toThrow(
+      new LangChainAdapterError({
+        code: 'invalid_options',
+        message:
+          'Unknown option `handleToolError` in the options of ToolwavesToolNode; did you mean `handleToolErrors`? The options are `dispatcher`, `name`, `tags`, `handleToolErrors`',
+      }),
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import type { ToolRegistry } from '@toolwaves/core';
 import type { McpTool } from './mcp-tool.js';
-import { type McpToolsOptions, mcpTools } from './mcp-tools.js';
+import { checkMcpToolsOptions, type McpToolsOptions, mcpTools } from './mcp-tools.js';
 import { McpToolsError } from './mcp-tools-error.js';
 
 /** Options of {@link addMcpTools}: those of {@link mcpTools} and the registry to add to. */
@@ -24,6 +24,7 @@ export interface AddMcpToolsOptions extends McpToolsOptions {
  * ```
  */
 export async function addMcpTools(options: AddMcpToolsOptions): Promise<McpTool[]> {
+  checkMcpToolsOptions({ subject: 'addMcpTools', options, extra: ['registry'] });
   const { registry, ...rest } = options;
   const tools = await mcpTools(rest);
   const taken = tools.find((tool) => registry.get(tool.name) !== undefined);

@@ -1,6 +1,8 @@
+import { checkOptions } from '@toolwaves/core/internal';
 import type { AccessMode } from '@toolwaves/planner';
 import { listAllMcpTools } from './list-all-mcp-tools.js';
 import type { McpClientLike, McpListedTool } from './mcp-client-like.js';
+import { invalidOptions, mcpOptionRules } from './mcp-option-rules.js';
 import { McpPathKeys, type McpPathUse } from './mcp-path-keys.js';
 import type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
 
@@ -41,6 +43,13 @@ const PATHS_FIELD = 'paths';
 export async function filesystemServerOverrides(
   options: FilesystemServerOverridesOptions,
 ): Promise<Record<string, McpToolOverride>> {
+  checkOptions({
+    subject: 'filesystemServerOverrides',
+    options,
+    rules: mcpOptionRules(['client', 'server', 'roots', 'signal']),
+    required: ['client', 'server'],
+    error: invalidOptions,
+  });
   const { client, server, signal } = options;
   const listed = await listAllMcpTools({ client, server, signal });
   const keys = await McpPathKeys.fromServer({ client, server, roots: options.roots, signal });

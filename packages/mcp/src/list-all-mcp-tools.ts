@@ -1,4 +1,6 @@
+import { checkOptions } from '@toolwaves/core/internal';
 import type { McpClientLike, McpListedTool } from './mcp-client-like.js';
+import { invalidOptions, mcpOptionRules } from './mcp-option-rules.js';
 import { McpToolsError } from './mcp-tools-error.js';
 import { withTraceContext } from './trace-context-meta.js';
 import { withRequestSignal } from './with-request-signal.js';
@@ -17,6 +19,13 @@ export interface ListAllMcpToolsOptions {
  *   repeats a cursor (it would page forever).
  */
 export async function listAllMcpTools(options: ListAllMcpToolsOptions): Promise<McpListedTool[]> {
+  checkOptions({
+    subject: 'listAllMcpTools',
+    options,
+    rules: mcpOptionRules(['client', 'server', 'signal']),
+    required: ['client', 'server'],
+    error: invalidOptions,
+  });
   const { client, server, signal } = options;
   const tools: McpListedTool[] = [];
   const seen = new Set<string>();

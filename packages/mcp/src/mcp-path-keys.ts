@@ -1,8 +1,10 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { checkOptions } from '@toolwaves/core/internal';
 import { resolveLinks } from '@toolwaves/core/node';
 import type { Access, AccessMode } from '@toolwaves/planner';
 import type { McpClientLike } from './mcp-client-like.js';
+import { invalidOptions, mcpOptionRules } from './mcp-option-rules.js';
 import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput } from './mcp-tool-override.js';
@@ -83,6 +85,13 @@ export class McpPathKeys {
   readonly #canonicalRoots: readonly string[];
 
   constructor(options: McpPathKeysOptions) {
+    checkOptions({
+      subject: 'McpPathKeys',
+      options,
+      rules: mcpOptionRules(['server', 'roots']),
+      required: ['server', 'roots'],
+      error: invalidOptions,
+    });
     this.server = options.server;
     this.roots = options.roots.map((root) => resolve(root));
     this.#coarse = mcpServerKey(options.server);
@@ -96,6 +105,13 @@ export class McpPathKeys {
    * roots: every path then gets the coarse key.
    */
   static async fromServer(options: McpPathKeysFromServerOptions): Promise<McpPathKeys> {
+    checkOptions({
+      subject: 'McpPathKeys.fromServer',
+      options,
+      rules: mcpOptionRules(['client', 'server', 'roots', 'signal']),
+      required: ['client', 'server'],
+      error: invalidOptions,
+    });
     const roots = options.roots ?? (await askAllowedDirectories(options));
     return new McpPathKeys({ server: options.server, roots });
   }

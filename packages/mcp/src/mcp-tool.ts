@@ -1,7 +1,9 @@
 import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@toolwaves/core';
+import { checkOptions } from '@toolwaves/core/internal';
 import type { Access } from '@toolwaves/planner';
 import type { McpClientLike, McpListedTool, McpToolAnnotations } from './mcp-client-like.js';
 import { mcpInputSchema } from './mcp-input-schema.js';
+import { checkOverride, invalidOptions, mcpOptionRules } from './mcp-option-rules.js';
 import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
@@ -56,6 +58,15 @@ const resolve = <T>(value: T | ((input: McpToolInput) => T), input: McpToolInput
  * @see mcpTools to wrap every tool of a server at once.
  */
 export function mcpTool(options: McpToolOptions): McpTool {
+  checkOptions({
+    subject: 'mcpTool',
+    options,
+    rules: mcpOptionRules(['client', 'server', 'listed', 'override', 'prefix', 'requestTimeoutMs']),
+    required: ['client', 'server', 'listed'],
+    error: invalidOptions,
+  });
+  if (options.override !== undefined)
+    checkOverride({ name: 'override', override: options.override });
   const { client, server, listed, override = {}, prefix = '', requestTimeoutMs } = options;
   const readOnly = override.readOnly ?? listed.annotations?.readOnlyHint === true;
   const defaultAccess: readonly Access[] = [

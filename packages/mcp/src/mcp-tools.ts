@@ -1,6 +1,12 @@
-import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import { checkOptions } from '@toolwaves/core/internal';
 import { listAllMcpTools } from './list-all-mcp-tools.js';
 import type { McpClientLike } from './mcp-client-like.js';
+import {
+  checkOverride,
+  invalidOptions,
+  type MCP_OPTION_RULES,
+  mcpOptionRules,
+} from './mcp-option-rules.js';
 import { type McpTool, mcpTool } from './mcp-tool.js';
 import type { McpToolOverride } from './mcp-tool-override.js';
 import { McpToolsError } from './mcp-tools-error.js';
@@ -43,7 +49,8 @@ export interface McpToolsOptions {
  * @see addMcpTools to add them to a registry in one call.
  */
 export async function mcpTools(options: McpToolsOptions): Promise<McpTool[]> {
-  const { client, server, overrides = {}, prefix, requestTimeoutMs, signal } = checked(options);
+  checkMcpToolsOptions({ subject: 'mcpTools', options });
+  const { client, server, overrides = {}, prefix, requestTimeoutMs, signal } = options;
   const listed = await listAllMcpTools({ client, server, signal });
   const names = listed.map((tool) => tool.name);
   for (const name of Object.keys(overrides)) {
@@ -68,44 +75,31 @@ export async function mcpTools(options: McpToolsOptions): Promise<McpTool[]> {
   );
 }
 
-function invalid(message: string): McpToolsError {
-  return new McpToolsError({ code: 'invalid_options', message });
-}
-
-function checked(options: McpToolsOptions): McpToolsOptions {
-  checkOption({
-    name: 'options',
-    subject: 'the options of mcpTools',
-    value: options,
-    rule: optionRules.object,
-    error: invalid,
+/** Checks the options of mcpTools (or of `subject`, which takes them and `extra` more). */
+export function checkMcpToolsOptions(check: {
+  readonly subject: string;
+  readonly options: unknown;
+  readonly extra?: readonly (keyof typeof MCP_OPTION_RULES)[];
+}): void {
+  checkOptions({
+    subject: check.subject,
+    options: check.options,
+    rules: mcpOptionRules([...MCP_TOOLS_OPTIONS, ...(check.extra ?? [])]),
+    required: ['client', 'server', ...(check.extra ?? [])],
+    error: invalidOptions,
   });
-  const { client, server, overrides, prefix, requestTimeoutMs } = options;
-  checkOption({ name: 'client', value: client, rule: CLIENT_RULE, error: invalid });
-  checkOption({ name: 'server', value: server, rule: optionRules.nonEmptyString, error: invalid });
-  if (overrides !== undefined) {
-    const rule = { ...optionRules.object, expected: 'an object keyed by tool name' };
-    checkOption({ name: 'overrides', value: overrides, rule, error: invalid });
-    for (const [name, override] of Object.entries(overrides)) {
-      const field = `overrides.${name}`;
-      checkOption({ name: field, value: override, rule: optionRules.object, error: invalid });
-    }
+  const { overrides } = check.options as McpToolsOptions;
+  for (const [name, override] of Object.entries(overrides ?? {})) {
+    checkOverride({ name: `overrides.${name}`, override });
   }
-  if (prefix !== undefined) {
-    checkOption({ name: 'prefix', value: prefix, rule: optionRules.string, error: invalid });
-  }
-  if (requestTimeoutMs !== undefined) {
-    const rule = optionRules.integerFrom(1);
-    checkOption({ name: 'requestTimeoutMs', value: requestTimeoutMs, rule, error: invalid });
-  }
-  return options;
 }
 
-const CLIENT_RULE: OptionRule<McpClientLike> = {
-  expected: 'a connected MCP client with `listTools` and `callTool`',
-  test: (value): value is McpClientLike =>
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Partial<McpClientLike>).listTools === 'function' &&
-    typeof (value as Partial<McpClientLike>).callTool === 'function',
-};
+/** The options of {@link mcpTools}, in the order the message lists them. */
+const MCP_TOOLS_OPTIONS = [
+  'client',
+  'server',
+  'overrides',
+  'prefix',
+  'requestTimeoutMs',
+  'signal',
+] as const;

@@ -214,10 +214,41 @@ describe('mcpTools: bad options', () => {
       { requestTimeoutMs: 0 },
       'Expected `requestTimeoutMs` to be an integer from 1 and up, got `0` (number)',
     ],
+    [
+      { prefx: 'fs_' },
+      'Unknown option `prefx` in the options of mcpTools; did you mean `prefix`? The options are `client`, `server`, `overrides`, `prefix`, `requestTimeoutMs`, `signal`',
+    ],
+    [
+      { overrides: { read_file: { readonly: true } } },
+      'Unknown option `readonly` in the options of `overrides.read_file`; did you mean `readOnly`? The options are `readOnly`, `concurrencySafe`, `access`, `description`',
+    ],
+    [
+      { overrides: { read_file: { concurrencySafe: 'yes' } } },
+      'Expected `concurrencySafe` to be a boolean or a function of the input, got `"yes"` (string)',
+    ],
   ])('refuses %j', async (bad, message) => {
     const options = { client: await fs(), server: 'fs', ...bad } as Parameters<typeof mcpTools>[0];
     const error = await rejection(mcpTools(options));
     expect(error.code).toBe('invalid_options');
     expect(error.message).toBe(message);
+  });
+
+  it('addMcpTools names an unknown option and a dispatcher-like object where the registry belongs', async () => {
+    const client = await fs();
+    const unknown = await rejection(
+      addMcpTools({ client, server: 'fs', registry: new ToolRegistry(), colour: 'red' } as never),
+    );
+    expect(unknown.code).toBe('invalid_options');
+    expect(unknown.message).toMatch(
+      /^Unknown option `colour` in the options of addMcpTools; the options are /,
+    );
+    const wrongKind = await rejection(
+      addMcpTools({ client, server: 'fs', registry: { openTurn: () => undefined } } as never),
+    );
+    expect(wrongKind.message).toBe('Expected `registry` to be a ToolRegistry, got `{}` (object)');
+    const missing = await rejection(addMcpTools(undefined as never));
+    expect(missing.message).toBe(
+      'Expected the options of addMcpTools to be an object, got `undefined` (undefined)',
+    );
   });
 });

@@ -37,3 +37,8 @@ export class AgentsAdapterError extends Error {
     this.code = options.code;
   }
 }
+
+/** An {@link AgentsAdapterError} `invalid_options` with that message. */
+export function invalidOptions(message: string): AgentsAdapterError {
+  return new AgentsAdapterError({ code: 'invalid_options', message });
+}

@@ -1,6 +1,8 @@
 import { tool as agentsTool, type FunctionTool } from '@openai/agents-core';
 import type { JsonObjectSchemaNonStrict } from '@openai/agents-core/types';
 import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@toolwaves/core';
+import { toolList } from '@toolwaves/core/internal';
+import { invalidOptions } from './agents-adapter-error.js';
 
 /**
  * toolwaves tools as Agents SDK function tools (name, description, JSON Schema, non-strict), for
@@ -16,14 +18,13 @@ import { executeTool, type Tool, type ToolRegistry, toolJsonSchema } from '@tool
  *   { dispatcher: new Dispatcher({ registry, mode: 'eager' }) },
  * );
  * ```
+ * @throws AgentsAdapterError `invalid_options` when `tools` is neither (naming what it got).
  * @see withToolwaves
  */
 export function toAgentsTools(
   tools: ToolRegistry | readonly Tool<unknown>[],
 ): FunctionTool<unknown, JsonObjectSchemaNonStrict<Record<string, never>>, string>[] {
-  const list = Array.isArray(tools)
-    ? (tools as readonly Tool<unknown>[])
-    : (tools as ToolRegistry).names().map((name) => (tools as ToolRegistry).get(name) as Tool);
+  const list = toolList({ subject: 'toAgentsTools', tools, error: invalidOptions });
   return list.map((tool) =>
     agentsTool({
       name: tool.name,

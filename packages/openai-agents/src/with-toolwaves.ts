@@ -1,7 +1,7 @@
 import type { Agent, FunctionTool, RunContext, Tool } from '@openai/agents-core';
 import { StepTurns, type TurnSource } from '@toolwaves/core';
-import { optionMessage } from '@toolwaves/core/internal';
-import { AgentsAdapterError } from './agents-adapter-error.js';
+import { checkOptions, optionMessage, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './agents-adapter-error.js';
 
 /** Options of {@link withToolwaves}. */
 export interface WithToolwavesOptions {
@@ -12,7 +12,7 @@ export interface WithToolwavesOptions {
   readonly dispatcher: TurnSource;
 }
 
-const invalid = (message: string) => new AgentsAdapterError({ code: 'invalid_options', message });
+const invalid = invalidOptions;
 
 /**
  * An agent (or a list of tools) whose function tools run when toolwaves lets them: the function
@@ -37,8 +37,8 @@ const invalid = (message: string) => new AgentsAdapterError({ code: 'invalid_opt
  * );
  * const result = await run(agent, 'Fix the rounding TODO in src/price.ts');
  * ```
- * @throws AgentsAdapterError `invalid_options` for a missing dispatcher or a target that is
- *   neither an agent nor a list of tools.
+ * @throws AgentsAdapterError `invalid_options` for a missing dispatcher, an unknown option (with
+ *   a "did you mean" for a near miss) or a target that is neither an agent nor a list of tools.
  * @see toAgentsTools for toolwaves tools as function tools.
  */
 export function withToolwaves<
@@ -46,7 +46,14 @@ export function withToolwaves<
   T extends Agent<any, any> | readonly Tool<never>[],
 >(target: T, options: WithToolwavesOptions): T extends readonly (infer U)[] ? U[] : T {
   type Result = T extends readonly (infer U)[] ? U[] : T;
-  const turns = new StepTurns({ dispatcher: options?.dispatcher, error: invalid });
+  checkOptions({
+    subject: 'withToolwaves',
+    options,
+    rules: { dispatcher: optionRules.dispatcher },
+    required: ['dispatcher'],
+    error: invalid,
+  });
+  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalid });
   if (Array.isArray(target)) {
     return (target as readonly Tool<never>[]).map((tool) => scheduled(tool, turns)) as Result;
   }

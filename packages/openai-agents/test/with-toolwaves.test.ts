@@ -1,5 +1,6 @@
 import { Agent, Runner } from '@openai/agents-core';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents-core/testing';
+import { ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import {
   driveEditTurn,
@@ -150,6 +151,32 @@ describe('withToolwaves on an Agents SDK agent (scripted model, real fs tools)',
         code: 'invalid_options',
         message:
           'Expected `dispatcher` to be a Dispatcher (with openTurn), got `undefined` (undefined)',
+      }),
+    );
+  });
+
+  it('refuses an unknown option, naming the one meant, and a registry where the dispatcher belongs', () => {
+    expect(() => withToolwaves([], { dispatcher: {}, dispacher: {} } as never)).toThrow(
+      new AgentsAdapterError({
+        code: 'invalid_options',
+        message:
+          'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      }),
+    );
+    expect(() => withToolwaves([], { dispatcher: new ToolRegistry() as never })).toThrow(
+      'Expected `dispatcher` to be a Dispatcher (with openTurn), got a ToolRegistry',
+    );
+    expect(() => withToolwaves([], undefined as never)).toThrow(
+      'Expected the options of withToolwaves to be an object, got `undefined` (undefined)',
+    );
+  });
+
+  it('names a missing tools argument of toAgentsTools', () => {
+    expect(() => toAgentsTools(undefined as never)).toThrow(
+      new AgentsAdapterError({
+        code: 'invalid_options',
+        message:
+          'Expected the tools of toAgentsTools to be a ToolRegistry or an array of tools, got `undefined` (undefined)',
       }),
     );
   });

@@ -6,7 +6,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Instrumentation } from '@toolwaves/core';
-import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { BatchSpan } from './batch-span.js';
 import type { SpanSettings } from './dispatch-span-scope.js';
 import { OtelError } from './otel-error.js';
@@ -38,6 +38,14 @@ const provides = (method: string): OptionRule<object> => ({
     typeof (value as Record<string, unknown>)[method] === 'function',
 });
 
+/** What each option must be (an unknown one is refused: a misspelt provider would mean no spans). */
+const RULES: Readonly<Record<keyof OpenTelemetryOptions, OptionRule<unknown>>> = {
+  tracerProvider: provides('getTracer'),
+  meterProvider: provides('getMeter'),
+  recordArguments: optionRules.boolean,
+  recordResults: optionRules.boolean,
+};
+
 const invalid = (message: string): OtelError => new OtelError({ code: 'invalid_options', message });
 
 /**
@@ -62,39 +70,15 @@ const invalid = (message: string): OtelError => new OtelError({ code: 'invalid_o
  * import { openTelemetry } from '@toolwaves/otel';
  * const dispatcher = new Dispatcher({ registry, mode: 'eager', instrumentation: openTelemetry() });
  * ```
- * @throws OtelError `invalid_options` for an option of the wrong kind, naming it and its value.
+ * @throws OtelError `invalid_options` for an option of the wrong kind, naming it and its value,
+ * or an unknown option (with a "did you mean" for a near miss: `tracerProvidr` → `tracerProvider`).
  * @see https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-agent-spans/#execute-tool-span
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Instrumentation {
-  checkOption({
-    name: 'options',
-    subject: 'the options of openTelemetry',
-    value: options,
-    rule: optionRules.object,
-    error: invalid,
-  });
-  const tracerProvider = checkOption<TracerProvider>({
-    name: 'tracerProvider',
-    value: options.tracerProvider,
-    rule: provides('getTracer') as OptionRule<TracerProvider>,
-    default: trace.getTracerProvider(),
-    error: invalid,
-  });
-  const meterProvider = checkOption<MeterProvider>({
-    name: 'meterProvider',
-    value: options.meterProvider,
-    rule: provides('getMeter') as OptionRule<MeterProvider>,
-    default: metrics.getMeterProvider(),
-    error: invalid,
-  });
-  const flag = (name: 'recordArguments' | 'recordResults'): boolean =>
-    checkOption({
-      name,
-      value: options[name],
-      rule: optionRules.boolean,
-      default: false,
-      error: invalid,
-    });
+  checkOptions({ subject: 'openTelemetry', options, rules: RULES, error: invalid });
+  const tracerProvider = options.tracerProvider ?? trace.getTracerProvider();
+  const meterProvider = options.meterProvider ?? metrics.getMeterProvider();
+  const flag = (name: 'recordArguments' | 'recordResults'): boolean => options[name] ?? false;
 
   const settings: SpanSettings = {
     tracer: tracerProvider.getTracer(INSTRUMENTATION_SCOPE),

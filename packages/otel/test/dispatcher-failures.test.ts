@@ -80,7 +80,7 @@ describe.each<DispatchMode>(['sequential', 'parallel', 'eager'])('%s mode', (mod
     const dispatcher = new Dispatcher({
       registry: registry(),
       mode,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
       recovery: { strategy: { name: 'again', decide: () => ({ action: 'retry', delayMs: 10 }) } },
     });
     const results = dispatcher.dispatch([
@@ -113,7 +113,7 @@ describe.each<DispatchMode>(['sequential', 'parallel', 'eager'])('%s mode', (mod
       registry: registry(),
       mode,
       timeoutMs: 80,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     const results = dispatcher.dispatch([work('slow', 'a', 200), work('quick', 'b', 20)]);
     await vi.advanceTimersByTimeAsync(1000);
@@ -133,7 +133,7 @@ describe.each<DispatchMode>(['sequential', 'parallel', 'eager'])('%s mode', (mod
     const dispatcher = new Dispatcher({
       registry: registry(),
       mode,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
       hooks: {
         pre: [
           ({ call }) =>
@@ -174,7 +174,7 @@ describe.each<DispatchMode>(['sequential', 'parallel', 'eager'])('%s mode', (mod
     const dispatcher = new Dispatcher({
       registry: registry(),
       mode,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     const controller = new AbortController();
     const results = dispatcher.dispatch([work('first', 'k', 100), work('second', 'k', 100)], {

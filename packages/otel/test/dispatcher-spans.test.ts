@@ -144,7 +144,7 @@ describe.each<{ mode: DispatchMode; starts: number[]; waitedFor: string[][]; wav
     const dispatcher = new Dispatcher({
       registry: fsRegistry(otel.tracer),
       mode,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     await dispatchWithin(otel, () => dispatcher.dispatch(calls));
 
@@ -177,7 +177,7 @@ describe('a stream of calls and a turn', () => {
     const dispatcher = new Dispatcher({
       registry: fsRegistry(otel.tracer),
       mode: 'eager',
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     async function* written(): AsyncGenerator<ToolCall> {
       yield* calls;
@@ -197,7 +197,7 @@ describe('a stream of calls and a turn', () => {
     const dispatcher = new Dispatcher({
       registry: fsRegistry(otel.tracer),
       mode: 'eager',
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     await dispatchWithin(otel, async () => {
       const turn = dispatcher.openTurn();
@@ -236,7 +236,7 @@ describe('a fleet coordinator', () => {
       registry: fsRegistry(otel.tracer),
       mode: 'eager',
       coordinator,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     await dispatchWithin(otel, () => dispatcher.dispatch(calls.slice(0, 2)));
 

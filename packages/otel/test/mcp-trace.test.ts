@@ -41,7 +41,7 @@ describe('MCP tools under the instrumentation', () => {
     const dispatcher = new Dispatcher({
       registry,
       mode: 'eager',
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     const turn = otel.tracer.startSpan('agent turn');
     const results = await context.with(trace.setSpan(ROOT_CONTEXT, turn), () =>

@@ -37,7 +37,7 @@ const result = (toolCallId: string, content: string, isError = false): ToolResul
 describe('openTelemetry through the Instrumentation interface', () => {
   it('read then write of one file: the write waits 100 ms for the read, links to it, and runs in its span', async () => {
     const otel = otelHarness();
-    const instrumentation = openTelemetry(otel);
+    const instrumentation = openTelemetry(otel.providers);
     const turn = otel.tracer.startSpan('agent turn');
 
     const batch = within(turn, () =>
@@ -158,7 +158,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
 
   it('counts the tools in flight while they run, and none after', async () => {
     const otel = otelHarness();
-    const batch = openTelemetry(otel).startBatch({
+    const batch = openTelemetry(otel.providers).startBatch({
       mode: 'parallel',
       source: 'batch',
       planner: 'greedy',
@@ -185,7 +185,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
 
   it('a fleet grant: its wait, its fencing token, and a wait point of kind fleet', async () => {
     const otel = otelHarness();
-    const batch = openTelemetry(otel).startBatch({
+    const batch = openTelemetry(otel.providers).startBatch({
       mode: 'sequential',
       source: 'turn',
       maxConcurrency: 1,
@@ -210,7 +210,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
 
   it('one span per attempt under recovery; a later call links to the attempt that answered', async () => {
     const otel = otelHarness();
-    const batch = openTelemetry(otel).startBatch({
+    const batch = openTelemetry(otel.providers).startBatch({
       mode: 'sequential',
       source: 'batch',
       callCount: 2,
@@ -262,7 +262,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
 
   it('a timed-out call, and a call cancelled while it waited: ERROR with their error types; the batch cancelled', async () => {
     const otel = otelHarness();
-    const batch = openTelemetry(otel).startBatch({
+    const batch = openTelemetry(otel.providers).startBatch({
       mode: 'eager',
       source: 'stream',
       maxConcurrency: 8,
@@ -313,7 +313,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
 
   it('a failed batch names the hard error by its class when it has no code', () => {
     const otel = otelHarness();
-    const batch = openTelemetry(otel).startBatch({
+    const batch = openTelemetry(otel.providers).startBatch({
       mode: 'parallel',
       source: 'batch',
       callCount: 0,
@@ -328,7 +328,7 @@ describe('openTelemetry through the Instrumentation interface', () => {
   it('records nothing from arguments or results unless asked; records both when asked', () => {
     const run = (options: { recordArguments?: boolean; recordResults?: boolean }) => {
       const otel = otelHarness();
-      const batch = openTelemetry({ ...otel, ...options }).startBatch({
+      const batch = openTelemetry({ ...otel.providers, ...options }).startBatch({
         mode: 'sequential',
         source: 'batch',
         callCount: 2,
@@ -411,6 +411,16 @@ describe('openTelemetry through the Instrumentation interface', () => {
     );
     expect(() => openTelemetry({ meterProvider: 3 as never })).toThrow(
       'Expected `meterProvider` to be an object with a `getMeter` method, got `3` (number)',
+    );
+  });
+
+  it('refuses an unknown option, naming the one meant (a misspelt provider would record nothing)', () => {
+    expect(() => openTelemetry({ tracerProvidr: {} } as never)).toThrow(
+      new OtelError({
+        code: 'invalid_options',
+        message:
+          'Unknown option `tracerProvidr` in the options of openTelemetry; did you mean `tracerProvider`? The options are `tracerProvider`, `meterProvider`, `recordArguments`, `recordResults`',
+      }),
     );
   });
 });

@@ -25,6 +25,11 @@ class CollectingReader extends MetricReader {
 export interface OtelHarness {
   readonly tracerProvider: BasicTracerProvider;
   readonly meterProvider: MeterProvider;
+  /** The two providers alone: the options of `openTelemetry` (which refuses any other key). */
+  readonly providers: {
+    readonly tracerProvider: BasicTracerProvider;
+    readonly meterProvider: MeterProvider;
+  };
   /** A tracer of the test's own, for the caller's span and spans a tool starts. */
   readonly tracer: Tracer;
   /** The finished spans, in the order they ended. */
@@ -46,6 +51,7 @@ export function otelHarness(): OtelHarness {
   return {
     tracerProvider,
     meterProvider,
+    providers: { tracerProvider, meterProvider },
     tracer: tracerProvider.getTracer('test'),
     spans: () => exporter.getFinishedSpans(),
     span(name) {

@@ -67,7 +67,7 @@ describe('the spans of waiting calls in turns opened from different parents', ()
       registry: fileTools(otel.tracer, active),
       mode: 'eager',
       maxConcurrency: 2,
-      instrumentation: openTelemetry(otel),
+      instrumentation: openTelemetry(otel.providers),
     });
     const runA = otel.tracer.startSpan('run A');
     const runB = otel.tracer.startSpan('run B');

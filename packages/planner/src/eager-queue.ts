@@ -2,6 +2,7 @@ import { BinaryHeap } from './binary-heap.js';
 import { describeValue } from './describe-value.js';
 import { PlannerError } from './planner-error.js';
 import type { EagerPriority } from './types.js';
+import { checkPlannerOptions } from './unknown-options.js';
 
 /** Options of {@link EagerQueue}. */
 export interface EagerQueueOptions {
@@ -53,6 +54,7 @@ export class EagerQueue {
   #waiting = 0;
 
   constructor(options: EagerQueueOptions = {}) {
+    checkPlannerOptions({ subject: 'EagerQueue', options, known: ['priority'] });
     const priority = options.priority ?? 'model-order';
     if (priority !== 'model-order' && priority !== 'longest-first') {
       throw new PlannerError({

@@ -2,6 +2,7 @@ import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
 import { accessesOf } from './accesses-of.js';
 import { PlannerError } from './planner-error.js';
 import type { AccessMode, Plan, PlanNode } from './types.js';
+import { checkPlannerOptions } from './unknown-options.js';
 import { verifyPlan } from './verify-plan.js';
 
 /** Why a call sits in its wave, in a form a UI can render. */
@@ -77,6 +78,7 @@ export function explainPlan(
   plan: Plan,
   options: ExplainPlanOptions = {},
 ): CallExplanation[] {
+  checkPlannerOptions({ subject: 'explainPlan', options, known: ['ordered'] });
   const ordered = options.ordered ?? (plan.planner === 'ordered' || plan.planner === 'sequential');
   const violations = verifyPlan(nodes, plan, { ordered });
   if (violations.length > 0) {

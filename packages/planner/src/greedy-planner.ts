@@ -1,6 +1,7 @@
 import { firstFit } from './first-fit.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { Planner } from './types.js';
+import { checkPlannerOptions, PLAN_OPTIONS } from './unknown-options.js';
 
 /**
  * The seed's greedy first-fit, exactly (`waves-spec.txt`, "The planning algorithm"). For each
@@ -37,6 +38,7 @@ export function greedyPlanner(): Planner {
   return {
     name: 'greedy',
     plan(nodes, options) {
+      checkPlannerOptions({ subject: 'greedyPlanner().plan', options, known: PLAN_OPTIONS });
       resolveMaxConcurrency(options);
       return firstFit(nodes, { planner: 'greedy', ordered: false });
     },

@@ -1,4 +1,5 @@
 export { accessesOf } from './accesses-of.js';
+export { closestName } from './closest-name.js';
 export { conflicts } from './conflicts.js';
 export { DependencyTracker, dependencies } from './dependencies.js';
 export { EagerQueue, type EagerQueueCall, type EagerQueueOptions } from './eager-queue.js';
@@ -31,6 +32,10 @@ export type {
   Schedule,
   Wave,
 } from './types.js';
+export {
+  type RefuseUnknownOptionsOptions,
+  refuseUnknownOptions,
+} from './unknown-options.js';
 export type { VerifyPlanOptions } from './verify-plan.js';
 export { verifyPlan } from './verify-plan.js';
 export type { VerifyScheduleOptions } from './verify-schedule.js';

@@ -5,6 +5,7 @@ import { DependencyTracker } from './dependencies.js';
 import { estimateOf } from './estimate-of.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { PlanNode, PlanOptions } from './types.js';
+import { checkPlannerOptions } from './unknown-options.js';
 
 /** Options of {@link lowerBound}. */
 export interface LowerBoundOptions extends PlanOptions {
@@ -52,6 +53,11 @@ export interface LowerBoundOptions extends PlanOptions {
  * @see simulateEager
  */
 export function lowerBound(nodes: readonly PlanNode[], options: LowerBoundOptions = {}): number {
+  checkPlannerOptions({
+    subject: 'lowerBound',
+    options,
+    known: ['maxConcurrency', 'arrivalMs', 'keepsOrder'],
+  });
   const slots = resolveMaxConcurrency(options);
   assertNodes(nodes, { estimates: true });
   const arrivals = resolveArrivalTimes(options.arrivalMs, nodes.length);

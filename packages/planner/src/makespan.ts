@@ -5,6 +5,7 @@ import { listSchedule } from './list-schedule.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import { PlannerError } from './planner-error.js';
 import type { Plan, PlanNode, PlanOptions } from './types.js';
+import { checkPlannerOptions, PLAN_OPTIONS } from './unknown-options.js';
 
 /**
  * The simulated duration of a plan, in ms: waves run one after another; inside a wave the
@@ -22,6 +23,7 @@ import type { Plan, PlanNode, PlanOptions } from './types.js';
  * @see lowerBound
  */
 export function makespan(nodes: readonly PlanNode[], plan: Plan, options?: PlanOptions): number {
+  checkPlannerOptions({ subject: 'makespan', options, known: PLAN_OPTIONS });
   const slots = resolveMaxConcurrency(options);
   assertNodes(nodes, { estimates: true });
   let total = 0;

@@ -17,6 +17,7 @@ import { orderWaves } from './order-waves.js';
 import { splitWaves } from './split-waves.js';
 import { swapCalls } from './swap-calls.js';
 import type { Plan, PlanNode, Planner, PlanOptions } from './types.js';
+import { checkPlannerOptions, PLAN_OPTIONS } from './unknown-options.js';
 import { WaveLayout } from './wave-layout.js';
 import { WorkBudget } from './work-budget.js';
 
@@ -69,9 +70,15 @@ import { WorkBudget } from './work-budget.js';
  */
 export function optimalPlanner(options?: OptimalPlannerOptions): Planner {
   const { budgetMs, maxExpansions } = resolveOptimalPlannerOptions(options);
+  checkPlannerOptions({ subject: 'optimalPlanner', options, known: ['budgetMs', 'maxExpansions'] });
   return {
     name: 'optimal',
     plan(nodes, planOptions) {
+      checkPlannerOptions({
+        subject: 'optimalPlanner().plan',
+        options: planOptions,
+        known: PLAN_OPTIONS,
+      });
       const slots = resolveMaxConcurrency(planOptions);
       assertNodes(nodes, { estimates: true });
       const start = performance.now();

@@ -1,6 +1,7 @@
 import { firstFit } from './first-fit.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { Planner } from './types.js';
+import { checkPlannerOptions, PLAN_OPTIONS } from './unknown-options.js';
 
 /**
  * First-fit that keeps model order around calls that are not concurrency-safe (rule 5): every
@@ -22,6 +23,7 @@ export function orderedPlanner(): Planner {
     name: 'ordered',
     keepsOrder: true,
     plan(nodes, options) {
+      checkPlannerOptions({ subject: 'orderedPlanner().plan', options, known: PLAN_OPTIONS });
       resolveMaxConcurrency(options);
       return firstFit(nodes, { planner: 'ordered', ordered: true });
     },

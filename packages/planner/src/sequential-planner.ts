@@ -1,6 +1,7 @@
 import { assertNodes } from './assert-nodes.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { Planner, Wave } from './types.js';
+import { checkPlannerOptions, PLAN_OPTIONS } from './unknown-options.js';
 
 /**
  * One call per wave, in model order: nothing overlaps. Every wave is closed. Keeps rules 1–5
@@ -15,6 +16,7 @@ export function sequentialPlanner(): Planner {
     name: 'sequential',
     keepsOrder: true,
     plan(nodes, options) {
+      checkPlannerOptions({ subject: 'sequentialPlanner().plan', options, known: PLAN_OPTIONS });
       resolveMaxConcurrency(options);
       assertNodes(nodes);
       const waves: Wave[] = nodes.map((_, index) => ({ calls: [index], open: false }));

@@ -6,6 +6,7 @@ import { EagerQueue } from './eager-queue.js';
 import { estimateOf } from './estimate-of.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { EagerPriority, PlanNode, PlanOptions, Schedule } from './types.js';
+import { checkPlannerOptions } from './unknown-options.js';
 
 /** Options of {@link simulateEager}. */
 export interface SimulateEagerOptions extends PlanOptions {
@@ -43,6 +44,11 @@ export function simulateEager(
   nodes: readonly PlanNode[],
   options: SimulateEagerOptions = {},
 ): Schedule {
+  checkPlannerOptions({
+    subject: 'simulateEager',
+    options,
+    known: ['maxConcurrency', 'arrivalMs', 'priority'],
+  });
   const slots = resolveMaxConcurrency(options);
   assertNodes(nodes, { estimates: true });
   const arrivals = resolveArrivalTimes(options.arrivalMs, nodes.length);

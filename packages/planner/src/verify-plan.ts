@@ -2,6 +2,7 @@ import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
 import { accessesOf } from './accesses-of.js';
 import { assertNodes } from './assert-nodes.js';
 import type { Plan, PlanNode } from './types.js';
+import { checkPlannerOptions } from './unknown-options.js';
 
 /** Options of {@link verifyPlan}. */
 export interface VerifyPlanOptions {
@@ -39,6 +40,7 @@ export function verifyPlan(
   options: VerifyPlanOptions = {},
 ): string[] {
   assertNodes(nodes);
+  checkPlannerOptions({ subject: 'verifyPlan', options, known: ['ordered'] });
   const violations: string[] = [];
   const waves: unknown = (plan as { waves?: unknown } | null)?.waves;
   if (!Array.isArray(waves)) {

@@ -4,6 +4,7 @@ import { conflicts } from './conflicts.js';
 import { estimateOf } from './estimate-of.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { PlanNode, PlanOptions, Schedule } from './types.js';
+import { checkPlannerOptions } from './unknown-options.js';
 
 /** Relative slack for `exactDurations`: sums of fractional times round differently. */
 const ROUNDING = 1e-9;
@@ -50,6 +51,11 @@ export function verifySchedule(
   schedule: Schedule,
   options: VerifyScheduleOptions = {},
 ): string[] {
+  checkPlannerOptions({
+    subject: 'verifySchedule',
+    options,
+    known: ['maxConcurrency', 'arrivalMs', 'exactDurations'],
+  });
   const slots = resolveMaxConcurrency(options);
   assertNodes(nodes, { estimates: options.exactDurations === true });
   const arrivals = resolveArrivalTimes(options.arrivalMs, nodes.length);

@@ -35,3 +35,17 @@ export const eagerScenario = (options: { maxLength?: number; positive?: boolean 
       priority: fc.constantFrom<EagerPriority>('model-order', 'longest-first'),
     });
   });
+
+/** The options of `simulateEager` in a scenario (the planner refuses keys it does not take). */
+export const eagerOptions = ({ arrivalMs, maxConcurrency, priority }: EagerScenario) => ({
+  arrivalMs,
+  maxConcurrency,
+  priority,
+});
+
+/** The options of `verifySchedule` in a scenario, with exact durations. */
+export const exactScheduleOptions = ({ arrivalMs, maxConcurrency }: EagerScenario) => ({
+  arrivalMs,
+  maxConcurrency,
+  exactDurations: true,
+});

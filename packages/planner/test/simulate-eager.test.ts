@@ -7,7 +7,7 @@ import {
 } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eagerScenario } from './eager-arbitraries.js';
+import { eagerOptions, eagerScenario, exactScheduleOptions } from './eager-arbitraries.js';
 import { isReady, referenceEager } from './eager-reference.js';
 
 const node = (index: number, estimateMs: number, extra: Partial<PlanNode> = {}): PlanNode => ({
@@ -70,7 +70,9 @@ describe('simulateEager — properties', () => {
   it('equals the plainly written eager simulator, call by call', () => {
     fc.assert(
       fc.property(eagerScenario(), (scenario) => {
-        expect(simulateEager(scenario.nodes, scenario)).toEqual(referenceEager(scenario));
+        expect(simulateEager(scenario.nodes, eagerOptions(scenario))).toEqual(
+          referenceEager(scenario),
+        );
       }),
       { numRuns: 1000 },
     );
@@ -79,10 +81,10 @@ describe('simulateEager — properties', () => {
   it('makes schedules that keep every rule', () => {
     fc.assert(
       fc.property(eagerScenario({ maxLength: 40 }), (scenario) => {
-        const schedule = simulateEager(scenario.nodes, scenario);
-        expect(
-          verifySchedule(scenario.nodes, schedule, { ...scenario, exactDurations: true }),
-        ).toEqual([]);
+        const schedule = simulateEager(scenario.nodes, eagerOptions(scenario));
+        expect(verifySchedule(scenario.nodes, schedule, exactScheduleOptions(scenario))).toEqual(
+          [],
+        );
       }),
       { numRuns: 2000 },
     );
@@ -92,7 +94,7 @@ describe('simulateEager — properties', () => {
     fc.assert(
       fc.property(eagerScenario({ positive: true }), (scenario) => {
         const { nodes, maxConcurrency, priority } = scenario;
-        const schedule: Schedule = simulateEager(nodes, scenario);
+        const schedule: Schedule = simulateEager(nodes, eagerOptions(scenario));
         const moments = new Set([...schedule.startMs, ...schedule.endMs, ...scenario.arrivalMs]);
         for (const now of moments) {
           const running = nodes.filter(

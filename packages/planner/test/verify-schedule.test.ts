@@ -7,7 +7,12 @@ import {
 } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type EagerScenario, eagerScenario } from './eager-arbitraries.js';
+import {
+  type EagerScenario,
+  eagerOptions,
+  eagerScenario,
+  exactScheduleOptions,
+} from './eager-arbitraries.js';
 import { isValidSchedule, peakConcurrency } from './eager-reference.js';
 import { safe, unsafe, writes } from './plan-nodes.js';
 import { keyConflict } from './reference-model.js';
@@ -118,7 +123,7 @@ const pickPair = (
 };
 
 const verify = (scenario: EagerScenario, mutated: Schedule) =>
-  verifySchedule(scenario.nodes, mutated, { ...scenario, exactDurations: true });
+  verifySchedule(scenario.nodes, mutated, exactScheduleOptions(scenario));
 
 describe('verifySchedule — each kind of violation is detected (mutations of valid schedules)', () => {
   it('conflicting calls made to overlap (rule 3)', () => {
@@ -126,7 +131,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
       fc.property(valid, ({ scenario, picks }) => {
         const { nodes } = scenario;
         const [j, i] = pickPair(scenario, picks[0]!, (j, i) => keyConflict(nodes[j]!, nodes[i]!));
-        const base = simulateEager(nodes, scenario);
+        const base = simulateEager(nodes, eagerOptions(scenario));
         const mutated = mutate(base, i, base.startMs[j]!, nodes);
         expect(verify(scenario, mutated)).toContainEqual(
           `conflicting calls overlap: calls ${j} [${mutated.startMs[j]}, ${mutated.endMs[j]}) and ${i} [${mutated.startMs[i]}, ${mutated.endMs[i]}) (rule 3)`,
@@ -141,7 +146,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
       fc.property(valid, ({ scenario, picks }) => {
         const { nodes } = scenario;
         const [j, i] = pickPair(scenario, picks[0]!, (j, i) => keyConflict(nodes[j]!, nodes[i]!));
-        const base = simulateEager(nodes, scenario);
+        const base = simulateEager(nodes, eagerOptions(scenario));
         const mutated = mutate(base, i, base.startMs[j]! - estimateOf(nodes[i]!), nodes);
         expect(verify(scenario, mutated).join('\n')).toContain(
           `call ${i} runs before the earlier call ${j} it conflicts with`,
@@ -162,7 +167,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
         );
         const barrier = nodes[j]!.parallelizable ? i : j;
         const other = barrier === j ? i : j;
-        const base = simulateEager(nodes, scenario);
+        const base = simulateEager(nodes, eagerOptions(scenario));
         const mutated = mutate(base, other, base.startMs[barrier]!, nodes);
         expect(verify(scenario, mutated).join('\n')).toContain(
           `call ${barrier} is not concurrency-safe but overlaps another call`,
@@ -182,7 +187,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
           (j, i) => !nodes[j]!.parallelizable || !nodes[i]!.parallelizable,
         );
         const barrier = nodes[j]!.parallelizable ? i : j;
-        const base = simulateEager(nodes, scenario);
+        const base = simulateEager(nodes, eagerOptions(scenario));
         // The later call ends as the earlier starts: no overlap, the wrong order.
         const mutated = mutate(base, i, base.startMs[j]! - estimateOf(nodes[i]!), nodes);
         expect(verify(scenario, mutated).join('\n')).toContain(
@@ -196,11 +201,11 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
   it("a cap below the schedule's peak", () => {
     fc.assert(
       fc.property(valid, ({ scenario }) => {
-        const base = simulateEager(scenario.nodes, scenario);
+        const base = simulateEager(scenario.nodes, eagerOptions(scenario));
         const peak = peakConcurrency(base);
         fc.pre(peak >= 2);
         const violations = verifySchedule(scenario.nodes, base, {
-          ...scenario,
+          arrivalMs: scenario.arrivalMs,
           maxConcurrency: peak - 1,
         });
         expect(violations.join('\n')).toContain(`${peak} calls run at once from`);
@@ -214,7 +219,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
       fc.property(valid, ({ scenario, picks }) => {
         fc.pre(scenario.nodes.length > 0);
         const call = picks[0]! % scenario.nodes.length;
-        const base = simulateEager(scenario.nodes, scenario);
+        const base = simulateEager(scenario.nodes, eagerOptions(scenario));
         const arrivalMs = [...scenario.arrivalMs];
         arrivalMs[call] = base.startMs[call]! + 1;
         expect(verify({ ...scenario, arrivalMs }, base)).toEqual([
@@ -243,7 +248,7 @@ describe('verifySchedule — each kind of violation is detected (mutations of va
         ),
         ({ scenario, shifts }) => {
           const { nodes } = scenario;
-          let mutated = simulateEager(nodes, scenario);
+          let mutated = simulateEager(nodes, eagerOptions(scenario));
           for (const [pick, shift] of shifts) {
             if (nodes.length === 0) break;
             const call = pick % nodes.length;

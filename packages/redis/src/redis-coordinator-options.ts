@@ -1,4 +1,4 @@
-import { checkOption, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import { checkOption, checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import type { RedisClientLike } from './redis-client-like.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 
@@ -63,11 +63,13 @@ const MIN_LEASE_MS = 50;
 export function checkCoordinatorOptions(
   options: RedisCoordinatorOptions,
 ): CheckedCoordinatorOptions {
-  checkOption({
-    name: 'options',
-    subject: 'the options of redisCoordinator',
-    value: options,
-    rule: { ...optionRules.object, expected: 'an object with a `namespace`' },
+  checkOptions({
+    subject: 'redisCoordinator',
+    options,
+    expected: 'an object with a `namespace`',
+    rules: {},
+    // each checked below, in its own terms: here only an unknown key is refused
+    checkedApart: ['url', 'client', 'namespace', 'leaseMs', 'limits', 'timeoutMs', 'maxAccesses'],
     error: invalid,
   });
   const namespace = checkOption({

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './fs-tools-error.js';
 
 /** Options of {@link atomicWrite} and {@link draftFile}. */
 export interface AtomicWriteOptions {
@@ -31,6 +33,17 @@ export interface DraftFile {
  * ```
  */
 export async function draftFile(options: AtomicWriteOptions): Promise<DraftFile> {
+  checkOptions({
+    subject: 'draftFile',
+    options,
+    rules: {
+      target: optionRules.nonEmptyString,
+      content: optionRules.string,
+      mode: optionRules.integerFrom(0),
+    },
+    required: ['target', 'content'],
+    error: invalidOptions,
+  });
   const { target, content, mode } = options;
   const name = `.${basename(target).slice(0, 40)}.${randomBytes(6).toString('hex')}.tmp`;
   const temporary = join(dirname(target), name);

@@ -1,4 +1,6 @@
 import { posix } from 'node:path';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './fs-tools-error.js';
 import { checkRepository } from './git-repository.js';
 import { readOnlyCommand } from './read-only-commands.js';
 import { isDirectory, shellPath, shellPattern } from './shell-paths.js';
@@ -61,6 +63,12 @@ export function classifyCommand(
   command: string,
   options: ClassifyCommandOptions = {},
 ): CommandClassification {
+  checkOptions({
+    subject: 'classifyCommand',
+    options,
+    rules: { root: optionRules.nonEmptyString },
+    error: invalidOptions,
+  });
   const unsafe = (reason: string): CommandClassification => ({ concurrencySafe: false, reason });
   if (typeof command !== 'string' || command.trim() === '') return unsafe('an empty command');
   const parsed = parseShellWords(command);

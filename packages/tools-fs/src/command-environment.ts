@@ -1,4 +1,6 @@
 import { dirname } from 'node:path';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './fs-tools-error.js';
 
 /** The `PATH` of a command classified read-only: system folders only, never the workspace. */
 export const SYSTEM_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -34,6 +36,17 @@ export function runCommandEnvironment(options: {
   readonly home: string;
   readonly readOnly: boolean;
 }): Record<string, string> {
+  checkOptions({
+    subject: 'runCommandEnvironment',
+    options,
+    rules: {
+      root: optionRules.nonEmptyString,
+      home: optionRules.nonEmptyString,
+      readOnly: optionRules.boolean,
+    },
+    required: ['root', 'home', 'readOnly'],
+    error: invalidOptions,
+  });
   const env: Record<string, string> = {
     PATH: options.readOnly ? SYSTEM_PATH : (process.env.PATH ?? SYSTEM_PATH),
     HOME: options.home,

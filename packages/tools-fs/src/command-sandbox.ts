@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './fs-tools-error.js';
 
 /** The private, empty home folder inside the sandbox (on its private `/tmp`). */
 export const SANDBOX_HOME = '/tmp/toolwaves-home';
@@ -36,6 +38,12 @@ const probes = new Map<string, SandboxProbe>();
  * namespace or another OS all answer `available: false` with the reason.
  */
 export function probeSandbox(options: { readonly bwrap?: string } = {}): SandboxProbe {
+  checkOptions({
+    subject: 'probeSandbox',
+    options,
+    rules: { bwrap: optionRules.nonEmptyString },
+    error: invalidOptions,
+  });
   const wanted = options.bwrap ?? findOnPath('bwrap') ?? 'bwrap';
   const known = probes.get(wanted);
   if (known !== undefined) return known;

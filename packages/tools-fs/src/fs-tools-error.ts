@@ -76,3 +76,8 @@ export class FsToolsError extends Error {
     this.code = options.code;
   }
 }
+
+/** The error of a wrong option: {@link FsToolsError} `invalid_options`. */
+export function invalidOptions(message: string): FsToolsError {
+  return new FsToolsError({ code: 'invalid_options', message });
+}

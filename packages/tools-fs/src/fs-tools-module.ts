@@ -1,16 +1,24 @@
 import { bindTools } from '@toolwaves/core';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
 import { ContainerModule } from 'inversify';
 import { FS_HOST_FENCE } from './fs-host-fence-token.js';
 import { FS_READ_CACHE } from './fs-read-cache-token.js';
 import { FS_TOOLS, type FsToolClass } from './fs-tools.js';
-import { type FsToolsOptions, parseFsToolsOptions } from './fs-tools-options.js';
+import { invalidOptions } from './fs-tools-error.js';
+import {
+  FS_TOOLS_OPTION_RULES,
+  FS_TOOLS_OPTIONS_EXPECTED,
+  type FsToolsOptions,
+  fsToolsSettings,
+} from './fs-tools-options.js';
 import { FS_WORKSPACE } from './fs-workspace-token.js';
 import { HostFence } from './host-fence.js';
 import { ReadCache } from './read-cache.js';
 import {
   FS_RUN_COMMAND,
-  parseRunCommandOption,
+  RUN_COMMAND_OPTION_RULES,
   type RunCommandOptions,
+  runCommandSettings,
 } from './run-command-options.js';
 import { RunCommandTool } from './run-command-tool.js';
 import { Workspace } from './workspace.js';
@@ -27,6 +35,12 @@ export interface FsToolsModuleOptions extends FsToolsOptions {
   readonly runCommand?: boolean | RunCommandOptions;
 }
 
+/** `tools`: the tool classes to bind, each a class (a function). */
+const TOOLS = optionRules.arrayOf('an array of tool classes', {
+  ...optionRules.function,
+  expected: 'a tool class',
+});
+
 /**
  * An inversify `ContainerModule` with the sandboxed filesystem tools: `read_file`, `write_file`,
  * `edit_file`, `list_dir`, `glob`, `grep`, `stat`, `move_file` and `delete_file`, and `run_command` with `runCommand: true` (bound as tools,
@@ -36,7 +50,8 @@ export interface FsToolsModuleOptions extends FsToolsOptions {
  * the module is loaded.
  *
  * @throws FsToolsError `invalid_root` when `root` is not an existing directory,
- * `invalid_options` for a wrong limit or flag (the message names the field and the value).
+ * `invalid_options` for an unknown option (with a "did you mean" for a near miss: `rootDir`
+ * → `root`) or a wrong limit or flag (the message names the field and the value).
  * @example
  * ```ts
  * const container = new Container();
@@ -47,13 +62,20 @@ export interface FsToolsModuleOptions extends FsToolsOptions {
  * @see FS_TOOLS to bind a subset.
  */
 export function fsToolsModule(options: FsToolsModuleOptions): ContainerModule {
-  const settings = parseFsToolsOptions(options);
+  checkOptions({
+    subject: 'fsToolsModule',
+    options,
+    expected: FS_TOOLS_OPTIONS_EXPECTED,
+    rules: { ...FS_TOOLS_OPTION_RULES, tools: TOOLS, ...RUN_COMMAND_OPTION_RULES },
+    error: invalidOptions,
+  });
+  const settings = fsToolsSettings(options);
   const workspace = new Workspace(settings);
   const cache = new ReadCache({
     enabled: settings.cachedReads,
     maxEntries: settings.maxCacheEntries,
   });
-  const runCommand = parseRunCommandOption(options.runCommand);
+  const runCommand = runCommandSettings(options.runCommand);
   const tools = [...(options.tools ?? FS_TOOLS), ...(runCommand ? [RunCommandTool] : [])];
   const fence = HostFence.forUser({
     tempDir: settings.fenceTempDir,

@@ -1,7 +1,12 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { checkOption, optionMessage, optionRules } from '@toolwaves/core/internal';
-import { FsToolsError } from './fs-tools-error.js';
+import {
+  checkOptions,
+  type OptionRule,
+  optionMessage,
+  optionRules,
+} from '@toolwaves/core/internal';
+import { FsToolsError, invalidOptions } from './fs-tools-error.js';
 
 /** Options of `fsToolsModule` (and of {@link parseFsToolsOptions}). */
 export interface FsToolsOptions {
@@ -57,37 +62,53 @@ const DEFAULTS = {
 
 type LimitName = keyof typeof DEFAULTS;
 
+/** `root` and `fenceTempDir`: any value here, held to an existing directory by `checkDirectory`. */
+const DIRECTORY: OptionRule<unknown> = {
+  expected: 'the path of an existing directory',
+  test: (value): value is unknown => true,
+};
+
+/** What each option of {@link FsToolsOptions} must be (`root` is checked with its own code). */
+export const FS_TOOLS_OPTION_RULES: Readonly<Record<keyof FsToolsOptions, OptionRule<unknown>>> = {
+  root: DIRECTORY,
+  cachedReads: optionRules.boolean,
+  maxReadBytes: optionRules.integerFrom(1),
+  maxReadLines: optionRules.integerFrom(1),
+  maxResults: optionRules.integerFrom(1),
+  maxFileBytes: optionRules.integerFrom(1),
+  maxCacheEntries: optionRules.integerFrom(1),
+  maxCommitWaitMs: optionRules.integerFrom(1),
+  fenceTempDir: DIRECTORY,
+};
+
+/** What the options object of fsToolsModule must be, in the message when it is not one. */
+export const FS_TOOLS_OPTIONS_EXPECTED = 'an object with a `root`';
+
 /**
- * Checks the options of `fsToolsModule` and fills in the defaults.
+ * Checks the options of a `Workspace` (the part of `fsToolsModule`'s options it takes) and
+ * fills in the defaults.
  *
  * @throws FsToolsError `invalid_root` when `root` is not a string naming an existing directory,
- * `invalid_options` for any other wrong option; the message names the field and the value, e.g.
+ * `invalid_options` for an unknown option (with a "did you mean" for a near miss) or any other
+ * wrong option; the message names the field and the value, e.g.
  * "Expected `maxReadBytes` to be an integer from 1 and up, got `0` (number)".
  */
 export function parseFsToolsOptions(options: FsToolsOptions): FsToolsSettings {
-  checkOption({
-    name: 'options',
-    subject: 'the options of fsToolsModule',
-    value: options,
-    rule: { ...optionRules.object, expected: 'an object with a `root`' },
+  checkOptions({
+    subject: 'parseFsToolsOptions',
+    options,
+    expected: FS_TOOLS_OPTIONS_EXPECTED,
+    rules: FS_TOOLS_OPTION_RULES,
     error: invalidOptions,
   });
-  const cachedReads = checkOption({
-    name: 'cachedReads',
-    value: options.cachedReads,
-    rule: optionRules.boolean,
-    default: false,
-    error: invalidOptions,
-  });
+  return fsToolsSettings(options);
+}
+
+/** Fills in the defaults of options checked against {@link FS_TOOLS_OPTION_RULES}. */
+export function fsToolsSettings(options: FsToolsOptions): FsToolsSettings {
   const limits = {} as Record<LimitName, number>;
   for (const name of Object.keys(DEFAULTS) as LimitName[]) {
-    limits[name] = checkOption({
-      name,
-      value: options[name],
-      rule: optionRules.integerFrom(1),
-      default: DEFAULTS[name],
-      error: invalidOptions,
-    });
+    limits[name] = options[name] ?? DEFAULTS[name];
   }
   const fenceTempDir =
     options.fenceTempDir === undefined
@@ -99,14 +120,10 @@ export function parseFsToolsOptions(options: FsToolsOptions): FsToolsSettings {
         });
   return {
     root: checkDirectory({ name: 'root', value: options.root, code: 'invalid_root' }),
-    cachedReads,
+    cachedReads: options.cachedReads ?? false,
     ...limits,
     fenceTempDir,
   };
-}
-
-function invalidOptions(message: string): FsToolsError {
-  return new FsToolsError({ code: 'invalid_options', message });
 }
 
 function checkDirectory(options: {

@@ -1,10 +1,11 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
 import { EVERY_KEY } from './commit-intent.js';
 import { stoppedBeforeCommit } from './fence-errors.js';
 import { FenceFolder } from './fence-folder.js';
 import { FenceStore } from './fence-store.js';
-import { FsToolsError } from './fs-tools-error.js';
+import { FsToolsError, invalidOptions } from './fs-tools-error.js';
 import { HostCommitLock } from './host-commit-lock.js';
 import type { NewerToken } from './token-index.js';
 
@@ -86,6 +87,17 @@ export class HostFence {
   readonly #store: FenceStore;
 
   constructor(options: HostFenceOptions) {
+    checkOptions({
+      subject: 'HostFence',
+      options,
+      rules: {
+        dir: optionRules.nonEmptyString,
+        tempDir: optionRules.nonEmptyString,
+        maxWaitMs: optionRules.integerFrom(1),
+      },
+      required: ['dir'],
+      error: invalidOptions,
+    });
     this.dir = resolve(options.dir);
     const commits = new FenceFolder({
       dir: join(this.dir, 'commits'),
@@ -109,6 +121,12 @@ export class HostFence {
       readonly maxWaitMs?: number | undefined;
     } = {},
   ): HostFence {
+    checkOptions({
+      subject: 'HostFence.forUser',
+      options,
+      rules: { tempDir: optionRules.nonEmptyString, maxWaitMs: optionRules.integerFrom(1) },
+      error: invalidOptions,
+    });
     const tempDir = resolve(options.tempDir ?? tmpdir());
     const dir = join(tempDir, `toolwaves-${process.getuid?.() ?? 'user'}`, 'fence');
     const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS;

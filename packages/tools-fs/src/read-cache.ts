@@ -1,4 +1,6 @@
 import { keysOverlap } from '@toolwaves/core';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
+import { invalidOptions } from './fs-tools-error.js';
 
 /** Options of {@link ReadCache}. */
 export interface ReadCacheOptions {
@@ -65,6 +67,13 @@ export class ReadCache {
   #misses = 0;
 
   constructor(options: ReadCacheOptions) {
+    checkOptions({
+      subject: 'ReadCache',
+      options,
+      rules: { enabled: optionRules.boolean, maxEntries: optionRules.integerFrom(1) },
+      required: ['enabled', 'maxEntries'],
+      error: invalidOptions,
+    });
     this.#options = options;
   }
 

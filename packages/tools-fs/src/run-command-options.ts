@@ -1,5 +1,4 @@
-import { checkOption, optionRules } from '@toolwaves/core/internal';
-import { FsToolsError } from './fs-tools-error.js';
+import { type OptionRule, optionRules } from '@toolwaves/core/internal';
 
 /** `runCommand` of `fsToolsModule`, when it is an object. */
 export interface RunCommandOptions {
@@ -24,34 +23,28 @@ export interface RunCommandSettings {
 export const FS_RUN_COMMAND = Symbol.for('@toolwaves/tools-fs/run-command');
 
 /**
- * Checks `runCommand` (`true`, `false`, `undefined` or {@link RunCommandOptions}): `undefined`
- * when `run_command` is not bound, else its settings.
- *
- * @throws FsToolsError `invalid_options`, naming the field and the value.
+ * What `runCommand` of `fsToolsModule` must be, and each of its options when it is an object
+ * (dotted, for `checkOptions`: an unknown key of it is refused like a top-level one).
  */
-export function parseRunCommandOption(value: unknown): RunCommandSettings | undefined {
-  const error = (message: string) => new FsToolsError({ code: 'invalid_options', message });
+export const RUN_COMMAND_OPTION_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
+  runCommand: {
+    expected: 'a boolean or { sandbox?, bwrap? }',
+    test: (value): value is boolean | RunCommandOptions =>
+      typeof value === 'boolean' || optionRules.object.test(value),
+  },
+  'runCommand.sandbox': optionRules.oneOf(['reads', 'workspace-write'] as const),
+  'runCommand.bwrap': optionRules.nonEmptyString,
+};
+
+/**
+ * Reads `runCommand` (`true`, `false`, `undefined` or {@link RunCommandOptions}), checked
+ * against {@link RUN_COMMAND_OPTION_RULES}: `undefined` when `run_command` is not bound, else
+ * its settings.
+ */
+export function runCommandSettings(
+  value: boolean | RunCommandOptions | undefined,
+): RunCommandSettings | undefined {
   if (value === undefined || value === false) return undefined;
   if (value === true) return { sandbox: 'reads', bwrap: undefined };
-  const options = checkOption({
-    name: 'runCommand',
-    value,
-    rule: { ...optionRules.object, expected: 'a boolean or { sandbox?, bwrap? }' },
-    error,
-  }) as RunCommandOptions;
-  const sandbox = checkOption({
-    name: 'runCommand.sandbox',
-    value: options.sandbox,
-    rule: optionRules.oneOf(['reads', 'workspace-write'] as const),
-    default: 'reads' as const,
-    error,
-  });
-  const bwrap = checkOption<string | undefined>({
-    name: 'runCommand.bwrap',
-    value: options.bwrap,
-    rule: optionRules.nonEmptyString,
-    default: undefined,
-    error,
-  });
-  return { sandbox, bwrap };
+  return { sandbox: value.sandbox ?? 'reads', bwrap: value.bwrap };
 }

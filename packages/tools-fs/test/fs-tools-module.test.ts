@@ -161,6 +161,36 @@ describe('options are checked when the module is made', () => {
     expect(error.message).toBe(message);
   });
 
+  it.each([
+    [
+      { cachedRead: true },
+      'Unknown option `cachedRead` in the options of fsToolsModule; did you mean `cachedReads`?',
+    ],
+    [
+      { rootDir: '.' },
+      'Unknown option `rootDir` in the options of fsToolsModule; did you mean `root`?',
+    ],
+    [
+      { runCommand: { sandbx: 'reads' } },
+      'Unknown option `sandbx` in `runCommand` of fsToolsModule; did you mean `sandbox`? The options are `sandbox`, `bwrap`',
+    ],
+    [
+      { tools: ['read_file'] },
+      'Expected `tools[0]` to be a tool class, got `"read_file"` (string)',
+    ],
+  ])('refuses %j, naming the option', async (extra, message) => {
+    const root = await tempDir();
+    const error = thrown(() => fsToolsModule({ root, ...extra } as never));
+    expect(error.code).toBe('invalid_options');
+    expect(error.message).toContain(message);
+  });
+
+  it('names the option meant by an unknown one even when root is missing', () => {
+    const error = thrown(() => fsToolsModule({ rootDir: '/tmp' } as never));
+    expect(error.code).toBe('invalid_options');
+    expect(error.message).toMatch(/^Unknown option `rootDir`.*did you mean `root`\?/);
+  });
+
   it('refuses options that are not an object', () => {
     const error = thrown(() => fsToolsModule(undefined as never));
     expect(error.code).toBe('invalid_options');

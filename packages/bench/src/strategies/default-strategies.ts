@@ -1,9 +1,11 @@
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import {
   greedyPlanner,
   optimalPlanner,
   orderedPlanner,
   sequentialPlanner,
 } from '@toolwaves/planner';
+import { invalidOptions } from '../bench-error.js';
 import {
   allAtOnceStrategy,
   consecutiveReadOnlyStrategy,
@@ -44,8 +46,20 @@ export function eagerStrategy(): Strategy {
  *
  * @example await runBench({ strategies: [...defaultStrategies(), myStrategy] });
  * @see Strategy
+ * @throws {BenchError} `invalid_options` for an unknown or wrong option, naming it and its value.
  */
 export function defaultStrategies(options: DefaultStrategiesOptions = {}): Strategy[] {
+  checkOptions({
+    subject: 'defaultStrategies',
+    options,
+    // The planner checks the values in its own terms (`budgetMs`, `maxExpansions`); these only
+    // keep a value of the wrong type from reaching it under another name.
+    rules: {
+      optimalExpansions: optionRules.integerFrom(0),
+      optimalBudgetMs: optionRules.numberFrom(0),
+    } satisfies Record<keyof DefaultStrategiesOptions, OptionRule<unknown>>,
+    error: invalidOptions,
+  });
   const optimal = optimalPlanner({
     budgetMs: options.optimalBudgetMs ?? 10_000,
     maxExpansions: options.optimalExpansions ?? 20_000,

@@ -1,5 +1,21 @@
+import { checkOption, checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import type { Plan, PlanNode, Planner } from '@toolwaves/planner';
+import { invalidOptions } from '../bench-error.js';
 import { type Strategy, streamEnd } from './strategy.js';
+
+const PLANNER = optionRules.withMethods(
+  'a Planner ({ name: string, plan(nodes, options) })',
+  ['plan'],
+  {
+    named: true,
+  },
+);
+
+const RULES = {
+  name: optionRules.nonEmptyString,
+  description: optionRules.string,
+  clairvoyant: optionRules.boolean,
+} satisfies Record<keyof PlannerStrategyOptions, OptionRule<unknown>>;
 
 /** Options of {@link plannerStrategy}. */
 export interface PlannerStrategyOptions {
@@ -20,8 +36,12 @@ export interface PlannerStrategyOptions {
  * plannerStrategy(greedyPlanner()).execute({ nodes, maxConcurrency: 8 }); // { kind: 'waves', plan,
  * ... }
  * @see Strategy
+ * @throws {BenchError} `invalid_options` for a `planner` that is not one, or an unknown or wrong
+ *   option, naming it and its value.
  */
 export function plannerStrategy(planner: Planner, options: PlannerStrategyOptions = {}): Strategy {
+  checkOption({ name: 'planner', value: planner, rule: PLANNER, error: invalidOptions });
+  checkOptions({ subject: 'plannerStrategy', options, rules: RULES, error: invalidOptions });
   const plans = new WeakMap<readonly PlanNode[], { cap: number; plan: Plan }>();
   const name = options.name ?? planner.name;
   return {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BenchError } from '../bench-error.js';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
+import { BenchError, invalidOptions } from '../bench-error.js';
 import type { TraceMappings } from './trace-declarations.js';
 
 /**
@@ -11,11 +12,19 @@ import type { TraceMappings } from './trace-declarations.js';
  * @throws {BenchError} `invalid_map` naming the module when it does not load or exports no
  * object, or naming the tool whose mapping is neither a function nor a declaration.
  * @example const mappings = await loadTraceMappings({ path: 'my-tools.map.ts' });
+ * @throws {BenchError} `invalid_options` for an unknown or wrong option, naming it and its value.
  */
 export async function loadTraceMappings(options: {
   readonly path: string;
   readonly cwd?: string;
 }): Promise<TraceMappings> {
+  checkOptions({
+    subject: 'loadTraceMappings',
+    options,
+    rules: { path: optionRules.nonEmptyString, cwd: optionRules.nonEmptyString },
+    required: ['path'],
+    error: invalidOptions,
+  });
   const url = pathToFileURL(resolve(options.cwd ?? process.cwd(), options.path)).href;
   let loaded: Record<string, unknown>;
   try {

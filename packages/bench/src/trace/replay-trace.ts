@@ -1,4 +1,6 @@
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { conflicts, type PlanNode } from '@toolwaves/planner';
+import { invalidOptions } from '../bench-error.js';
 import type { TurnResult } from '../report/bench-report.js';
 import { playTurn } from '../simulate/simulate-turn.js';
 import { arrivalTimes, DEFAULT_TOKENS_PER_SECOND, withEstimates } from '../simulate/turn-inputs.js';
@@ -89,6 +91,24 @@ export interface ReplayTraceOptions {
   readonly now?: () => Date;
 }
 
+/** What each option of {@link replayTrace} must be. */
+const REPLAY_RULES = {
+  trace: {
+    expected: 'a Trace ({ format, turns }, as readTrace gives it)',
+    test: (value): value is Trace =>
+      optionRules.object.test(value) && Array.isArray((value as Partial<Trace>).turns),
+  },
+  strategies: optionRules.array,
+  mappings: optionRules.object,
+  maxConcurrency: optionRules.integerFrom(1),
+  tokensPerSecond: optionRules.numberAbove(0),
+  latency: optionRules.object,
+  seed: optionRules.integerFrom(-(2 ** 53) + 1),
+  file: optionRules.string,
+  command: optionRules.string,
+  now: optionRules.function,
+} satisfies Record<keyof ReplayTraceOptions, OptionRule<unknown>>;
+
 interface TurnRun {
   readonly model: string | undefined;
   readonly counts: TraceCounts;
@@ -103,8 +123,16 @@ interface TurnRun {
  *
  * @throws {BenchError} `strategy_failed` naming the strategy and the turn.
  * @example replayTrace({ trace: readTrace(text) }).strategies.find((s) => s.strategy === 'eager');
+ * @throws {BenchError} `invalid_options` for an unknown or wrong option, naming it and its value.
  */
 export function replayTrace(options: ReplayTraceOptions): TraceReport {
+  checkOptions({
+    subject: 'replayTrace',
+    options,
+    rules: REPLAY_RULES,
+    required: ['trace'],
+    error: invalidOptions,
+  });
   const { trace } = options;
   const strategies = options.strategies ?? defaultStrategies();
   const maxConcurrency = options.maxConcurrency ?? 8;

@@ -7,6 +7,7 @@ export {
   type OptionMessageOptions,
   optionMessage,
 } from '../check-option.js';
+export { type CheckOptionsOptions, checkOptions } from '../check-options.js';
 export { describeValue } from '../describe-value.js';
 export { type FleetClaim, type FleetClaimOptions, fleetClaimOf } from '../fleet-claim.js';
 export { type OptionRule, optionRules } from '../option-rule.js';
@@ -23,4 +24,5 @@ export {
   readDeclarations,
   unreadableDeclarations,
 } from '../read-declarations.js';
+export { type ToolListOptions, toolList } from '../tool-list.js';
 export { type InputValidation, validateInput } from '../validate-input.js';

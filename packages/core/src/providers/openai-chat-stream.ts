@@ -1,4 +1,7 @@
+import { checkOptions } from '../check-options.js';
+import { optionRules } from '../option-rule.js';
 import type { ToolCall } from '../tool-call.js';
+import { invalidOptions } from '../toolwaves-error.js';
 import { PendingCalls } from './pending-calls.js';
 import { type ToolCallDecoder, type ToolCallStream, teeToolCalls } from './tee-tool-calls.js';
 
@@ -52,6 +55,12 @@ export function toolCallsFromOpenAIChatStream<E extends OpenAIChatStreamChunk>(
   stream: AsyncIterable<E>,
   options: OpenAIChatStreamOptions = {},
 ): ToolCallStream<E> {
+  checkOptions({
+    subject: 'toolCallsFromOpenAIChatStream',
+    options,
+    rules: { choice: optionRules.integerFrom(0) },
+    error: invalidOptions,
+  });
   return teeToolCalls<E>({ source: stream, decoder: chatDecoder(options.choice ?? 0) });
 }
 
