@@ -43,7 +43,7 @@ export function declareTool<I>(options: DeclareToolOptions<I>): Tool<I> {
     subject: 'declareTool',
     options,
     rules: DECLARATION_RULES,
-    checkedApart: ['name'],
+    checkedApart: ['name', 'idempotent'],
     error: invalidTool,
   });
   const name = options.name;

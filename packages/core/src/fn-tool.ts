@@ -68,7 +68,7 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
     subject: 'fnTool',
     options,
     rules: DECLARATION_RULES,
-    checkedApart: ['name', 'execute'],
+    checkedApart: ['name', 'execute', 'idempotent'],
     error: invalidTool,
   });
   const name = checkOption({
