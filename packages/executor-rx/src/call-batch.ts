@@ -23,6 +23,9 @@ export interface CallBatch {
   readonly instrument: BatchInstrument | undefined;
   /** The failure policy, unless it is `'continue'`. */
   readonly gate: FailureGate | undefined;
+  /** Someone sees the calls' `call-start` events (else they are not made: only the results, on
+   * the `call-end` events, are read). */
+  readonly startsSeen: boolean;
   /** Emits once when the batch stops: every call in flight ends with that outcome. */
   readonly stops: Observable<BatchStop>;
   /** The batch's hard error, once there is one: no call starts after it. */

@@ -33,6 +33,9 @@ export interface RunBatchOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
   /** A whole batch's calls, checked (`checkBatch`): per call, the earlier call with its id. */
   readonly repeats?: readonly (number | undefined)[] | undefined;
+  /** Only the results are read (`dispatch` and `dispatchStream` without `onEvent`, turns): the
+   * `call-start` events nobody sees are not made. Default: every event is seen (`run`). */
+  readonly resultsOnly?: boolean | undefined;
 }
 
 // One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
@@ -54,6 +57,7 @@ class BatchRun implements ScheduledBatch {
   readonly startedAt: number;
   readonly instrument: BatchInstrument | undefined;
   readonly gate: FailureGate | undefined;
+  readonly startsSeen: boolean;
   readonly stops = new Subject<BatchStop>();
   failure: DispatchError | undefined;
   readonly dispatch: ResolvedDispatchOptions;
@@ -75,6 +79,7 @@ class BatchRun implements ScheduledBatch {
   ) {
     const { config, calls, dispatch } = options;
     this.dispatch = dispatch;
+    this.startsSeen = options.resultsOnly !== true || dispatch.onEvent !== undefined;
     this.#subscriber = subscriber;
     this.config = config;
     this.#whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;

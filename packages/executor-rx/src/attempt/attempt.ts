@@ -128,6 +128,8 @@ export class Attempt {
   /** The attempt may run (or ends before its tool ran): its `call-start`. */
   emitStart(): void {
     this.open = true;
+    // Nobody would see it (only the results are read): the event and its timings are not made.
+    if (!this.batch.startsSeen) return;
     const { call, index, toolName, input } = this.prepared;
     const { place } = this;
     const arrivedAt = place.arrivedAt;
