@@ -104,11 +104,14 @@ class CallAttempts {
     const { answer } = concluded;
     if (concluded.action === 'finish') {
       const result = attempt.resultOf(answer, concluded.content);
-      attempt.endInstrument(
-        answer.isError
-          ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
-          : { outcome: 'ok', result, retried: false },
-      );
+      // Without instrumentation (the usual case) no end info is made.
+      if (attempt.instrument !== undefined) {
+        attempt.endInstrument(
+          answer.isError
+            ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
+            : { outcome: 'ok', result, retried: false },
+        );
+      }
       const outcome = answer.isError ? 'error' : 'ok';
       attempt.endEvent(outcome, concluded.content, result.durationMs, result);
       this.#end();
