@@ -59,6 +59,7 @@ class BatchRun implements ScheduledBatch {
   readonly gate: FailureGate | undefined;
   readonly startsSeen: boolean;
   readonly stops = new Subject<BatchStop>();
+  readonly mayStop: boolean;
   failure: DispatchError | undefined;
   readonly dispatch: ResolvedDispatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
@@ -84,6 +85,12 @@ class BatchRun implements ScheduledBatch {
     this.config = config;
     this.#whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;
     this.calls = this.#whole === undefined ? [] : [...this.#whole];
+    // What can stop a batch (`fail`, `stop`): see `CallBatch.mayStop`.
+    this.mayStop =
+      dispatch.signal !== undefined ||
+      this.#whole === undefined ||
+      config.preHooks.length > 0 ||
+      config.recovery !== undefined;
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
     const { executeOf } = options;

@@ -79,7 +79,9 @@ class CallAttempts {
     // there; unsubscribed before the call ended, the call stops quietly.
     const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
     this.#stops = stops;
-    this.batch.stops.subscribe(stops);
+    // A batch that nothing can stop (no signal, no source, no pre hook, no recovery) never emits
+    // a stop: its calls don't subscribe (a subscription made and undone per call saved).
+    if (this.batch.mayStop) this.batch.stops.subscribe(stops);
     this.#begin(prepared, 1, this.place.readyAt);
   }
 
