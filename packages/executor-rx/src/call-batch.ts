@@ -23,8 +23,15 @@ export interface CallBatch {
   readonly instrument: BatchInstrument | undefined;
   /** The failure policy, unless it is `'continue'`. */
   readonly gate: FailureGate | undefined;
+  /** Someone sees the calls' `call-start` events (else they are not made: only the results, on
+   * the `call-end` events, are read). */
+  readonly startsSeen: boolean;
   /** Emits once when the batch stops: every call in flight ends with that outcome. */
   readonly stops: Observable<BatchStop>;
+  /** Whether `stops` may ever emit: only the caller's signal, a stream's (or turn's) source, a
+   * pre hook's abort and recovery giving up stop a batch (`fail`, `stop`); without any of them
+   * it never stops, and its calls need not listen. */
+  readonly mayStop: boolean;
   /** The batch's hard error, once there is one: no call starts after it. */
   readonly failure: DispatchError | undefined;
   /** This call raises the batch's hard error (the others are stopped before it propagates). */

@@ -68,7 +68,7 @@ export class Dispatcher {
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */
   dispatch(calls: readonly ToolCall[], options: DispatchOptions = {}): Promise<ToolResult[]> {
-    return resultsOf(() => this.run(calls, options));
+    return resultsOf(() => this.#run(calls, options, true));
   }
 
   /**
@@ -77,7 +77,7 @@ export class Dispatcher {
    * @throws DispatchError (as a rejection): `source_failed`, or as {@link Dispatcher.dispatch}.
    */
   dispatchStream(calls: ToolCallSource, options: DispatchOptions = {}): Promise<ToolResult[]> {
-    return resultsOf(() => this.runStream(calls, options));
+    return resultsOf(() => this.#runStream(calls, options, true));
   }
 
   /**
@@ -85,8 +85,17 @@ export class Dispatcher {
    * @throws DispatchError `invalid_config` (synchronously) for invalid options or `calls`.
    */
   runStream(calls: ToolCallSource, options: DispatchOptions = {}): Observable<DispatchEvent> {
+    return this.#runStream(calls, options, false);
+  }
+
+  /** {@link Dispatcher.runStream}; `resultsOnly` when only its `batch-end` is read. */
+  #runStream(
+    calls: ToolCallSource,
+    options: DispatchOptions,
+    resultsOnly: boolean,
+  ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
-    return runBatch({ config: this.#config, calls: callSource(calls), dispatch });
+    return runBatch({ config: this.#config, calls: callSource(calls), dispatch, resultsOnly });
   }
 
   /**
@@ -107,12 +116,21 @@ export class Dispatcher {
    * not a tool call (a string `id` and `name`).
    */
   run(calls: readonly ToolCall[], options: DispatchOptions = {}): Observable<DispatchEvent> {
+    return this.#run(calls, options, false);
+  }
+
+  /** {@link Dispatcher.run}; `resultsOnly` when only its `batch-end` is read. */
+  #run(
+    calls: readonly ToolCall[],
+    options: DispatchOptions,
+    resultsOnly: boolean,
+  ): Observable<DispatchEvent> {
     const dispatch = resolveDispatchOptions(options, this.#config);
     if (!Array.isArray(calls)) {
       throw invalidConfig(`Expected \`calls\` to be an array of tool calls, got ${typeof calls}`);
     }
     const repeats = checkBatch(calls);
-    return runBatch({ config: this.#config, calls, dispatch, repeats });
+    return runBatch({ config: this.#config, calls, dispatch, repeats, resultsOnly });
   }
 }
 

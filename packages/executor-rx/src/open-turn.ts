@@ -40,6 +40,7 @@ export function openTurn(options: OpenTurnOptions): Turn {
     calls,
     dispatch: options.dispatch,
     turn: true,
+    resultsOnly: true,
     executeOf: (index) => given[index],
   });
   const done = new Promise<void>((resolve, reject) => {

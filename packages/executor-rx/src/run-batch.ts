@@ -33,6 +33,9 @@ export interface RunBatchOptions {
   readonly executeOf?: ((index: number) => ToolExecute | undefined) | undefined;
   /** A whole batch's calls, checked (`checkBatch`): per call, the earlier call with its id. */
   readonly repeats?: readonly (number | undefined)[] | undefined;
+  /** Only the results are read (`dispatch` and `dispatchStream` without `onEvent`, turns): the
+   * `call-start` events nobody sees are not made. Default: every event is seen (`run`). */
+  readonly resultsOnly?: boolean | undefined;
 }
 
 // One dispatch in any mode, as an Observable of events (each to `onEvent` first): `batch-start`,
@@ -54,7 +57,9 @@ class BatchRun implements ScheduledBatch {
   readonly startedAt: number;
   readonly instrument: BatchInstrument | undefined;
   readonly gate: FailureGate | undefined;
+  readonly startsSeen: boolean;
   readonly stops = new Subject<BatchStop>();
+  readonly mayStop: boolean;
   failure: DispatchError | undefined;
   readonly dispatch: ResolvedDispatchOptions;
   readonly #subscriber: Subscriber<DispatchEvent>;
@@ -75,10 +80,17 @@ class BatchRun implements ScheduledBatch {
   ) {
     const { config, calls, dispatch } = options;
     this.dispatch = dispatch;
+    this.startsSeen = options.resultsOnly !== true || dispatch.onEvent !== undefined;
     this.#subscriber = subscriber;
     this.config = config;
     this.#whole = Array.isArray(calls) ? (calls as readonly ToolCall[]) : undefined;
     this.calls = this.#whole === undefined ? [] : [...this.#whole];
+    // What can stop a batch (`fail`, `stop`): see `CallBatch.mayStop`.
+    this.mayStop =
+      dispatch.signal !== undefined ||
+      this.#whole === undefined ||
+      config.preHooks.length > 0 ||
+      config.recovery !== undefined;
     this.startedAt = config.scheduler.now();
     const { health, registry } = config;
     const { executeOf } = options;

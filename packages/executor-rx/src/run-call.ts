@@ -79,7 +79,9 @@ class CallAttempts {
     // there; unsubscribed before the call ended, the call stops quietly.
     const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
     this.#stops = stops;
-    this.batch.stops.subscribe(stops);
+    // A batch that nothing can stop (no signal, no source, no pre hook, no recovery) never emits
+    // a stop: its calls don't subscribe (a subscription made and undone per call saved).
+    if (this.batch.mayStop) this.batch.stops.subscribe(stops);
     this.#begin(prepared, 1, this.place.readyAt);
   }
 
@@ -104,11 +106,14 @@ class CallAttempts {
     const { answer } = concluded;
     if (concluded.action === 'finish') {
       const result = attempt.resultOf(answer, concluded.content);
-      attempt.endInstrument(
-        answer.isError
-          ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
-          : { outcome: 'ok', result, retried: false },
-      );
+      // Without instrumentation (the usual case) no end info is made.
+      if (attempt.instrument !== undefined) {
+        attempt.endInstrument(
+          answer.isError
+            ? { outcome: 'error', result, errorKind: answer.kind, retried: false }
+            : { outcome: 'ok', result, retried: false },
+        );
+      }
       const outcome = answer.isError ? 'error' : 'ok';
       attempt.endEvent(outcome, concluded.content, result.durationMs, result);
       this.#end();

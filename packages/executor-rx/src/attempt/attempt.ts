@@ -7,10 +7,18 @@ import type {
 import type { Subscriber } from 'rxjs';
 import type { AttemptAnswer } from '../attempt-answer.js';
 import type { CallBatch, CallPlace } from '../call-batch.js';
-import type { CallOutcome, DispatchEvent } from '../dispatch-event.js';
+import type {
+  CallEndEvent,
+  CallOutcome,
+  CallStartEvent,
+  DispatchEvent,
+} from '../dispatch-event.js';
 import type { PreparedCall } from '../prepared-call.js';
 import type { SubmitterContext } from '../submitter-context.js';
 import { AttemptContext } from './attempt-context.js';
+
+/** An event being built (its optional fields are set after the literal). */
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A retry waited for no call. */
 const NO_CALLS: readonly number[] = [];
@@ -63,13 +71,17 @@ export class Attempt {
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.#keyWaitMs =
       options.attempt === 1 ? this.#beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
-    this.instrument = startAttempt({
-      batch,
-      prepared,
-      attempt: options.attempt,
-      waitedFor: this.#waitedFor(),
-      submitter: place.submitter,
-    });
+    // No instrumentation (the usual case): no start info is made.
+    this.instrument =
+      batch.instrument === undefined
+        ? undefined
+        : startAttempt({
+            batch,
+            prepared,
+            attempt: options.attempt,
+            waitedFor: this.#waitedFor(),
+            submitter: place.submitter,
+          });
   }
 
   /** When the attempt began (after any wait for keys held by a tool that outlived its answer). */
@@ -128,10 +140,12 @@ export class Attempt {
   /** The attempt may run (or ends before its tool ran): its `call-start`. */
   emitStart(): void {
     this.open = true;
+    // Nobody would see it (only the results are read): the event and its timings are not made.
+    if (!this.batch.startsSeen) return;
     const { call, index, toolName, input } = this.prepared;
     const { place } = this;
     const arrivedAt = place.arrivedAt;
-    this.emit({
+    const event: Writable<CallStartEvent> = {
       type: 'call-start',
       wave: place.wave,
       index,
@@ -140,10 +154,14 @@ export class Attempt {
       input,
       attempt: this.number,
       fleetWaitMs: this.#fleetWaitMs,
-      ...(arrivedAt === undefined
-        ? {}
-        : { waitedFor: this.#waitedFor(), waitedMs: this.now() - arrivedAt }),
-    });
+    };
+    // Optional fields set after the literal, not spread into it (a spread is a copy at run time,
+    // for every event of every call).
+    if (arrivedAt !== undefined) {
+      event.waitedFor = this.#waitedFor();
+      event.waitedMs = this.now() - arrivedAt;
+    }
+    this.emit(event);
   }
 
   /** The attempt's `call-end` (when its `call-start` was emitted); `result` on a final answer. */
@@ -156,7 +174,7 @@ export class Attempt {
     if (!this.open) return;
     this.open = false;
     const { call, index, toolName } = this.prepared;
-    this.emit({
+    const event: Writable<CallEndEvent> = {
       type: 'call-end',
       wave: this.place.wave,
       index,
@@ -168,9 +186,10 @@ export class Attempt {
       content,
       durationMs,
       waitMs: this.#beganAt - this.readyAt,
-      ...(result === undefined ? {} : { result }),
-      ...(this.leaseLost === undefined ? {} : { leaseLost: true as const }),
-    });
+    };
+    if (result !== undefined) event.result = result;
+    if (this.leaseLost !== undefined) event.leaseLost = true;
+    this.emit(event);
   }
 
   /** Tells the instrumentation how the attempt ended (once). */

@@ -43,54 +43,70 @@ export type { Concluded } from './recovery.js';
 export function attemptStages(attempt: Attempt): Observable<Concluded> {
   const { preHooks: pre } = attempt.batch.config;
   const checked = validate(attempt); // 1
-  const allowed =
-    pre.length === 0 ? checked : andThen(checked, unlessAnswered(preHooksOf(attempt))); // 2
-  const cleared = andThen(allowed, unlessAnswered(keysClearOf(attempt))); // 3
-  const ran = andThen(cleared, unlessAnswered(grantedRunOf(attempt))); // 4, 5
-  return lifted(andThen(ran, afterAnswerOf(attempt))); // 6, 7, 8
+  const allowed = pre.length === 0 ? checked : andThen(checked, preHooksStage, attempt); // 2
+  const cleared = andThen(allowed, keysClearStage, attempt); // 3
+  const ran = andThen(cleared, grantedRunStage, attempt); // 4, 5
+  return lifted(andThen(ran, afterAnswer, attempt)); // 6, 7, 8
+}
+
+// The stages below take the attempt as their second argument (`andThen` passes it on): they are
+// made once, not as closures for every attempt of every call. An answer goes past the stages
+// that need the work so far untouched.
+
+/** Stage 2 (only when there are pre hooks). */
+function preHooksStage(
+  staged: Staged<ToolInput>,
+  attempt: Attempt,
+): Observable<Staged<ToolInput>> | Answered {
+  return isAnswered(staged) ? staged : preHooks(attempt, staged);
+}
+
+/** Stage 3. */
+function keysClearStage(
+  staged: Staged<ToolInput>,
+  attempt: Attempt,
+): Observable<ToolInput> | Staged<ToolInput> {
+  return isAnswered(staged) ? staged : keysClear(attempt, staged);
+}
+
+/** Stages 4 and 5, the fleet grant and the tool, under the attempt's `timeoutMs`. */
+function grantedRunStage(
+  staged: Staged<ToolInput>,
+  attempt: Attempt,
+): Observable<Answered> | Answered {
+  if (isAnswered(staged)) return staged;
+  return underTimeout(attempt, lifted(andThen(fleetGrant(attempt, staged), executeStage, attempt)));
+}
+
+/** Stage 5. */
+function executeStage(staged: Staged<Granted>, attempt: Attempt): Observable<Answered> | Answered {
+  return isAnswered(staged) ? staged : executeTool(attempt, staged);
 }
 
 /** Stages 6 to 8, once the answer came: one step when none of them waits for anything. */
-function afterAnswer(attempt: Attempt, answered: Answered): Observable<Concluded> | Concluded {
+function afterAnswer(answered: Answered, attempt: Attempt): Observable<Concluded> | Concluded {
   arrived(attempt, answered);
   const { postHooks: post, recovery } = attempt.batch.config;
   const observed = post.length === 0 || !answered.toolRan ? answered : postHooks(attempt, answered); // 6
-  const recorded = andThen(observed, (a: Answered) => (a.toolRan ? recordHealth(attempt, a) : a)); // 7
+  const recorded = andThen(observed, healthStage, attempt); // 7
   return recovery === undefined
-    ? andThen(recorded, (a: Answered) => finish(a.answer))
-    : andThen(recorded, (a: Answered) => recover(attempt, a.answer)); // 8
+    ? andThen(recorded, finishStage, attempt)
+    : andThen(recorded, recoveryStage, attempt); // 8
 }
 
-const afterAnswerOf =
-  (attempt: Attempt) =>
-  (answered: Answered): Observable<Concluded> | Concluded =>
-    afterAnswer(attempt, answered);
-const preHooksOf =
-  (attempt: Attempt) =>
-  (input: ToolInput): Observable<Staged<ToolInput>> =>
-    preHooks(attempt, input);
-const keysClearOf =
-  (attempt: Attempt) =>
-  (input: ToolInput): Observable<ToolInput> | ToolInput =>
-    keysClear(attempt, input);
-/** Stages 4 and 5, the fleet grant and the tool, under the attempt's `timeoutMs`. */
-const grantedRunOf =
-  (attempt: Attempt) =>
-  (input: ToolInput): Observable<Answered> =>
-    underTimeout(
-      attempt,
-      lifted(andThen(fleetGrant(attempt, input), unlessAnswered(executeOf(attempt)))),
-    );
-const executeOf =
-  (attempt: Attempt) =>
-  (granted: Granted): Observable<Answered> =>
-    executeTool(attempt, granted);
+/** Stage 7 (attempts that ran the tool). */
+function healthStage(answered: Answered, attempt: Attempt): Answered {
+  return answered.toolRan ? recordHealth(attempt, answered) : answered;
+}
 
-/** A stage that needs the work so far; an answer goes past it untouched. */
-function unlessAnswered<T extends object, R extends object>(
-  stage: (work: T) => Observable<Staged<R>> | Staged<R>,
-): (staged: Staged<T>) => Observable<Staged<R>> | Staged<R> {
-  return (staged) => (isAnswered(staged) ? staged : stage(staged));
+/** Stage 8 without recovery: the answer is final. */
+function finishStage(answered: Answered): Concluded {
+  return finish(answered.answer);
+}
+
+/** Stage 8 with recovery. */
+function recoveryStage(answered: Answered, attempt: Attempt): Observable<Concluded> {
+  return recover(attempt, answered.answer);
 }
 
 /** A stage's result as an Observable (a stage with nothing to wait for hands on a value). */
