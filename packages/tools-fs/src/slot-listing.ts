@@ -11,8 +11,14 @@ const SLOT = /^b-([0-9a-z]+-[0-9a-f]+)\.slot$/;
  * then later than the listing; but a file system keeps times at its own granularity (a clock
  * tick; a second or two on some), so a change within that granularity of the previous one may
  * leave the time as it was. A listing taken well after the last change cannot be confused so.
+ * Times in whole seconds may come from a file system that keeps no less (up to 2 s): 3 s then.
  */
 const SETTLED_MS = 3000;
+/**
+ * The same for a folder whose times have a fraction of a second: its file system keeps them
+ * finer than a second (nanoseconds, read from a clock that ticks every few milliseconds).
+ */
+const SETTLED_FINE_MS = 1100;
 
 interface Listing {
   readonly ino: number;
@@ -24,6 +30,12 @@ interface Listing {
   readonly beacons: readonly string[];
 }
 
+/** How long after a change of this folder a listing of it may be reused. */
+function settledMs(info: Stats): number {
+  const fine = info.mtimeMs % 1000 !== 0 || info.ctimeMs % 1000 !== 0;
+  return fine ? SETTLED_FINE_MS : SETTLED_MS;
+}
+
 /** The last listing per folder. */
 const listings = new Map<string, Listing>();
 
@@ -31,7 +43,7 @@ const listings = new Map<string, Listing>();
  * The beacon ids of the slots in a fence folder (`b-<id>.slot`), as they are now. The folder is
  * read again only when it changed since the last listing (its inode, modification and change
  * times, size), or when that listing was taken too soon after a change to tell (see
- * `SETTLED_MS`): one `lstat` instead of a read of the whole folder on every commit, while no
+ * `SETTLED_MS`, `SETTLED_FINE_MS`): one `lstat` instead of a read of the whole folder on every commit, while no
  * process comes or goes.
  */
 export function listSlots(folder: FenceFolder): readonly string[] {
@@ -49,7 +61,7 @@ export function listSlots(folder: FenceFolder): readonly string[] {
     last.mtimeMs === info.mtimeMs &&
     last.ctimeMs === info.ctimeMs &&
     last.size === info.size &&
-    last.listedAt - Math.max(info.mtimeMs, info.ctimeMs) >= SETTLED_MS &&
+    last.listedAt - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info) &&
     now >= last.listedAt
   ) {
     return last.beacons;
