@@ -22,7 +22,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createClient } from '@redis/client';
 import type { CoordinationGrant, ToolContext } from '@toolwaves/core';
-import { draftFile, FS_HOST_FENCE, fsToolsModule, WriteFileTool } from '@toolwaves/tools-fs';
+import { draftFile, fsToolsModule, WriteFileTool } from '@toolwaves/tools-fs';
 import { Container } from 'inversify';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
 import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-server.js';
@@ -201,10 +201,11 @@ async function handOffs(url: string) {
 
 async function fencedCommit() {
   const root = await mkdtemp(join(tmpdir(), 'toolwaves-bench-fence-'));
+  // a fence of its own for the run: the default one is the user's, shared by every workspace
+  const fenceTempDir = await mkdtemp(join(tmpdir(), 'toolwaves-bench-fence-tmp-'));
   const container = new Container();
-  container.load(fsToolsModule({ root }));
+  container.load(fsToolsModule({ root, fenceTempDir }));
   const tool = container.get(WriteFileTool);
-  const fence = container.get(FS_HOST_FENCE);
   const context = (i: number): ToolContext => ({
     toolCallId: `w${i}`,
     signal: never,
@@ -229,7 +230,7 @@ async function fencedCommit() {
     }
   }
   await rm(root, { recursive: true, force: true });
-  await rm(fence.dir, { recursive: true, force: true });
+  await rm(fenceTempDir, { recursive: true, force: true });
   const median = (v: number[]) => [...v].sort((x, y) => x - y)[2] ?? Number.NaN;
   return { plainUs: median(timings.plain), fencedUs: median(timings.fenced) };
 }

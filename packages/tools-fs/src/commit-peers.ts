@@ -1,15 +1,14 @@
-import { readdirSync, unlinkSync } from 'node:fs';
+import { unlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { keysOverlap } from '@toolwaves/core';
 import { EVERY_KEY } from './commit-intent.js';
 import { ANY_INTENT, FenceBeacon } from './fence-beacon.js';
-import { fenceError } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { sweepIdleSlots } from './idle-slot-sweep.js';
 import { readSlot, type SlotContent } from './intent-slot.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
+import { listSlots } from './slot-listing.js';
 
-const SLOT = /^b-([0-9a-z]+-[0-9a-f]+)\.slot$/;
 /** Reads of a slot caught mid-rewrite before it counts as overlapping every key (fail closed). */
 const TORN_RETRIES = 20;
 
@@ -43,12 +42,7 @@ export function overlappingPeers(
   },
 ): Peer[] {
   const { own, keys, selfId } = options;
-  let names: string[];
-  try {
-    names = readdirSync(folder.dir);
-  } catch (error) {
-    throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
-  }
+  const beacons = listSlots(folder);
   const peers: Peer[] = [];
   const self = currentProcess();
   for (const [id, ownKeys] of own.active) {
@@ -57,10 +51,9 @@ export function overlappingPeers(
     }
   }
   const idle: string[] = [];
-  for (const name of names) {
-    const beacon = SLOT.exec(name)?.[1];
-    if (beacon === undefined || beacon === own.id) continue;
-    const content = readWhole(folder.path(name));
+  for (const beacon of beacons) {
+    if (beacon === own.id) continue;
+    const content = readWhole(FenceBeacon.slotPath(folder, beacon));
     if (content === 'empty') idle.push(beacon);
     if (content === 'empty' || content === 'gone') continue;
     if (content === 'torn') {

@@ -10,6 +10,8 @@ import { currentProcess } from './process-identity.js';
 const MAX_SOCKET_PATH = 107;
 
 const beacons = new Map<string, Promise<FenceBeacon>>();
+/** The same beacons once published: a commit takes its own without awaiting a promise. */
+const published = new Map<string, FenceBeacon>();
 
 /** What a waiter writes to be told when any intent of the process ends (its slot was unreadable). */
 export const ANY_INTENT = '*';
@@ -47,6 +49,11 @@ export class FenceBeacon {
       beacon.catch(() => beacons.delete(folder.dir));
     }
     return beacon;
+  }
+
+  /** This process's beacon in `folder` if it is published already, else `undefined`. */
+  static current(folder: FenceFolder): FenceBeacon | undefined {
+    return published.get(folder.dir);
   }
 
   /** The socket path of the beacon `id` in `folder`. */
@@ -147,6 +154,7 @@ export class FenceBeacon {
         }
       }
     });
+    published.set(folder.dir, beacon);
     return beacon;
   }
 

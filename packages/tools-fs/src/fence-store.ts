@@ -79,6 +79,9 @@ export class FenceStore {
         // the file was compacted: read the new one from its start
         this.#reopen();
         fd = this.#open();
+      } else if (read < buffer.length) {
+        // a short read of a regular file ends at its end: nothing more to read right now
+        return;
       }
     }
   }
@@ -102,16 +105,22 @@ export class FenceStore {
         .join('');
       if (lines === '') return;
       const fd = this.#open();
-      let replaced: boolean;
+      const bytes = Buffer.from(lines, 'utf8');
+      let info: { readonly nlink: number; readonly size: number };
       try {
-        writeSync(fd, Buffer.from(lines, 'utf8'));
-        replaced = fstatSync(fd).nlink === 0;
+        writeSync(fd, bytes);
+        info = fstatSync(fd);
       } catch (error) {
         throw fenceError({ error, path: this.file, doing: 'append a token record to' });
       }
-      if (!replaced) {
-        // the next refresh reads these lines back too: raising again is harmless
+      if (info.nlink !== 0) {
         for (const key of keys) this.#index.raise(key, token);
+        // Nothing but these lines was added since the last read: skip them instead of reading
+        // them back. Otherwise the next refresh reads them with the rest (raising again is
+        // harmless).
+        if (this.#partial === '' && info.size === this.#offset + bytes.length) {
+          this.#offset = info.size;
+        }
         return;
       }
       this.#reopen();

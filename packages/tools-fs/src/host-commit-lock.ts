@@ -64,12 +64,13 @@ export class HostCommitLock {
    */
   async acquire(options: AcquireOptions): Promise<() => void> {
     if (options.checked !== true) this.#folder.check();
-    const beacon = await FenceBeacon.of(this.#folder);
+    const beacon = FenceBeacon.current(this.#folder) ?? (await FenceBeacon.of(this.#folder));
     // a commit that names no key may touch anything: it excludes every other (fail closed)
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
     const intent = new CommitIntent({ beacon, keys });
     try {
-      await this.#waitWhileBlocked(options, { keys: intent.keys, intent, beacon });
+      const waiting = this.#waitWhileBlocked(options, { keys: intent.keys, intent, beacon });
+      if (waiting !== undefined) await waiting;
     } catch (error) {
       intent.yieldTurn();
       throw error;
@@ -81,27 +82,44 @@ export class HostCommitLock {
    * Waits until no commit of keys overlapping `keys` is under way, holding nothing: what a claim
    * needs after recording its token, so that a commit that checked the tokens before the record
    * has finished writing before the claimer reads. The caller has checked the folder.
+   * `undefined` when nothing had to be waited for (no promise to await then).
    */
-  async awaitClear(options: AcquireOptions): Promise<void> {
+  awaitClear(options: AcquireOptions): Promise<void> | undefined {
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
-    const beacon = await FenceBeacon.of(this.#folder);
-    await this.#waitWhileBlocked(options, { keys, intent: undefined, beacon });
+    const beacon = FenceBeacon.current(this.#folder);
+    if (beacon === undefined) {
+      return FenceBeacon.of(this.#folder).then((published) =>
+        this.#waitWhileBlocked(options, { keys, intent: undefined, beacon: published }),
+      );
+    }
+    return this.#waitWhileBlocked(options, { keys, intent: undefined, beacon });
   }
 
-  async #waitWhileBlocked(
-    options: AcquireOptions,
-    mine: {
-      readonly keys: readonly string[];
-      readonly intent: CommitIntent | undefined;
-      readonly beacon: FenceBeacon;
-    },
-  ): Promise<void> {
+  /**
+   * Claims the turn (when `mine` has an intent) and looks for overlapping intents: none, and it
+   * returns `undefined` at once, with no promise made (the common case: commits of different
+   * files); else a promise of {@link HostCommitLock.#waitForPeers}. Throws the signal's reason.
+   */
+  #waitWhileBlocked(options: AcquireOptions, mine: Mine): Promise<void> | undefined {
+    options.signal?.throwIfAborted();
+    mine.intent?.claim();
+    const peers = this.#overlapping(mine);
+    if (peers.length === 0) return undefined;
+    return this.#waitForPeers(options, mine, peers);
+  }
+
+  async #waitForPeers(options: AcquireOptions, mine: Mine, first: Peer[]): Promise<void> {
     const { intent } = mine;
     const deadline = performance.now() + this.#maxWaitMs;
+    let peers: Peer[] | undefined = first;
     for (;;) {
-      options.signal?.throwIfAborted();
-      intent?.claim();
-      const blocking = await this.#firstLivePeer(mine);
+      if (peers === undefined) {
+        options.signal?.throwIfAborted();
+        intent?.claim();
+        peers = this.#overlapping(mine);
+      }
+      const blocking = await this.#firstLivePeer(peers);
+      peers = undefined;
       if (blocking === undefined) return;
       // an older intent goes first; a younger one gives way to this one
       if (intent === undefined || blocking.peer.id < intent.id) intent?.yieldTurn();
@@ -126,17 +144,19 @@ export class HostCommitLock {
     }
   }
 
-  /** The oldest live intent of overlapping keys, with a connection to it (none when busy). */
-  async #firstLivePeer(mine: {
-    readonly keys: readonly string[];
-    readonly intent: CommitIntent | undefined;
-    readonly beacon: FenceBeacon;
-  }): Promise<{ peer: Peer; socket: Socket | undefined } | undefined> {
-    const peers = overlappingPeers(this.#folder, {
+  /** The intents of overlapping keys, oldest first. */
+  #overlapping(mine: Mine): Peer[] {
+    return overlappingPeers(this.#folder, {
       selfId: mine.intent?.id,
       own: mine.beacon,
       keys: mine.keys,
     });
+  }
+
+  /** The oldest live one of `peers`, with a connection to it (none when busy). */
+  async #firstLivePeer(
+    peers: readonly Peer[],
+  ): Promise<{ peer: Peer; socket: Socket | undefined } | undefined> {
     for (const peer of peers) {
       const found = await probe(this.#folder, peer);
       if (found.state === 'live') return { peer, socket: found.socket };
@@ -144,4 +164,11 @@ export class HostCommitLock {
     }
     return undefined;
   }
+}
+
+/** The commit that waits: its keys, its intent (none for a claim), its process's beacon. */
+interface Mine {
+  readonly keys: readonly string[];
+  readonly intent: CommitIntent | undefined;
+  readonly beacon: FenceBeacon;
 }

@@ -156,11 +156,16 @@ export class HostFence {
     // A commit of an older token that checked the records before this one was appended may
     // still be writing: wait for it to finish, so what this call reads next includes its write.
     // A commit that checks after the append is refused. So no lock is needed for the claim.
-    await this.#lock
-      .awaitClear({ keys: write.keys, what: write.what, signal: write.signal })
-      .catch((error: unknown) => {
-        throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
+    try {
+      const waiting = this.#lock.awaitClear({
+        keys: write.keys,
+        what: write.what,
+        signal: write.signal,
       });
+      if (waiting !== undefined) await waiting;
+    } catch (error) {
+      throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
+    }
   }
 
   /**
@@ -176,16 +181,17 @@ export class HostFence {
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
-    const release = await this.#lock
-      .acquire({
+    let release: () => void;
+    try {
+      release = await this.#lock.acquire({
         keys: write.keys,
         what: write.what,
         signal: write.signal,
         checked: checkedByClaim.has(write),
-      })
-      .catch((error: unknown) => {
-        throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
       });
+    } catch (error) {
+      throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
+    }
     let result: T;
     try {
       if (write.signal?.aborted) throw stoppedBeforeCommit(write);

@@ -23,6 +23,11 @@ export class TokenIndex {
   /** Insertion order is recency: a raised key is moved to the end. */
   readonly #tokens = new Map<string, number>();
   readonly #below = new Map<string, NewerToken>();
+  /**
+   * The ancestors of keys looked at lately, made once per key: a write asks about its key two or
+   * three times, and lookups with the same strings skip hashing them again.
+   */
+  readonly #ancestors = new Map<string, readonly string[]>();
   readonly #maxKeys: number;
 
   constructor(options: { readonly maxKeys: number }) {
@@ -45,7 +50,7 @@ export class TokenIndex {
       if (own !== undefined && own > token) return { key, token: own };
       const below = this.#below.get(key);
       if (below !== undefined && below.token > token) return below;
-      for (const ancestor of ancestorsOf(key)) {
+      for (const ancestor of this.#ancestorsOf(key)) {
         const above = this.#tokens.get(ancestor);
         if (above !== undefined && above > token) return { key: ancestor, token: above };
       }
@@ -64,7 +69,7 @@ export class TokenIndex {
     if (own !== undefined && own >= token) return;
     this.#tokens.delete(key);
     this.#tokens.set(key, token);
-    for (const ancestor of ancestorsOf(key)) {
+    for (const ancestor of this.#ancestorsOf(key)) {
       const below = this.#below.get(ancestor);
       if (below === undefined || below.token < token) this.#below.set(ancestor, { key, token });
     }
@@ -79,6 +84,17 @@ export class TokenIndex {
   /** Every key and its token, oldest first (what a compacted record file holds). */
   entries(): IterableIterator<[string, number]> {
     return this.#tokens.entries();
+  }
+
+  #ancestorsOf(key: string): readonly string[] {
+    let found = this.#ancestors.get(key);
+    if (found === undefined) {
+      // bounded like the keys: forgotten all at once, made again on demand
+      if (this.#ancestors.size >= this.#maxKeys) this.#ancestors.clear();
+      found = ancestorsOf(key);
+      this.#ancestors.set(key, found);
+    }
+    return found;
   }
 
   #fold(): void {

@@ -1,0 +1,89 @@
+import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { fenceError } from './fence-errors.js';
+import type { FenceFolder } from './fence-folder.js';
+
+const SLOT = /^b-([0-9a-z]+-[0-9a-f]+)\.slot$/;
+
+/**
+ * How long after the folder's last change a listing is taken before it may be reused. A change
+ * made after a listing sets the folder's modification time to the time of that change (POSIX:
+ * creating, renaming or removing an entry updates the folder's `mtime` and `ctime`), which is
+ * then later than the listing; but a file system keeps times at its own granularity (a clock
+ * tick; a second or two on some), so a change within that granularity of the previous one may
+ * leave the time as it was. A listing taken well after the last change cannot be confused so.
+ * Times in whole seconds may come from a file system that keeps no less (up to 2 s): 3 s then.
+ */
+const SETTLED_MS = 3000;
+/**
+ * The same for a folder whose times have a fraction of a second: its file system keeps them
+ * finer than a second (nanoseconds, read from a clock that ticks every few milliseconds).
+ */
+const SETTLED_FINE_MS = 1100;
+
+interface Listing {
+  readonly ino: number;
+  readonly mtimeMs: number;
+  readonly ctimeMs: number;
+  readonly size: number;
+  /** `Date.now()` right before the folder was read. */
+  readonly listedAt: number;
+  readonly beacons: readonly string[];
+}
+
+/** How long after a change of this folder a listing of it may be reused. */
+function settledMs(info: Stats): number {
+  const fine = info.mtimeMs % 1000 !== 0 || info.ctimeMs % 1000 !== 0;
+  return fine ? SETTLED_FINE_MS : SETTLED_MS;
+}
+
+/** The last listing per folder. */
+const listings = new Map<string, Listing>();
+
+/**
+ * The beacon ids of the slots in a fence folder (`b-<id>.slot`), as they are now. The folder is
+ * read again only when it changed since the last listing (its inode, modification and change
+ * times, size), or when that listing was taken too soon after a change to tell (see
+ * `SETTLED_MS`, `SETTLED_FINE_MS`): one `lstat` instead of a read of the whole folder on every commit, while no
+ * process comes or goes.
+ */
+export function listSlots(folder: FenceFolder): readonly string[] {
+  let info: Stats;
+  try {
+    info = lstatSync(folder.dir);
+  } catch (error) {
+    throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
+  }
+  const last = listings.get(folder.dir);
+  const now = Date.now();
+  if (
+    last !== undefined &&
+    last.ino === info.ino &&
+    last.mtimeMs === info.mtimeMs &&
+    last.ctimeMs === info.ctimeMs &&
+    last.size === info.size &&
+    last.listedAt - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info) &&
+    now >= last.listedAt
+  ) {
+    return last.beacons;
+  }
+  let names: string[];
+  try {
+    names = readdirSync(folder.dir);
+  } catch (error) {
+    throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
+  }
+  const beacons: string[] = [];
+  for (const name of names) {
+    const beacon = SLOT.exec(name)?.[1];
+    if (beacon !== undefined) beacons.push(beacon);
+  }
+  listings.set(folder.dir, {
+    ino: info.ino,
+    mtimeMs: info.mtimeMs,
+    ctimeMs: info.ctimeMs,
+    size: info.size,
+    listedAt: now,
+    beacons,
+  });
+  return beacons;
+}
