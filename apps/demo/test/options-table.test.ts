@@ -241,7 +241,7 @@ const ROWS: readonly Row[] = [
     call: () => new executor.Dispatcher({ registry, maxConcurency: 2 } as never),
     error: DispatchError,
     code: 'invalid_config',
-    message: /^Unknown option `maxConcurency` in the .*Dispatcher/,
+    message: unknown('maxConcurency', 'the options of the Dispatcher', 'maxConcurrency'),
   },
   {
     package: 'executor-rx',

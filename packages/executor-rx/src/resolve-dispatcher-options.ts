@@ -5,7 +5,7 @@ import {
   noInstrumentation,
   type ToolRegistry,
 } from '@toolwaves/core';
-import { checkOption, type OptionRule, optionMessage, optionRules } from '@toolwaves/core/internal';
+import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
@@ -60,18 +60,7 @@ export interface ResolvedDispatchOptions
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null;
 
-/** An object with these methods (and a non-empty `name` when `named`). */
-function withMethods(
-  expected: string,
-  methods: readonly string[],
-  named = false,
-): OptionRule<unknown> {
-  const test = (value: unknown): value is unknown =>
-    isObject(value) &&
-    methods.every((method) => typeof value[method] === 'function') &&
-    (!named || (typeof value.name === 'string' && value.name !== ''));
-  return { expected, test };
-}
+const { withMethods } = optionRules;
 
 /** One of these words, listed in the message as `'a', 'b' or 'c'`. */
 function oneOf<T extends string>(values: readonly T[]): OptionRule<T> {
@@ -81,7 +70,7 @@ function oneOf<T extends string>(values: readonly T[]): OptionRule<T> {
 }
 
 /** An array whose every element is a function (each checked by name: `hooks.pre[1]`). */
-const FUNCTIONS: OptionRule<unknown> = { expected: 'an array of functions', test: Array.isArray };
+const FUNCTIONS = optionRules.arrayOf('an array of functions', optionRules.function);
 const MODE = oneOf<DispatchMode>(['sequential', 'parallel', 'eager']);
 const PRIORITY = oneOf<EagerPriority>(['model-order', 'longest-first']);
 const ON_FAILURE = oneOf<FailurePolicy>(['continue', 'skip-dependents', 'stop']);
@@ -93,7 +82,9 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   mode: MODE,
   maxConcurrency: MAX_CONCURRENCY,
   priority: PRIORITY,
-  planner: withMethods('a Planner ({ name: string, plan(nodes, options) })', ['plan'], true),
+  planner: withMethods('a Planner ({ name: string, plan(nodes, options) })', ['plan'], {
+    named: true,
+  }),
   hooks: {
     expected: 'an object with optional `pre` and `post` arrays of functions',
     test: isObject,
@@ -104,7 +95,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   'recovery.strategy': withMethods(
     'a RecoveryStrategy ({ name: string, decide(reflection) })',
     ['decide'],
-    true,
+    { named: true },
   ),
   'recovery.reflector': withMethods('a Reflector ({ reflect(failure) })', ['reflect']),
   timeoutMs: optionRules.numberAbove(0),
@@ -131,11 +122,17 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
 };
 
 /** Options that must be given (when their parent is). */
-const REQUIRED = new Set(['registry', 'recovery.strategy']);
+const REQUIRED = ['registry', 'recovery.strategy'];
 
 /** Checks the Dispatcher options and fills in defaults (`invalid_config` naming what is wrong). */
 export function resolveDispatcherOptions(options: DispatcherOptions): DispatcherConfig {
-  checkOptions('the Dispatcher options', options, DISPATCHER_RULES);
+  checkOptions({
+    subject: 'the Dispatcher',
+    options,
+    rules: DISPATCHER_RULES,
+    required: REQUIRED,
+    error: invalidConfig,
+  });
   const { registry, planner, hooks, recovery, health, scheduler, coordinator } = options;
   const { instrumentation } = options;
   const settleTimeoutMs = options.settleTimeoutMs ?? DEFAULT_SETTLE_TIMEOUT_MS;
@@ -169,7 +166,7 @@ export function resolveDispatchOptions(
   options: DispatchOptions,
   config: DispatcherConfig,
 ): ResolvedDispatchOptions {
-  checkOptions('the dispatch options', options, DISPATCH_RULES);
+  checkOptions({ subject: 'a dispatch', options, rules: DISPATCH_RULES, error: invalidConfig });
   return {
     signal: options.signal,
     onEvent: options.onEvent,
@@ -178,45 +175,4 @@ export function resolveDispatchOptions(
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
   };
-}
-
-/** Checks an options object against its rules: no unknown key, every given option by its rule. */
-function checkOptions(
-  what: string,
-  options: unknown,
-  rules: Readonly<Record<string, OptionRule<unknown>>>,
-): void {
-  if (!optionRules.object.test(options)) {
-    throw invalidConfig(
-      optionMessage({ name: what, subject: what, expected: 'an object', value: options }),
-    );
-  }
-  const names = Object.keys(rules);
-  const known = names.filter((name) => !name.includes('.'));
-  for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue;
-    const list = known.map((k) => `\`${k}\``).join(', ');
-    throw invalidConfig(`Unknown option \`${key}\` in ${what}; the options are ${list}`);
-  }
-  const values = options as Record<string, unknown>;
-  for (const name of names) {
-    const [parent, child] = name.split('.') as [string, string | undefined];
-    const value =
-      child === undefined
-        ? values[parent]
-        : (values[parent] as Record<string, unknown> | undefined)?.[child];
-    if (child !== undefined && values[parent] === undefined) continue;
-    if (value === undefined && !REQUIRED.has(name)) continue;
-    const rule = rules[name]!;
-    checkOption({ name, value, rule, error: invalidConfig });
-    if (rule !== FUNCTIONS) continue;
-    (value as unknown[]).forEach((element, i) => {
-      checkOption({
-        name: `${name}[${i}]`,
-        value: element,
-        rule: optionRules.function,
-        error: invalidConfig,
-      });
-    });
-  }
 }

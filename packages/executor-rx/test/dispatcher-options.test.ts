@@ -81,8 +81,12 @@ describe('Dispatcher options', () => {
       'Expected `scheduler` to be a SchedulerLike ({ now(), schedule(work, delay) }), got `{}` (object)',
     ],
     [
+      { hooks: { pre: [], psot: [] } },
+      'Unknown option `psot` in `hooks` of the Dispatcher; did you mean `post`? The options are `pre`, `post`',
+    ],
+    [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the Dispatcher options; the options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`',
+      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);
@@ -93,7 +97,7 @@ describe('Dispatcher options', () => {
       'Expected `registry` to be a ToolRegistry, got `undefined` (undefined)',
     );
     expect(configError(() => new Dispatcher(null as unknown as DispatcherOptions)).message).toBe(
-      'Expected the Dispatcher options to be an object, got `null` (null)',
+      'Expected the options of the Dispatcher to be an object, got `null` (null)',
     );
   });
 
