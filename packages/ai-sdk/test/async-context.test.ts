@@ -1,4 +1,4 @@
-import { declareTool, ToolRegistry } from '@toolwaves/core';
+import { probeRegistry, WAITING_CALL_SCENARIOS } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { generateText, type StopCondition } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -12,29 +12,13 @@ import {
 } from './context-probe.js';
 import { toolResultsIn } from './fixtures.js';
 
-/** Ten calls of one tool, scheduled so that most of them wait for another call to end. */
-const SCENARIOS = [
-  { name: 'more calls than the cap', cap: 3, declared: true, path: (i: number) => `f${i}` },
-  { name: 'conflicting calls (one key)', cap: 8, declared: true, path: () => 'same' },
-  { name: 'undeclared tools (each alone)', cap: 8, declared: false, path: (i: number) => `f${i}` },
-] as const;
-
 // biome-ignore lint/suspicious/noExplicitAny: a stop condition for any tool set
 const twoSteps: StopCondition<any> = ({ steps }) => steps.length >= 2;
 
 describe('every tool runs in the async context of the run and the call that asked for it', () => {
-  for (const scenario of SCENARIOS) {
+  for (const scenario of WAITING_CALL_SCENARIOS) {
     it(`${scenario.name}: two generateText runs of one tool set, equal call ids`, async () => {
-      const registry = new ToolRegistry();
-      if (scenario.declared) {
-        registry.add(
-          declareTool({
-            name: 'probe',
-            concurrencySafe: true,
-            resourceKey: (input: { path: string }) => input.path,
-          }),
-        );
-      }
+      const registry = probeRegistry(scenario);
       const dispatcher = new Dispatcher({ registry, mode: 'eager', maxConcurrency: scenario.cap });
       const calls = Array.from({ length: 10 }, (_, i) => ({
         id: `c${i}`,

@@ -1,6 +1,10 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { END, MessagesAnnotation, Send, START, StateGraph } from '@langchain/langgraph';
-import { declareTool, ToolRegistry } from '@toolwaves/core';
+import {
+  probeRegistry,
+  WAITING_CALL_SCENARIOS,
+  type WaitingCallScenario,
+} from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -15,25 +19,8 @@ import {
   toolAnswers,
 } from './context-probe.js';
 
-/** Ten calls of one tool, scheduled so that most of them wait for another call to end. */
-const SCENARIOS = [
-  { name: 'more calls than the cap', cap: 3, declared: true, path: (i: number) => `f${i}` },
-  { name: 'conflicting calls (one key)', cap: 8, declared: true, path: () => 'same' },
-  { name: 'undeclared tools (each alone)', cap: 8, declared: false, path: (i: number) => `f${i}` },
-] as const;
-type Scenario = (typeof SCENARIOS)[number];
-
-function dispatcherFor(scenario: Scenario): Dispatcher {
-  const registry = new ToolRegistry();
-  if (scenario.declared) {
-    registry.add(
-      declareTool({
-        name: 'probe',
-        concurrencySafe: true,
-        resourceKey: (input: { path: string }) => input.path,
-      }),
-    );
-  }
+function dispatcherFor(scenario: WaitingCallScenario): Dispatcher {
+  const registry = probeRegistry(scenario);
   return new Dispatcher({ registry, mode: 'eager', maxConcurrency: scenario.cap });
 }
 
@@ -53,7 +40,7 @@ function expectedAnswers(run: string, calls: ReturnType<typeof probeCalls>) {
 
 describe('every tool runs in the async context of the run and the call that asked for it', () => {
   for (const version of ['v2', 'v1'] as const) {
-    for (const scenario of SCENARIOS) {
+    for (const scenario of WAITING_CALL_SCENARIOS) {
       it(`createAgent (${version}), ${scenario.name}: two runs of one agent, equal call ids`, async () => {
         const readings: ContextReading[] = [];
         const calls = probeCalls({ tool: 'probe', count: 10, path: scenario.path });
@@ -80,7 +67,7 @@ describe('every tool runs in the async context of the run and the call that aske
   }
 
   for (const routing of ['send', 'message'] as const) {
-    for (const scenario of SCENARIOS) {
+    for (const scenario of WAITING_CALL_SCENARIOS) {
       it(`ToolwavesToolNode (${routing === 'send' ? 'a Send per call' : 'the whole message'}), ${scenario.name}: two runs of one graph`, async () => {
         const readings: ContextReading[] = [];
         const calls = probeCalls({ tool: 'probe', count: 10, path: scenario.path });

@@ -1,5 +1,5 @@
 import { Agent, Runner, setTraceProcessors, setTracingDisabled } from '@openai/agents-core';
-import { declareTool, ToolRegistry } from '@toolwaves/core';
+import { probeRegistry, WAITING_CALL_SCENARIOS } from '@toolwaves/core/testing';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withToolwaves } from '../src/index.js';
@@ -11,13 +11,6 @@ import {
   requestScope,
 } from './agents-probe.js';
 
-/** Ten calls of one tool, scheduled so that most of them wait for another call to end. */
-const SCENARIOS = [
-  { name: 'more calls than the cap', cap: 3, declared: true, path: (i: number) => `f${i}` },
-  { name: 'conflicting calls (one key)', cap: 8, declared: true, path: () => 'same' },
-  { name: 'undeclared tools (each alone)', cap: 8, declared: false, path: (i: number) => `f${i}` },
-] as const;
-
 // The SDK's traces and spans live in the async context: on, with no processor (nothing exported).
 beforeAll(() => {
   setTraceProcessors([]);
@@ -28,18 +21,9 @@ afterAll(() => {
 });
 
 describe('every function tool runs in the async context of the run and the call that asked for it', () => {
-  for (const scenario of SCENARIOS) {
+  for (const scenario of WAITING_CALL_SCENARIOS) {
     it(`${scenario.name}: two runs of one agent, equal call ids`, async () => {
-      const registry = new ToolRegistry();
-      if (scenario.declared) {
-        registry.add(
-          declareTool({
-            name: 'probe',
-            concurrencySafe: true,
-            resourceKey: (input: { path: string }) => input.path,
-          }),
-        );
-      }
+      const registry = probeRegistry(scenario);
       const dispatcher = new Dispatcher({ registry, mode: 'eager', maxConcurrency: scenario.cap });
       const calls = Array.from({ length: 10 }, (_, i) => ({
         id: `c${i}`,

@@ -3,4 +3,9 @@ export { type ControlledStream, controlledStream } from './controlled-stream.js'
 export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.js';
 export { type GateEvent, ToolGates } from './tool-gates.js';
 export { type TrackedPromise, trackPromise } from './track-promise.js';
+export {
+  probeRegistry,
+  WAITING_CALL_SCENARIOS,
+  type WaitingCallScenario,
+} from './waiting-call-scenarios.js';
 export { type WithLatencyOptions, withLatency } from './with-latency.js';
