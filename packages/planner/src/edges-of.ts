@@ -35,7 +35,7 @@ export function edgesOf(node: PlanNode): CallEdge[] {
  */
 export function followsByEdge(earlier: PlanNode, later: PlanNode): EdgeSource | undefined {
   if (earlier.index >= later.index) return undefined;
-  if (later.after !== undefined && later.after.includes(earlier.index)) return 'after';
+  if (later.after?.includes(earlier.index) === true) return 'after';
   return later.afterPrevious;
 }
 

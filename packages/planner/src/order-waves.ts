@@ -39,8 +39,10 @@ export function orderWaves(graph: ConflictGraph, blocks: readonly (readonly numb
   // Ordering edges that touch an unsafe call order its group too.
   if (graph.unsafeEdges.length > 0) {
     const group = new Map<number, number>();
-    graph.safe.forEach((call, position) => group.set(call, blockOf[position]!));
-    graph.unsafe.forEach((call, u) => group.set(call, blocks.length + u));
+    for (let position = 0; position < graph.safe.length; position++) {
+      group.set(graph.safe[position]!, blockOf[position]!);
+    }
+    for (let u = 0; u < graph.unsafe.length; u++) group.set(graph.unsafe[u]!, blocks.length + u);
     for (const [before, after] of graph.unsafeEdges) {
       const from = group.get(before)!;
       const to = group.get(after)!;
