@@ -1,6 +1,17 @@
-import type { Tool, ToolCall, ToolContext, ToolOutput, ToolRegistry } from '@toolwaves/core';
 import {
+  type TakenWaitForPrevious,
+  type Tool,
+  type ToolCall,
+  type ToolContext,
+  type ToolOutput,
+  type ToolRegistry,
+  takeWaitForPrevious,
+} from '@toolwaves/core';
+import {
+  CallEdges,
   type Declarations,
+  type EdgeFields,
+  edgeFields,
   type FleetClaim,
   fleetClaimOf,
   type InputValidation,
@@ -9,7 +20,7 @@ import {
   unreadableDeclarations,
   validateInput,
 } from '@toolwaves/core/internal';
-import type { PlanNode } from '@toolwaves/planner';
+import { type CallEdge, edgesOf, type PlanNode } from '@toolwaves/planner';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -32,6 +43,8 @@ export interface PreparedCallsOptions {
   readonly fleetExclusiveForUnsafe: boolean;
   /** Per call, the earlier call with the same id, if any (a stream's set as calls arrive). */
   readonly repeats: readonly (number | undefined)[];
+  /** Calls may carry the model's `wait_for_previous`: taken out of the input, made an edge. */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 // The calls of one batch, each resolved once: input validated on first need, plan node made once.
@@ -46,6 +59,12 @@ export class PreparedCalls {
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
   readonly #declarations: (Declarations | undefined)[];
+  readonly #modelOrdering: boolean;
+  /** Per call, its input without `wait_for_previous` (with `modelOrdering`), once taken. */
+  readonly #taken: (TakenWaitForPrevious | undefined)[] = [];
+  /** Per call, its ordering edges (`null`: none), once resolved. */
+  readonly #edges: (EdgeFields | null | undefined)[] = [];
+  readonly #callEdges: CallEdges;
 
   constructor(options: PreparedCallsOptions) {
     this.registry = options.registry;
@@ -54,6 +73,8 @@ export class PreparedCalls {
     this.fleetExclusiveForUnsafe = options.fleetExclusiveForUnsafe;
     this.repeats = options.repeats;
     this.calls = options.calls;
+    this.#modelOrdering = options.modelOrdering === true;
+    this.#callEdges = new CallEdges({ calls: options.calls });
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
     this.#nodes = new Array<PlanNode | undefined>(count);
@@ -67,9 +88,47 @@ export class PreparedCalls {
     const call = this.calls[index]!;
     const tool = this.toolOf(index, String(call.name));
     if (tool === undefined) return undefined;
-    const validation = validateInput(tool, call.input);
+    const taken = this.#take(index);
+    const validation: InputValidation<unknown> =
+      taken?.invalid === undefined
+        ? validateInput(tool, this.inputOf(index))
+        : { ok: false, message: `Invalid input for tool \`${tool.name}\`: ${taken.invalid}` };
     this.#validations[index] = validation;
     return validation;
+  }
+
+  /** Call `index`'s input as its tool sees it: without `wait_for_previous` (`modelOrdering`). */
+  inputOf(index: number): unknown {
+    const taken = this.#take(index);
+    return taken === undefined ? this.calls[index]!.input : taken.input;
+  }
+
+  #take(index: number): TakenWaitForPrevious | undefined {
+    if (!this.#modelOrdering) return undefined;
+    let taken = this.#taken[index];
+    if (taken === undefined) {
+      taken = takeWaitForPrevious(this.calls[index]!.input);
+      this.#taken[index] = taken;
+    }
+    return taken;
+  }
+
+  /**
+   * Call `index`'s ordering edges: its `after` ids, its tool's `runs: 'after-previous'`, the
+   * model's `wait_for_previous`; `undefined` when it has none.
+   * @throws ToolwavesError `invalid_call` when `after` names no earlier call (a stream's check).
+   */
+  edges(index: number): EdgeFields | undefined {
+    const known = this.#edges[index];
+    if (known !== undefined) return known ?? undefined;
+    const call = this.calls[index]!;
+    const fields = edgeFields({
+      after: this.#callEdges.after(index),
+      tool: this.registry.get(String(call.name)),
+      waitForPrevious: this.#take(index)?.waitForPrevious === true,
+    });
+    this.#edges[index] = fields ?? null;
+    return fields;
   }
 
   /** Call `index`'s declarations, read once (its input validated on the way): its plan node and
@@ -96,6 +155,7 @@ export class PreparedCalls {
               index,
               declarations: this.declarations(index),
               estimateMs: this.health?.estimateMs(String(this.calls[index]!.name)),
+              edges: this.edges(index),
             });
       this.#nodes[index] = node;
     }
@@ -156,7 +216,7 @@ export class PreparedCall {
     this.input =
       correction !== undefined && Object.hasOwn(correction, 'input')
         ? correction.input
-        : call.input;
+        : batch.inputOf(index);
     this.givenExecute = batch.executeOf?.(index);
     this.repeatOf = batch.repeats[index];
     this.tool = batch.toolOf(index, this.toolName);
@@ -185,8 +245,16 @@ export class PreparedCall {
       index: this.index,
       declarations: this.#declarations(),
       estimateMs: this.#batch.health?.estimateMs(this.toolName),
+      edges: this.#batch.edges(this.index),
     });
     return this.#node;
+  }
+
+  /** The call's ordering edges, one per earlier call it follows (`undefined`: none). */
+  get edges(): readonly CallEdge[] | undefined {
+    const fields = this.#batch.edges(this.index);
+    if (fields === undefined) return undefined;
+    return edgesOf({ index: this.index, parallelizable: true, ...fields });
   }
 
   /** What the call holds fleet-wide: built from the same reading of its declarations as its plan

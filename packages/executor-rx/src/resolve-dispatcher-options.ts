@@ -47,6 +47,8 @@ export interface DispatcherConfig {
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
+  /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
+  readonly modelOrdering: boolean;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -109,6 +111,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   },
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
+  modelOrdering: optionRules.boolean,
 };
 
 /** What each option of one dispatch must be. */
@@ -158,6 +161,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
+    modelOrdering: options.modelOrdering === true,
   };
 }
 
