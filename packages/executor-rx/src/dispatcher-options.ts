@@ -67,6 +67,8 @@ export interface DispatchOptions {
   readonly onFailure?: FailurePolicy | undefined;
   /** Called with every event, in order, as it happens; one that throws fails the batch. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+  /** This batch's calls may carry `wait_for_previous`; default the dispatcher's `modelOrdering`. */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 export type { DispatchMode };

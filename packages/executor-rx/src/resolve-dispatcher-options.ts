@@ -56,7 +56,10 @@ const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions
-  extends Pick<DispatcherConfig, 'mode' | 'maxConcurrency' | 'priority' | 'onFailure'>,
+  extends Pick<
+      DispatcherConfig,
+      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering'
+    >,
     Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -122,6 +125,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   priority: PRIORITY,
   onFailure: ON_FAILURE,
   onEvent: optionRules.function,
+  modelOrdering: optionRules.boolean,
 };
 
 /** Options that must be given (when their parent is). */
@@ -178,5 +182,6 @@ export function resolveDispatchOptions(
     maxConcurrency: options.maxConcurrency ?? config.maxConcurrency,
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
+    modelOrdering: options.modelOrdering ?? config.modelOrdering,
   };
 }
