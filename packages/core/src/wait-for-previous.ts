@@ -61,7 +61,8 @@ export function takeWaitForPrevious(input: unknown): TakenWaitForPrevious {
   }
   if (!Object.hasOwn(input, WAIT_FOR_PREVIOUS)) return { input, waitForPrevious: false };
   const { [WAIT_FOR_PREVIOUS]: value, ...rest } = input as Record<string, unknown>;
-  if (value === undefined || typeof value === 'boolean') {
+  // `null`: how a strict schema (every field required) leaves it unset.
+  if (value === undefined || value === null || typeof value === 'boolean') {
     return { input: rest, waitForPrevious: value === true };
   }
   return {
