@@ -1,17 +1,7 @@
+import type { Tool, ToolCall, ToolContext, ToolOutput, ToolRegistry } from '@toolwaves/core';
 import {
-  type TakenWaitForPrevious,
-  type Tool,
-  type ToolCall,
-  type ToolContext,
-  type ToolOutput,
-  type ToolRegistry,
-  takeWaitForPrevious,
-} from '@toolwaves/core';
-import {
-  CallEdges,
   type Declarations,
   type EdgeFields,
-  edgeFields,
   type FleetClaim,
   fleetClaimOf,
   type InputValidation,
@@ -21,6 +11,7 @@ import {
   validateInput,
 } from '@toolwaves/core/internal';
 import { type CallEdge, edgesOf, type PlanNode } from '@toolwaves/planner';
+import { CallOrdering } from './call-ordering.js';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -59,12 +50,7 @@ export class PreparedCalls {
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
   readonly #declarations: (Declarations | undefined)[];
-  readonly #modelOrdering: boolean;
-  /** Per call, its input without `wait_for_previous` (with `modelOrdering`), once taken. */
-  readonly #taken: (TakenWaitForPrevious | undefined)[] = [];
-  /** Per call, its ordering edges (`null`: none), once resolved. */
-  readonly #edges: (EdgeFields | null | undefined)[] = [];
-  readonly #callEdges: CallEdges;
+  readonly #ordering: CallOrdering;
 
   constructor(options: PreparedCallsOptions) {
     this.registry = options.registry;
@@ -73,8 +59,11 @@ export class PreparedCalls {
     this.fleetExclusiveForUnsafe = options.fleetExclusiveForUnsafe;
     this.repeats = options.repeats;
     this.calls = options.calls;
-    this.#modelOrdering = options.modelOrdering === true;
-    this.#callEdges = new CallEdges({ calls: options.calls });
+    this.#ordering = new CallOrdering({
+      registry: options.registry,
+      calls: options.calls,
+      modelOrdering: options.modelOrdering === true,
+    });
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
     this.#nodes = new Array<PlanNode | undefined>(count);
@@ -88,29 +77,18 @@ export class PreparedCalls {
     const call = this.calls[index]!;
     const tool = this.toolOf(index, String(call.name));
     if (tool === undefined) return undefined;
-    const taken = this.#take(index);
+    const invalid = this.#ordering.invalid(index);
     const validation: InputValidation<unknown> =
-      taken?.invalid === undefined
+      invalid === undefined
         ? validateInput(tool, this.inputOf(index))
-        : { ok: false, message: `Invalid input for tool \`${tool.name}\`: ${taken.invalid}` };
+        : { ok: false, message: `Invalid input for tool \`${tool.name}\`: ${invalid}` };
     this.#validations[index] = validation;
     return validation;
   }
 
   /** Call `index`'s input as its tool sees it: without `wait_for_previous` (`modelOrdering`). */
   inputOf(index: number): unknown {
-    const taken = this.#take(index);
-    return taken === undefined ? this.calls[index]!.input : taken.input;
-  }
-
-  #take(index: number): TakenWaitForPrevious | undefined {
-    if (!this.#modelOrdering) return undefined;
-    let taken = this.#taken[index];
-    if (taken === undefined) {
-      taken = takeWaitForPrevious(this.calls[index]!.input);
-      this.#taken[index] = taken;
-    }
-    return taken;
+    return this.#ordering.inputOf(index);
   }
 
   /**
@@ -119,16 +97,7 @@ export class PreparedCalls {
    * @throws ToolwavesError `invalid_call` when `after` names no earlier call (a stream's check).
    */
   edges(index: number): EdgeFields | undefined {
-    const known = this.#edges[index];
-    if (known !== undefined) return known ?? undefined;
-    const call = this.calls[index]!;
-    const fields = edgeFields({
-      after: this.#callEdges.after(index),
-      tool: this.registry.get(String(call.name)),
-      waitForPrevious: this.#take(index)?.waitForPrevious === true,
-    });
-    this.#edges[index] = fields ?? null;
-    return fields;
+    return this.#ordering.edges(index);
   }
 
   /** Call `index`'s declarations, read once (its input validated on the way): its plan node and
