@@ -40,6 +40,8 @@ export interface CliOptions {
   readonly trace: { readonly file: string | undefined } | undefined;
   /** Run the scripted session in this framework's own agent loop instead. */
   readonly framework: FrameworkName | undefined;
+  /** `--durable`: one turn on a local Restate server, its service SIGKILLed mid-turn and restarted. */
+  readonly durable: boolean;
   readonly help: boolean;
 }
 
@@ -77,6 +79,9 @@ Options:
                           framework's own agent loop (its fake model replays the script); the
                           framework runs the tools, toolwaves decides when each call starts
                           (eager turns: --planner, --mode and --stream do not apply)
+  --durable               run one turn on a local Restate server (installed by pnpm install):
+                          kill the service (SIGKILL) twice mid-turn, start it again, and show
+                          which calls answered from the journal and which ran again
   --help                  this text
 
 Paths (--workspace, --trace FILE, --json FILE) are relative to the folder the command was run
@@ -179,6 +184,7 @@ export function parseCliOptions(
     fleet: fleetUrl(values.fleet),
     trace: values.trace === undefined ? undefined : { file: path(values.trace) },
     framework,
+    durable: values.durable ?? false,
     help: values.help ?? false,
   };
 }
@@ -203,6 +209,7 @@ function parse(argv: readonly string[]) {
       fleet: { type: 'string' },
       trace: { type: 'string' },
       framework: { type: 'string' },
+      durable: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

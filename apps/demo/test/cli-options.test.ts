@@ -17,6 +17,7 @@ describe('parseCliOptions', () => {
       compare: false,
       keepWorkspace: false,
       fleet: undefined,
+      durable: false,
       help: false,
     });
   });
@@ -41,6 +42,7 @@ describe('parseCliOptions', () => {
         '--keep-workspace',
         '--fleet',
         'redis://localhost:6379',
+        '--durable',
         '--help',
       ]),
     ).toEqual({
@@ -56,6 +58,7 @@ describe('parseCliOptions', () => {
       compare: true,
       keepWorkspace: true,
       fleet: 'redis://localhost:6379',
+      durable: true,
       help: true,
     });
   });
