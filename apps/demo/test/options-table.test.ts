@@ -234,6 +234,14 @@ const ROWS: readonly Row[] = [
     code: 'invalid_options',
     message: unknown('choices', 'the options of toolCallsFromOpenAIChatStream', 'choice'),
   },
+  {
+    package: 'core',
+    export: 'outcomeUnknownText',
+    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
+  },
   // @toolwaves/executor-rx
   {
     package: 'executor-rx',

@@ -1,3 +1,7 @@
+import { checkOptions } from './check-options.js';
+import { optionRules } from './option-rule.js';
+import { invalidOptions } from './toolwaves-error.js';
+
 /** Options of {@link outcomeUnknownText}. */
 export interface OutcomeUnknownTextOptions {
   /** The tool whose effect is in doubt. */
@@ -21,8 +25,16 @@ export interface OutcomeUnknownTextOptions {
  * // 'Tool `charge` was cut off by a crash while it ran: its effect is unknown (it may or may
  * //  not have taken place); it was not retried'
  * ```
+ * @throws ToolwavesError `invalid_options` for options that are not two non-empty strings.
  * @see ToolOutput.outcomeUnknown
  */
 export function outcomeUnknownText(options: OutcomeUnknownTextOptions): string {
+  checkOptions({
+    subject: 'outcomeUnknownText',
+    options,
+    rules: { toolName: optionRules.nonEmptyString, cause: optionRules.nonEmptyString },
+    required: ['toolName', 'cause'],
+    error: invalidOptions,
+  });
   return `Tool \`${options.toolName}\` ${options.cause}: its effect is unknown (it may or may not have taken place); it was not retried`;
 }
