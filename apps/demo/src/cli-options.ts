@@ -169,6 +169,16 @@ export function parseCliOptions(
       message: `Expected \`--json\` without a FILE with \`--framework\`, got \`--json ${values.json}\``,
     });
   }
+  const durable = values.durable ?? false;
+  const besideDurable = (['fleet', 'framework', 'json', 'compare', 'trace'] as const).find(
+    (flag) => values[flag] !== undefined,
+  );
+  if (durable && besideDurable !== undefined) {
+    throw new DemoError({
+      code: 'invalid_flag',
+      message: `Expected \`--durable\` without \`--${besideDurable}\` (it runs one turn of its own), got both`,
+    });
+  }
   return {
     planner: planner as PlannerName,
     mode,
@@ -184,7 +194,7 @@ export function parseCliOptions(
     fleet: fleetUrl(values.fleet),
     trace: values.trace === undefined ? undefined : { file: path(values.trace) },
     framework,
-    durable: values.durable ?? false,
+    durable,
     help: values.help ?? false,
   };
 }
