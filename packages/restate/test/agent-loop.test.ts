@@ -67,7 +67,7 @@ describe('an AI SDK agent loop on Restate, the tools of each turn scheduled by t
       maxConcurrency: 4,
       onFailure: 'continue' as const,
     };
-    const tally: TurnTally = { rerun: 0, cutAndUnknown: 0, skipped: 0 };
+    const tally: TurnTally = { rerun: 0, cutAndUnknown: 0, leaseLost: 0, skipped: 0 };
     expect(checkTurn(turn, lines, tally)).toEqual([]);
     expect(tally.rerun).toBeGreaterThanOrEqual(1);
     // The held call ran again after the crash; the others of its turn that the crash cut off
