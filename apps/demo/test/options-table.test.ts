@@ -403,7 +403,7 @@ const ROWS: readonly Row[] = [
     error: LangChainAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'langchain',
@@ -438,7 +438,7 @@ const ROWS: readonly Row[] = [
     error: AgentsAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'openai-agents',
@@ -465,7 +465,7 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'ai-sdk',
@@ -511,7 +511,7 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`, `modelOrdering`',
   },
   // @toolwaves/mcp
   {
