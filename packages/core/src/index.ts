@@ -87,3 +87,4 @@ export { ToolRegistry, type ToPlanNodesOptions } from './tool-registry.js';
 export type { ToolResult } from './tool-result.js';
 export { TOOL } from './tool-token.js';
 export { ToolwavesError, type ToolwavesErrorCode } from './toolwaves-error.js';
+export type { WhileStreaming } from './while-streaming.js';
