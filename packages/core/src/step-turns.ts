@@ -7,6 +7,7 @@ import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
 import type { ToolResult } from './tool-result.js';
 import { invalidOptions } from './toolwaves-error.js';
+import type { WhileStreaming } from './while-streaming.js';
 
 /**
  * A turn fed one call at a time, as `Dispatcher.openTurn` returns it (`@toolwaves/executor-rx`):
@@ -22,7 +23,7 @@ export interface TurnLike {
 
 /** What {@link StepTurns} needs of a dispatcher: a `Dispatcher` fits. */
 export interface TurnSource {
-  openTurn(): TurnLike;
+  openTurn(options?: { readonly whileStreaming?: WhileStreaming }): TurnLike;
 }
 
 /** Options of {@link StepTurns.run}: one call of a framework's step. */
@@ -223,7 +224,13 @@ export class StepTurns {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    return { turn: this.#source.openTurn(), ids: new Set(), running: 0, settled, settle, after };
+    // The frameworks behind these turns (LangChain, OpenAI Agents, the AI SDK) start a step's
+    // tools themselves, once they have the calls, and a step's turn closes only when its calls
+    // have settled: holding a write until `close()` would wait forever. So every call starts as
+    // the rules allow ('all'); a framework that starts tools while the model still writes gives
+    // no end of message to wait for (README: Side effects held back while the model writes).
+    const turn = this.#source.openTurn({ whileStreaming: 'all' });
+    return { turn, ids: new Set(), running: 0, settled, settle, after };
   }
 }
 
