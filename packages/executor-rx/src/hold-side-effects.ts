@@ -3,8 +3,9 @@ import { mayStartWhileStreaming } from '@toolwaves/core/internal';
 import { type MonoTypeOperatorFunction, Observable, Subject } from 'rxjs';
 import { startAttempt } from './attempt/index.js';
 import { errorMessage } from './attempt-answer.js';
-import type { BatchStop, ScheduledBatch } from './call-batch.js';
+import type { BatchStop, RetryHold, ScheduledBatch } from './call-batch.js';
 import type { CallSkippedEvent, DispatchEvent } from './dispatch-event.js';
+import type { PreparedCall } from './prepared-call.js';
 import type { SubmitterContext } from './submitter-context.js';
 
 /** An arriving call of a stream, as {@link holdSideEffects} sees it. */
@@ -18,7 +19,7 @@ export interface HeldCall {
 }
 
 /** What {@link holdSideEffects} makes of a stream's calls. */
-export interface SideEffectHold<C extends HeldCall> {
+export interface SideEffectHold<C extends HeldCall> extends RetryHold {
   /**
    * Goes between the arrivals and the schedule, before the source's failure is handled: a call
    * that may start while the model writes passes at once, any other is held until the source
@@ -90,7 +91,12 @@ export function holdSideEffects<C extends HeldCall>(batch: ScheduledBatch): Side
         stops.unsubscribe();
       };
     });
-  return { calls, answers };
+  const refusedRetry = (prepared: PreparedCall): string | undefined => {
+    if (held === undefined || mayStartWhileStreaming(prepared.declarations)) return undefined;
+    const { call, toolName } = prepared;
+    return `Call \`${call.id}\` was not retried: recovery corrected it into \`${toolName}\`, but ${notReadBecause(prepared.declarations)}, and the model's message is not complete yet. Nothing the correction asked for was done.`;
+  };
+  return { calls, answers, refusedRetry };
 }
 
 /** Whether an arriving call must wait for the message's end. */
@@ -145,6 +151,11 @@ function heldFor(options: HeldBack): string {
     const first = held.dependencies.find((dependency) => isHeld[dependency] === true);
     return `it waits for call \`${batch.calls[first ?? -1]?.id ?? '?'}\`, which was held back`;
   }
+  return notReadBecause(declarations);
+}
+
+/** Why declarations that are not a read's are not (the allowlist said no). */
+function notReadBecause(declarations: Declarations): string {
   switch (declarations.reason) {
     case 'unknown_tool':
       return 'no tool has its name, so nothing says it only reads';

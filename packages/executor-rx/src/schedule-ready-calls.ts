@@ -5,7 +5,7 @@ import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
-import { holdSideEffects } from './hold-side-effects.js';
+import { holdSideEffects, type SideEffectHold } from './hold-side-effects.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
 import { StreamArrivals } from './stream-arrivals.js';
@@ -31,7 +31,7 @@ export function scheduleReadyCalls(
   };
   let calls: Observable<EagerCall<DispatchEvent>>;
   // `whileStreaming: 'read-only'`: what may not start before the message is complete is held.
-  let heldAnswers: Observable<DispatchEvent> | undefined;
+  let hold: SideEffectHold<ReadyCall> | undefined;
   // Per call, its dependencies by the rules (the failure policy's), as the schedule learns them.
   let rules: (readonly number[])[];
   if (source === undefined) {
@@ -50,9 +50,8 @@ export function scheduleReadyCalls(
       sequential,
       rulesWanted: batch.dispatch.onFailure !== 'continue',
     });
-    const hold =
+    hold =
       batch.dispatch.whileStreaming === 'read-only' ? holdSideEffects<ReadyCall>(batch) : undefined;
-    heldAnswers = hold?.answers;
     calls = source.pipe(
       map((call) => {
         const arrival = arrivals.arrive(call);
@@ -88,9 +87,10 @@ export function scheduleReadyCalls(
   return {
     start,
     // The answers first: a stop while the schedule is being subscribed reaches them.
-    events: heldAnswers === undefined ? scheduled : merge(heldAnswers, scheduled),
+    events: hold === undefined ? scheduled : merge(hold.answers, scheduled),
     dependenciesOf: (index) => rules[index]!,
     waveCount: undefined,
+    hold,
   };
 }
 

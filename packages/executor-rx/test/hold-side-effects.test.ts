@@ -1,9 +1,14 @@
-import { fnTool, type ToolCall } from '@toolwaves/core';
+import { abortableDelay, fnTool, type ToolCall } from '@toolwaves/core';
 import { trackPromise } from '@toolwaves/core/testing';
 import { Subject } from 'rxjs';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type CallSkippedEvent, type DispatchEvent, Dispatcher } from '../src/index.js';
+import {
+  type CallSkippedEvent,
+  type DispatchEvent,
+  Dispatcher,
+  type RecoveryStrategy,
+} from '../src/index.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
 import { record } from './recording.js';
 import { message, type WorkRun, work, workRegistry } from './timed-work.js';
@@ -284,5 +289,52 @@ describe("whileStreaming: 'read-only' (the default)", () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(second.status).toBe('resolved');
     expect(runs.get('w2')).toEqual({ start: 20, end: 30 });
+  });
+
+  it('a retry that recovery corrects into a write is not started before the message is complete', async () => {
+    const registry = workRegistry(runs).add(
+      fnTool<{ ms: number }>({
+        name: 'probe',
+        description: 'a read that fails after its time',
+        concurrencySafe: true,
+        access: () => [{ key: 'fs:/a', mode: 'read' }],
+        execute: async (input, context) => {
+          await abortableDelay(input.ms, context.signal);
+          throw new Error('not there');
+        },
+      }),
+    );
+    const strategy: RecoveryStrategy = {
+      name: 'write-instead',
+      decide: () => ({
+        action: 'retry',
+        delayMs: 0,
+        correction: { toolName: 'work', input: { ms: 10, write: 'fs:/a' } },
+      }),
+    };
+    const dispatcher = new Dispatcher({ registry, mode: 'eager', recovery: { strategy } });
+    const probe = (id: string, ms: number): ToolCall => ({ id, name: 'probe', input: { ms } });
+    // p1 fails at 10, while the message (until 50) is written: its correction is refused.
+    // p2 fails at 60, once the message is complete: its correction runs.
+    const early = trackPromise(
+      dispatcher.dispatchStream(
+        message({ calls: [probe('p1', 10)], arrivalMs: [0], endMs: 50, end: 'complete' }),
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    expect(early.value?.[0]?.content).toBe(
+      "Call `p1` was not retried: recovery corrected it into `work`, but it declares a write (`fs:/a`), and the model's message is not complete yet. Nothing the correction asked for was done.",
+    );
+    expect(early.value?.[0]?.isError).toBe(true);
+    expect(runs.size).toBe(0);
+    const t0 = fakeNow();
+    const late = trackPromise(
+      dispatcher.dispatchStream(
+        message({ calls: [probe('p2', 60)], arrivalMs: [0], endMs: 50, end: 'complete' }),
+      ),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    expect(late.value?.[0]?.content).toBe('done p2');
+    expect(spans()).toEqual({ p2: [t0 + 60, t0 + 70] });
   });
 });
