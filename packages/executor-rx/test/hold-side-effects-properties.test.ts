@@ -1,4 +1,4 @@
-import type { ToolCall } from '@toolwaves/core';
+import type { ToolCall, ToolResult } from '@toolwaves/core';
 import fc from 'fast-check';
 import { beforeEach, expect, it, vi } from 'vitest';
 import { type CallSkippedEvent, Dispatcher } from '../src/index.js';
@@ -126,3 +126,59 @@ it("'read-only' starts no call but a read before its message ends, none from a f
     { numRuns: 400 },
   );
 });
+
+it("turns: 'read-only' starts no call but a read before close(), none from a cancelled turn, and answers the held ones", async () => {
+  await fc.assert(
+    fc.asyncProperty(scenarioArb, async ({ calls: generated, end, after, mode, cap }) => {
+      runs = new Map();
+      const start = vi.getMockedSystemTime()?.getTime() ?? 0;
+      const dispatcher = new Dispatcher({
+        registry: workRegistry(runs),
+        mode,
+        maxConcurrency: cap,
+      });
+      const controller = new AbortController();
+      const turn = dispatcher.openTurn({ signal: controller.signal });
+      const answers: Promise<ToolResult | unknown>[] = [];
+      let at = 0;
+      generated.forEach((g, i) => {
+        at += g.gap;
+        setTimeout(() => {
+          answers[i] = turn.run(work(`c${i}`, inputOf(g.kind, g.key, g.ms))).catch((e) => e);
+        }, at);
+      });
+      const endMs = at + after;
+      // a turn has no source to fail: its message ends with close(), or the caller cancels
+      const closed = new Promise<unknown>((resolve) =>
+        setTimeout(() => {
+          if (end === 'complete') resolve(turn.close());
+          else resolve(controller.abort());
+        }, endMs),
+      );
+      await vi.runAllTimersAsync();
+      await closed;
+      const settled = await Promise.all(answers);
+      const isRead = (i: number): boolean => READS.includes(generated[i]!.kind);
+      for (let i = 0; i < generated.length; i++) {
+        const toolRun = runs.get(`c${i}`);
+        if (isRead(i)) continue;
+        if (end === 'complete') {
+          expect(toolRun?.start).toBeGreaterThanOrEqual(start + endMs);
+          continue;
+        }
+        // cancelled: never run, and answered with the soft error (not rejected)
+        expect(toolRun).toBeUndefined();
+        if (arrivalMs(generated, i) < endMs) {
+          expect(settled[i]).toMatchObject({ toolCallId: `c${i}`, isError: true });
+          expect((settled[i] as ToolResult).content).toMatch(/was not started/);
+        }
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
+
+/** When generated call `i` arrives. */
+function arrivalMs(generated: readonly { readonly gap: number }[], i: number): number {
+  return generated.slice(0, i + 1).reduce((sum, g) => sum + g.gap, 0);
+}
