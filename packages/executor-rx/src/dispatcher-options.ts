@@ -45,6 +45,13 @@ export interface DispatcherOptions {
   /** What a soft error does to the rest of the batch. Default `'continue'`. */
   readonly onFailure?: FailurePolicy | undefined;
   /**
+   * The model was given the optional boolean `wait_for_previous` on every tool (`toolJsonSchema`
+   * or a provider's tool list with `modelOrdering`; the framework adapters read this option):
+   * it is taken out of each call's input before validation, and `true` makes the call start only
+   * after every earlier call of its turn has ended (README: Ordering edges). Default `false`.
+   */
+  readonly modelOrdering?: boolean | undefined;
+  /**
    * Streams and turns: which calls may start before the message is complete (the source ended
    * normally; a turn's `close()`). Default `'read-only'`: a call that is not a concurrency-safe
    * read waits for the end, and never starts from a message that fails or is cancelled
@@ -69,6 +76,8 @@ export interface DispatchOptions {
   readonly whileStreaming?: WhileStreaming | undefined;
   /** Called with every event, in order, as it happens; one that throws fails the batch. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+  /** This batch's calls may carry `wait_for_previous`; default the dispatcher's `modelOrdering`. */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 export type { DispatchMode };

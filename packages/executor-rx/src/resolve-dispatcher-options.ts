@@ -53,6 +53,8 @@ export interface DispatcherConfig {
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
+  /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
+  readonly modelOrdering: boolean;
   readonly whileStreaming: WhileStreaming;
 }
 
@@ -63,7 +65,7 @@ const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 export interface ResolvedDispatchOptions
   extends Pick<
       DispatcherConfig,
-      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'whileStreaming'
+      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering' | 'whileStreaming'
     >,
     Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
@@ -119,6 +121,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   },
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
+  modelOrdering: optionRules.boolean,
   whileStreaming: WHILE_STREAMING,
 };
 
@@ -131,6 +134,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   onFailure: ON_FAILURE,
   whileStreaming: WHILE_STREAMING,
   onEvent: optionRules.function,
+  modelOrdering: optionRules.boolean,
 };
 
 /** Options that must be given (when their parent is). */
@@ -170,6 +174,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
+    modelOrdering: options.modelOrdering === true,
     whileStreaming: options.whileStreaming ?? 'read-only',
   };
 }
@@ -187,6 +192,7 @@ export function resolveDispatchOptions(
     maxConcurrency: options.maxConcurrency ?? config.maxConcurrency,
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
+    modelOrdering: options.modelOrdering ?? config.modelOrdering,
     whileStreaming: options.whileStreaming ?? config.whileStreaming,
   };
 }
