@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { type Stats, unlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { keysOverlap } from '@toolwaves/core';
 import { EVERY_KEY } from './commit-intent.js';
@@ -39,10 +39,12 @@ export function overlappingPeers(
     readonly selfId: string | undefined;
     readonly own: FenceBeacon;
     readonly keys: readonly string[];
+    /** An `lstat` of the folder taken just now, after this commit's intent or claim's record. */
+    readonly looked?: Stats | undefined;
   },
 ): Peer[] {
   const { own, keys, selfId } = options;
-  const beacons = listSlots(folder);
+  const beacons = listSlots(folder, { looked: options.looked });
   const peers: Peer[] = [];
   const self = currentProcess();
   for (const [id, ownKeys] of own.active) {
