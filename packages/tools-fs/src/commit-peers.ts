@@ -45,6 +45,10 @@ export function overlappingPeers(
 ): Peer[] {
   const { own, keys, selfId } = options;
   const beacons = listSlots(folder, { looked: options.looked });
+  // the common case: this process alone in the folder, and no other intent of its own
+  if (own.active.size <= (selfId === undefined ? 0 : 1) && beacons.length <= 1) {
+    if (beacons.length === 0 || beacons[0] === own.id) return [];
+  }
   const peers: Peer[] = [];
   const self = currentProcess();
   for (const [id, ownKeys] of own.active) {

@@ -107,6 +107,8 @@ export class FenceBeacon {
   }
 
   #wake(intentId: string): void {
+    // nobody waits, the common case: nothing to look up
+    if (this.#waiters.size === 0) return;
     for (const id of [intentId, ANY_INTENT]) {
       const waiting = this.#waiters.get(id);
       if (waiting === undefined) continue;
