@@ -236,14 +236,6 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'core',
-    export: 'outcomeUnknownText',
-    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
-    error: ToolwavesError,
-    code: 'invalid_options',
-    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
-  },
-  {
-    package: 'core',
     export: 'toolJsonSchema',
     call: () =>
       core.toolJsonSchema(core.fnTool({ name: 'x', description: 'x', execute }), {
@@ -268,6 +260,14 @@ const ROWS: readonly Row[] = [
     error: ToolwavesError,
     code: 'invalid_options',
     message: /^Unknown option `ordering` in the options of toAnthropicTools/,
+  },
+  {
+    package: 'core',
+    export: 'outcomeUnknownText',
+    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
   },
   // @toolwaves/executor-rx
   {
