@@ -280,6 +280,14 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'executor-rx',
+    export: 'Dispatcher',
+    call: () => new executor.Dispatcher({ registry, whileStreaming: 'writes' } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)",
+  },
+  {
+    package: 'executor-rx',
     export: 'exponentialBackoff',
     call: () => executor.exponentialBackoff({ factor: 0.5 }),
     error: DispatchError,
@@ -503,6 +511,19 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message: unknown('stp', 'the options of dispatchStreamedStep', 'step'),
+  },
+  {
+    package: 'ai-sdk',
+    export: 'dispatchStreamedStep',
+    call: () =>
+      aiSdk.dispatchStreamedStep({
+        dispatcher,
+        step: { fullStream: (async function* () {})() },
+        whileStreaming: true,
+      } as never),
+    error: ToolLoopError,
+    code: 'invalid_options',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `true` (boolean)",
   },
   {
     package: 'ai-sdk',
