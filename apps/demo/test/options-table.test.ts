@@ -263,6 +263,14 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'core',
+    export: 'withWaitForPrevious',
+    call: () => core.withWaitForPrevious({ schema: { type: 'object' }, tool: 'x' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `tool` in the options of withWaitForPrevious; /,
+  },
+  {
+    package: 'core',
     export: 'outcomeUnknownText',
     call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
     error: ToolwavesError,
@@ -675,7 +683,6 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'toolCallsFromAnthropicStream', // (stream)
     'toolCallsFromOpenAIResponsesStream', // (stream)
     'takeWaitForPrevious', // (input)
-    'withWaitForPrevious', // (schema, tool name)
     'toolMetadata', // (class)
   ],
   'executor-rx': [

@@ -103,7 +103,10 @@ describe('wait_for_previous in schemas', () => {
 
   it('refuses a tool whose own input has the field, and unknown options', () => {
     expect(() =>
-      withWaitForPrevious({ type: 'object', properties: { wait_for_previous: {} } }, 'x'),
+      withWaitForPrevious({
+        schema: { type: 'object', properties: { wait_for_previous: {} } },
+        toolName: 'x',
+      }),
     ).toThrow('Tool `x` already has an input field `wait_for_previous`');
     expect(() => toolJsonSchema(read, { ordering: true } as never)).toThrow(
       'Unknown option `ordering`',
