@@ -50,6 +50,11 @@ export interface CallStartEvent {
   readonly waitedFor?: readonly number[];
   /** Eager mode and streams only: time from the call's arrival to this attempt's start, in ms. */
   readonly waitedMs?: number;
+  /**
+   * The named limits (the Dispatcher's `limits`) the call waited for: a slot was free, but one
+   * of these had no room for its weight. First attempt only; absent when it waited for none.
+   */
+  readonly waitedForLimits?: readonly string[];
 }
 
 /** An attempt of a call ended; same `toolCallId` and `attempt` as its {@link CallStartEvent}. */

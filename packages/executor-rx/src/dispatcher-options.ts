@@ -44,6 +44,12 @@ export interface DispatcherOptions {
   readonly instrumentation?: Instrumentation | undefined;
   /** What a soft error does to the rest of the batch. Default `'continue'`. */
   readonly onFailure?: FailurePolicy | undefined;
+  /**
+   * Named limits with their capacities (`{ github: 4, 'mcp:web': 2 }`), shared by every batch of
+   * this dispatcher: a call counts against those its tool declares (`Tool.limits`), with its
+   * weight, besides `maxConcurrency` (README: Named limits). Default none.
+   */
+  readonly limits?: Readonly<Record<string, number>> | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */

@@ -13,10 +13,12 @@ import {
   type Planner,
 } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { LimitCatalog } from './call-limits.js';
 import { invalidConfig } from './dispatch-error.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { FailurePolicy } from './failure-policy.js';
+import { limitCatalogOf } from './limit-catalog.js';
 import { OutlivingTools } from './outliving-tools.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
@@ -47,6 +49,9 @@ export interface DispatcherConfig {
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
+  /** The named limits calls may count against; `undefined` when neither the Dispatcher nor its
+   * coordinator has any (nothing is read of the tools' `limits` then). */
+  readonly limits: LimitCatalog | undefined;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -109,6 +114,10 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   },
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
+  limits: {
+    ...optionRules.object,
+    expected: 'an object of limit names and capacities (integers from 1 and up)',
+  },
 };
 
 /** What each option of one dispatch must be. */
@@ -158,6 +167,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
+    limits: limitCatalogOf({ limits: options.limits, coordinator }),
   };
 }
 

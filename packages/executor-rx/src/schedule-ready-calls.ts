@@ -1,5 +1,5 @@
 import type { ToolCall } from '@toolwaves/core';
-import { dependencies } from '@toolwaves/planner';
+import { dependencies, type LimitWeights } from '@toolwaves/planner';
 import { catchError, EMPTY, from, map, type Observable } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, ScheduledBatch } from './call-batch.js';
@@ -61,8 +61,10 @@ export function scheduleReadyCalls(
         );
       }),
       catchError((cause: unknown) => {
+        // A call's wrong limit declaration stays what it is (`invalid_config`).
         const error =
-          cause instanceof DispatchError && cause.code === 'source_failed'
+          cause instanceof DispatchError &&
+          (cause.code === 'source_failed' || cause.code === 'invalid_config')
             ? cause
             : new DispatchError({
                 code: 'source_failed',
@@ -76,7 +78,13 @@ export function scheduleReadyCalls(
   }
   return {
     start,
-    events: calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority })),
+    events: calls.pipe(
+      scheduleEager<DispatchEvent>({
+        maxConcurrency: batch.cap,
+        priority,
+        limits: batch.config.limits?.local,
+      }),
+    ),
     dependenciesOf: (index) => rules[index]!,
     waveCount: undefined,
   };
@@ -85,6 +93,7 @@ export function scheduleReadyCalls(
 /** A call for the ready queue (a class: its `run` is not made per call). */
 class ReadyCall implements EagerCall<DispatchEvent> {
   readonly estimateMs: number | undefined;
+  readonly limits: LimitWeights | undefined;
 
   constructor(
     readonly batch: ScheduledBatch,
@@ -94,15 +103,18 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly submitter: SubmitterContext,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
+    this.limits =
+      batch.config.limits === undefined ? undefined : batch.prepared.limits(index).local;
   }
 
-  run(waitedFor: readonly number[]): Observable<DispatchEvent> {
+  run(waitedFor: readonly number[], limitWaits?: readonly string[]): Observable<DispatchEvent> {
     const { batch, index, arrivedAt, submitter } = this;
     return runCall(batch, batch.prepared.call(index), {
       wave: undefined,
       readyAt: arrivedAt,
       arrivedAt,
       waitedFor,
+      limitWaits,
       submitter,
     });
   }
