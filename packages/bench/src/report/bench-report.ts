@@ -1,4 +1,5 @@
 import type { BenchProfile } from '../bench-profile.js';
+import type { RateLimitedFigures } from '../limits/compare-remote-strategies.js';
 import type { Strategy } from '../strategies/strategy.js';
 
 /** A whole batch at once, or a streamed turn whose calls arrive while the model writes. */
@@ -137,4 +138,6 @@ export interface BenchReport {
   readonly workloads: readonly WorkloadFigures[];
   readonly overall: OverallFigures;
   readonly realStreams: readonly RealStreamFigures[];
+  /** The rate-limited servers workload: each strategy with and without named limits. */
+  readonly rateLimited?: RateLimitedFigures;
 }

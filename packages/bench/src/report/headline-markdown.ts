@@ -1,3 +1,4 @@
+import { rateLimitedBlocks } from '../limits/rate-limited-blocks.js';
 import type { BenchReport, StrategySummary, TurnMode } from './bench-report.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
@@ -77,6 +78,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     perWorkload('batch'),
     perWorkload('stream'),
     ...realBlocks(report),
+    ...rateLimitedBlocks(report.rateLimited),
     { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },
   ];
 }
