@@ -77,6 +77,7 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         const call = waiting[index]!;
         waiting[index] = undefined;
         running += 1;
+        holding?.add(index);
         // Tied to the result before it is subscribed: an unsubscribe reaches a synchronous start.
         const limitWaits =
           queue instanceof LimitedReadyQueue ? queue.limitWaitsOf(index) : undefined;
@@ -87,6 +88,7 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
       // A call completed: its slot is free, its dependents may become ready.
       const ended = (index: number): void => {
         running -= 1;
+        holding?.delete(index);
         queue.end(index);
         pump();
       };
@@ -108,7 +110,16 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         if (!subscribing) pump();
       };
       // Another schedule sharing the limits gave some back: a call of this one may fit now.
-      if (pool !== undefined) subscriber.add(pool.onGive(pump));
+      // Calls started and not ended hold their weights: a schedule stopped early (cancelled, a
+      // hard error, unsubscribed) gives them back, or the dispatcher's limits would leak.
+      const holding = pool === undefined ? undefined : new Set<number>();
+      if (pool !== undefined) {
+        subscriber.add(pool.onGive(pump));
+        subscriber.add(() => {
+          for (const index of holding!) queue.end(index);
+          holding!.clear();
+        });
+      }
       subscriber.add(
         calls.subscribe({
           next: arrive,

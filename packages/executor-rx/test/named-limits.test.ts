@@ -92,6 +92,31 @@ describe('named limits', () => {
     expect(start?.type === 'call-start' && start.waitedForLimits).toEqual(['api']);
   });
 
+  it('gives the weights of a cancelled or abandoned batch back to the dispatcher', async () => {
+    const ran: { name: string; i: number; start: number; end: number }[] = [];
+    const registry = new ToolRegistry().add(
+      slow({ name: 'a', ms: 50, limits: () => ({ api: 2 }), ran }),
+    );
+    for (const mode of ['parallel', 'eager'] as const) {
+      const dispatcher = new Dispatcher({ registry, mode, limits: { api: 2 } });
+      // Cancelled by its signal, or unsubscribed from: both while call 0 holds the limit.
+      const controller = new AbortController();
+      const first = dispatcher.dispatch(calls('a', 2), { signal: controller.signal });
+      const outcome = first.catch((error: unknown) => error);
+      setTimeout(() => controller.abort(), 10);
+      await vi.advanceTimersByTimeAsync(10);
+      expect((await outcome) as DispatchError).toMatchObject({ code: 'cancelled' });
+      const watched = dispatcher.run(calls('a', 2)).subscribe();
+      await vi.advanceTimersByTimeAsync(10);
+      watched.unsubscribe();
+      const begin = fakeNow();
+      const second = dispatcher.dispatch(calls('a', 2));
+      await vi.runAllTimersAsync();
+      expect((await second).map((r) => r.isError)).toEqual([false, false]);
+      expect(ran.slice(-2).map((r) => r.start - begin)).toEqual([0, 50]);
+    }
+  });
+
   it('counts a tool against `limitsIfConfigured` only when the limit exists', async () => {
     const ran: { name: string; i: number; start: number; end: number }[] = [];
     const tool = slow({ name: 'm', ms: 10, limitsIfConfigured: { 'mcp:web': 1 }, ran });
