@@ -23,6 +23,8 @@ export interface DeclareToolOptions<I> {
   readonly limits?:
     | Readonly<Record<string, number>>
     | ((input: I) => Readonly<Record<string, number>>);
+  /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
+  readonly runs?: 'after-previous';
 }
 
 /**

@@ -25,6 +25,8 @@ export interface FnToolOptions<I> {
   readonly limits?:
     | Readonly<Record<string, number>>
     | ((input: I) => Readonly<Record<string, number>>);
+  /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
+  readonly runs?: 'after-previous';
   readonly execute: (
     input: I,
     context: ToolContext,
@@ -56,6 +58,7 @@ export const DECLARATION_RULES: Readonly<Record<string, OptionRule<unknown>>> = 
       typeof value === 'function' ||
       (typeof value === 'object' && value !== null && !Array.isArray(value)),
   },
+  runs: optionRules.oneOf(['after-previous']),
 };
 
 /**
@@ -124,6 +127,7 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
     ...(limits === undefined
       ? {}
       : { limits: (input: I) => (typeof limits === 'function' ? limits(input) : limits) }),
+    ...(options.runs === undefined ? {} : { runs: options.runs }),
     execute: options.execute,
   };
   return built;

@@ -54,5 +54,10 @@ export interface Tool<I = unknown> {
    * A name in `limits` takes the weight given there.
    */
   readonly limitsIfConfigured?: Readonly<Record<string, number>>;
+  /**
+   * `'after-previous'`: each call of this tool starts only after every earlier call of its turn
+   * (model order) has ended — for tools like `commit` or `deploy`. Default: no such wait.
+   */
+  readonly runs?: 'after-previous';
   execute(input: I, context: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
 }

@@ -52,6 +52,8 @@ export interface DispatcherConfig {
   /** The named limits calls may count against; `undefined` when neither the Dispatcher nor its
    * coordinator has any (nothing is read of the tools' `limits` then). */
   readonly limits: LimitCatalog | undefined;
+  /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
+  readonly modelOrdering: boolean;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -59,7 +61,10 @@ const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions
-  extends Pick<DispatcherConfig, 'mode' | 'maxConcurrency' | 'priority' | 'onFailure'>,
+  extends Pick<
+      DispatcherConfig,
+      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering'
+    >,
     Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -118,6 +123,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
     ...optionRules.object,
     expected: 'an object of limit names and capacities (integers from 1 and up)',
   },
+  modelOrdering: optionRules.boolean,
 };
 
 /** What each option of one dispatch must be. */
@@ -128,6 +134,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   priority: PRIORITY,
   onFailure: ON_FAILURE,
   onEvent: optionRules.function,
+  modelOrdering: optionRules.boolean,
 };
 
 /** Options that must be given (when their parent is). */
@@ -168,6 +175,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
     limits: limitCatalogOf({ limits: options.limits, coordinator }),
+    modelOrdering: options.modelOrdering === true,
   };
 }
 
@@ -184,5 +192,6 @@ export function resolveDispatchOptions(
     maxConcurrency: options.maxConcurrency ?? config.maxConcurrency,
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
+    modelOrdering: options.modelOrdering ?? config.modelOrdering,
   };
 }

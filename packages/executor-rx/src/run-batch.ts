@@ -1,4 +1,5 @@
 import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
+import { followsByEdge } from '@toolwaves/planner';
 import {
   concat,
   defer,
@@ -103,6 +104,7 @@ class BatchRun implements ScheduledBatch {
       fleetExclusiveForUnsafe: config.coordinator === undefined || config.fleetExclusiveForUnsafe,
       repeats: options.repeats ?? this.repeats,
       limits: config.limits,
+      modelOrdering: dispatch.modelOrdering,
     });
     const { mode } = dispatch;
     const instrumentation = config.instrumentation;
@@ -137,6 +139,8 @@ class BatchRun implements ScheduledBatch {
             policy: dispatch.onFailure,
             calls: this.calls,
             dependenciesOf: schedule.dependenciesOf,
+            edgeOf: (index, earlier) =>
+              followsByEdge(this.prepared.node(earlier), this.prepared.node(index)),
           });
   }
 

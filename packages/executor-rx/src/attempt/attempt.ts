@@ -165,6 +165,8 @@ export class Attempt {
     if (limitWaits !== undefined && limitWaits.length > 0 && this.number === 1) {
       event.waitedForLimits = limitWaits;
     }
+    const edges = this.prepared.edges;
+    if (edges !== undefined) event.edges = edges;
     this.emit(event);
   }
 
