@@ -271,6 +271,14 @@ const ROWS: readonly Row[] = [
     code: 'invalid_options',
     message: /^Unknown option `ordering` in the options of toAnthropicTools/,
   },
+  {
+    package: 'core',
+    export: 'outcomeUnknownText',
+    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
+  },
   // @toolwaves/executor-rx
   {
     package: 'executor-rx',

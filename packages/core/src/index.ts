@@ -31,6 +31,7 @@ export {
 } from './instrumentation.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
+export { type OutcomeUnknownTextOptions, outcomeUnknownText } from './outcome-unknown-text.js';
 export {
   type AnthropicContentBlock,
   type AnthropicToolDefinition,
