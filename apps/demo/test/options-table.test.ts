@@ -167,6 +167,16 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'planner',
+    export: 'LimitedReadyQueue',
+    call: () =>
+      new planner.LimitedReadyQueue({ limit: new planner.NamedLimits({ api: 2 }) } as never),
+    error: PlannerError,
+    code: 'invalid_options',
+    message:
+      'Unknown option `limit` in the options of LimitedReadyQueue; did you mean `limits`? The options are `priority`, `limits`',
+  },
+  {
+    package: 'planner',
     export: 'resolveMaxConcurrency',
     call: () => planner.resolveMaxConcurrency({ maxConcurrency: 0 }),
     error: PlannerError,
@@ -665,6 +675,7 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'estimateOf', // (node)
     'keysOverlap', // (a, b)
     'closestName', // (given, names)
+    'NamedLimits', // (capacities): a record of limit names, each capacity checked by name
     'refuseUnknownOptions', // the checker itself: its options are code's, not a user's
   ],
   core: [

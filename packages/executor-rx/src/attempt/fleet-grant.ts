@@ -1,4 +1,4 @@
-import type { CoordinationGrant } from '@toolwaves/core';
+import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
 import { Observable } from 'rxjs';
 import { lostLeaseAnswer, refusedGrantAnswer } from '../attempt-answer.js';
 import { isPromiseLike, type MaybeAsync } from '../maybe-async.js';
@@ -26,13 +26,13 @@ export function fleetGrant(
     try {
       const { access, exclusive } = attempt.prepared.fleetClaim;
       const signal = attempt.context.signal;
-      grant = attempt.place.submitter(() =>
-        coordinator.acquire(
-          exclusive
-            ? { toolCallId: call.id, toolName, access, exclusive, signal }
-            : { toolCallId: call.id, toolName, access, signal },
-        ),
-      );
+      const request: CoordinationRequest = exclusive
+        ? { toolCallId: call.id, toolName, access, exclusive, signal }
+        : { toolCallId: call.id, toolName, access, signal };
+      // The coordinator's named limits the call counts against go with it (none: not a field).
+      const limits = attempt.prepared.limits.fleet;
+      const asked = limits === undefined ? request : { ...request, limits };
+      grant = attempt.place.submitter(() => coordinator.acquire(asked));
     } catch (error) {
       grant = Promise.reject(error);
     }
