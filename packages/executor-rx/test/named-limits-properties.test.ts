@@ -77,6 +77,10 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
         mode: mode === 'stream' || mode === 'turn' ? 'eager' : mode,
         maxConcurrency: cap,
         limits,
+        // Calls start as they arrive: holding writes until the message ends ('read-only') is a
+        // rule of its own, with its own property (hold-side-effects-properties.test.ts); here a
+        // call is ready on arrival, and the turn's runs are awaited before it closes.
+        whileStreaming: 'all',
       });
       const calls: ToolCall[] = ops.map((_, i) => ({ id: `c${i}`, name: 'op', input: { i } }));
       const streamed = mode === 'stream' || mode === 'turn';
