@@ -234,6 +234,41 @@ const ROWS: readonly Row[] = [
     code: 'invalid_options',
     message: unknown('choices', 'the options of toolCallsFromOpenAIChatStream', 'choice'),
   },
+  {
+    package: 'core',
+    export: 'toolJsonSchema',
+    call: () =>
+      core.toolJsonSchema(core.fnTool({ name: 'x', description: 'x', execute }), {
+        modelOrderin: true,
+      } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: unknown('modelOrderin', 'the options of toolJsonSchema', 'modelOrdering'),
+  },
+  {
+    package: 'core',
+    export: 'toOpenAITools',
+    call: () => core.toOpenAITools(registry, { modelOrdering: 'yes' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: 'Expected `modelOrdering` to be a boolean, got `"yes"` (string)',
+  },
+  {
+    package: 'core',
+    export: 'toAnthropicTools',
+    call: () => core.toAnthropicTools(registry, { ordering: true } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `ordering` in the options of toAnthropicTools/,
+  },
+  {
+    package: 'core',
+    export: 'outcomeUnknownText',
+    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
+  },
   // @toolwaves/executor-rx
   {
     package: 'executor-rx',
@@ -596,6 +631,8 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'accessesOf', // (node)
     'conflicts', // (a, b)
     'dependencies', // (nodes)
+    'edgesOf', // (node)
+    'followsByEdge', // (earlier, later)
     'estimateOf', // (node)
     'keysOverlap', // (a, b)
     'closestName', // (given, names)
@@ -613,12 +650,11 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'fromOpenAIToolCalls', // (toolCalls)
     'keysOverlap', // (a, b)
     'toAnthropicToolResultMessage', // (results)
-    'toAnthropicTools', // (registry)
     'toOpenAIToolMessages', // (results)
-    'toOpenAITools', // (registry)
     'toolCallsFromAnthropicStream', // (stream)
     'toolCallsFromOpenAIResponsesStream', // (stream)
-    'toolJsonSchema', // (tool)
+    'takeWaitForPrevious', // (input)
+    'withWaitForPrevious', // (schema, tool name)
     'toolMetadata', // (class)
   ],
   'executor-rx': [

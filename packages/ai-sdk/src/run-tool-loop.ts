@@ -36,7 +36,8 @@ export interface RunToolLoopOptions {
   readonly model: LanguageModel;
   /**
    * Runs each step's calls: its mode, planner, cap, hooks and recovery apply. The model is shown
-   * the tools of its registry (through {@link toAiSdkTools}).
+   * the tools of its registry (through {@link toAiSdkTools}; with the dispatcher's
+   * `modelOrdering`, each has `wait_for_previous`).
    */
   readonly dispatcher: Dispatcher;
   /**
@@ -95,7 +96,8 @@ const oneStep = (): boolean => true;
 export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
   const { model, dispatcher, signal, onStep, onEvent, settings } = options;
   const maxSteps = checked(options);
-  const tools = toAiSdkTools(dispatcher.registry);
+  // With the dispatcher's `modelOrdering`, the model is offered `wait_for_previous` on each tool.
+  const tools = toAiSdkTools(dispatcher.registry, { modelOrdering: dispatcher.modelOrdering });
   const start: ModelMessage[] =
     options.messages === undefined
       ? [{ role: 'user', content: options.prompt ?? '' }]

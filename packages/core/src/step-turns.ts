@@ -22,7 +22,10 @@ export interface TurnLike {
 
 /** What {@link StepTurns} needs of a dispatcher: a `Dispatcher` fits. */
 export interface TurnSource {
-  openTurn(): TurnLike;
+  /** `modelOrdering`: the turn's calls may carry the model's `wait_for_previous` (an edge). */
+  openTurn(options?: { readonly modelOrdering?: boolean }): TurnLike;
+  /** Whether the dispatcher's calls carry `wait_for_previous` by default (its option). */
+  readonly modelOrdering?: boolean;
 }
 
 /** Options of {@link StepTurns.run}: one call of a framework's step. */
@@ -123,6 +126,7 @@ export class StepTurns {
   readonly #source: TurnSource;
   readonly #runs = new WeakMap<object, Map<unknown, StepAttempt>>();
   readonly #waiters = new SignalWaiters();
+  readonly #modelOrdering: boolean;
 
   /**
    * @throws the error `error` makes (the adapter's own) when `dispatcher` cannot open turns:
@@ -132,11 +136,21 @@ export class StepTurns {
     readonly dispatcher: TurnSource;
     /** Makes the adapter's own error from a message about a wrong option. */
     readonly error: (message: string) => Error;
+    /**
+     * The model was given `wait_for_previous` (the adapter's `modelOrdering`): the turns are
+     * opened with `{ modelOrdering: true }`, so the dispatcher takes it out of each call and
+     * makes `true` an edge to every earlier call of the step. Default `false`.
+     */
+    readonly modelOrdering?: boolean | undefined;
   }) {
     checkOptions({
       subject: 'StepTurns',
       options,
-      rules: { dispatcher: optionRules.dispatcher, error: optionRules.function },
+      rules: {
+        dispatcher: optionRules.dispatcher,
+        error: optionRules.function,
+        modelOrdering: optionRules.boolean,
+      },
       required: ['error'],
       error: typeof options?.error === 'function' ? options.error : invalidOptions,
     });
@@ -146,6 +160,7 @@ export class StepTurns {
       rule: optionRules.dispatcher as OptionRule<TurnSource>,
       error: options.error,
     });
+    this.#modelOrdering = options.modelOrdering === true;
   }
 
   /**
@@ -223,7 +238,10 @@ export class StepTurns {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    return { turn: this.#source.openTurn(), ids: new Set(), running: 0, settled, settle, after };
+    const turn = this.#modelOrdering
+      ? this.#source.openTurn({ modelOrdering: true })
+      : this.#source.openTurn();
+    return { turn, ids: new Set(), running: 0, settled, settle, after };
   }
 }
 

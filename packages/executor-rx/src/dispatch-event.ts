@@ -1,5 +1,5 @@
 import type { ToolResult } from '@toolwaves/core';
-import type { CallExplanation, Plan } from '@toolwaves/planner';
+import type { CallEdge, CallExplanation, Plan } from '@toolwaves/planner';
 
 /** How a batch runs: `sequential` (default), `parallel` (planned waves) or `eager` (README). */
 export type DispatchMode = 'sequential' | 'parallel' | 'eager';
@@ -50,6 +50,11 @@ export interface CallStartEvent {
   readonly waitedFor?: readonly number[];
   /** Eager mode and streams only: time from the call's arrival to this attempt's start, in ms. */
   readonly waitedMs?: number;
+  /**
+   * The call's ordering edges, when it has any: each earlier call it follows and why
+   * (`'after'`, `'after-previous'`, `'wait_for_previous'`; README: Ordering edges).
+   */
+  readonly edges?: readonly CallEdge[];
 }
 
 /** An attempt of a call ended; same `toolCallId` and `attempt` as its {@link CallStartEvent}. */
@@ -104,6 +109,8 @@ export interface CallSkippedEvent {
   readonly content: string;
   /** The call's result: the soft error, as its slot holds it. */
   readonly result: ToolResult;
+  /** The call's ordering edges, when it has any (as on {@link CallStartEvent}). */
+  readonly edges?: readonly CallEdge[];
 }
 
 /** Every call of a wave has ended. */

@@ -44,6 +44,13 @@ export interface DispatcherOptions {
   readonly instrumentation?: Instrumentation | undefined;
   /** What a soft error does to the rest of the batch. Default `'continue'`. */
   readonly onFailure?: FailurePolicy | undefined;
+  /**
+   * The model was given the optional boolean `wait_for_previous` on every tool (`toolJsonSchema`
+   * or a provider's tool list with `modelOrdering`; the framework adapters read this option):
+   * it is taken out of each call's input before validation, and `true` makes the call start only
+   * after every earlier call of its turn has ended (README: Ordering edges). Default `false`.
+   */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -60,6 +67,8 @@ export interface DispatchOptions {
   readonly onFailure?: FailurePolicy | undefined;
   /** Called with every event, in order, as it happens; one that throws fails the batch. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+  /** This batch's calls may carry `wait_for_previous`; default the dispatcher's `modelOrdering`. */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 export type { DispatchMode };

@@ -47,6 +47,8 @@ export interface DispatcherConfig {
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
+  /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
+  readonly modelOrdering: boolean;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -54,7 +56,10 @@ const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions
-  extends Pick<DispatcherConfig, 'mode' | 'maxConcurrency' | 'priority' | 'onFailure'>,
+  extends Pick<
+      DispatcherConfig,
+      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering'
+    >,
     Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -109,6 +114,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   },
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
+  modelOrdering: optionRules.boolean,
 };
 
 /** What each option of one dispatch must be. */
@@ -119,6 +125,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   priority: PRIORITY,
   onFailure: ON_FAILURE,
   onEvent: optionRules.function,
+  modelOrdering: optionRules.boolean,
 };
 
 /** Options that must be given (when their parent is). */
@@ -158,6 +165,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
+    modelOrdering: options.modelOrdering === true,
   };
 }
 
@@ -174,5 +182,6 @@ export function resolveDispatchOptions(
     maxConcurrency: options.maxConcurrency ?? config.maxConcurrency,
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
+    modelOrdering: options.modelOrdering ?? config.modelOrdering,
   };
 }

@@ -45,6 +45,7 @@ export function runCall(
     const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
     const { waitedFor, submitter } = place;
     startAttempt({ batch, prepared, attempt: 1, waitedFor, submitter })?.end(end);
+    const edges = prepared.edges;
     subscriber.next({
       type: 'call-skipped',
       wave: place.wave,
@@ -53,6 +54,7 @@ export function runCall(
       toolName,
       ...skip,
       result: slot,
+      ...(edges === undefined ? {} : { edges }),
     });
     subscriber.complete();
   });

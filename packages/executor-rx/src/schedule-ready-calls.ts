@@ -44,6 +44,7 @@ export function scheduleReadyCalls(
       calls: batch.calls,
       repeats: batch.repeats,
       nodeOf: (index) => batch.prepared.node(index),
+      edgesOf: (index) => batch.prepared.edges(index),
       sequential,
       rulesWanted: batch.dispatch.onFailure !== 'continue',
     });

@@ -86,7 +86,7 @@ describe('Dispatcher options', () => {
     ],
     [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`',
+      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`, `modelOrdering`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);

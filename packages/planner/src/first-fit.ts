@@ -10,7 +10,8 @@ import type { FirstFitOptions, Plan, PlanNode } from './types.js';
  * - not concurrency-safe → a new wave of its own, born closed (with `ordered`, it also becomes
  *   a fence: later calls go to later waves);
  * - safe → the earliest open wave positioned after every wave that holds an earlier
- *   conflicting call (and after the fence); if there is none, a new open wave.
+ *   conflicting call or a call it follows by an edge (`after`, `afterPrevious`), and after the
+ *   fence; if there is none, a new open wave.
  *
  * No wave is scanned: waves born open are listed in `openWaves` in position order and new
  * waves are appended, so "the earliest open wave after position p" is
@@ -37,11 +38,15 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
   let waveCount = 0;
   let openCount = 0;
   let fence = -1;
+  // For ordering edges (with `waveOf`): the latest wave holding any call so far.
+  let latestWave = -1;
 
   for (let i = 0; i < count; i++) {
     const node = nodes[i];
     assertNode(node, i);
     if (!node.parallelizable) {
+      // A new wave at the end: after every wave, so after whatever its edges name.
+      latestWave = waveCount;
       if (options.ordered) {
         // Nothing crosses this call: the waves before it accept no more calls.
         for (let o = openCount - 1; o >= 0 && open[openWaves[o]!] === 1; o--) {
@@ -71,6 +76,10 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
       if (latest > after) after = latest;
     }
 
+    if (node.afterPrevious !== undefined) after = Math.max(after, latestWave);
+    else if (node.after !== undefined) {
+      for (const earlier of node.after) after = Math.max(after, waveOf[earlier]!);
+    }
     const rank = after < 0 ? 0 : openUpTo[after]!;
     let position: number;
     if (rank < openCount) {
@@ -84,6 +93,7 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
       openUpTo[position] = openCount;
     }
     waveOf[i] = position;
+    if (position > latestWave) latestWave = position;
 
     if (ownKey !== -1) index.record(ownKey, true, position);
     for (let a = 0; a < accessCount; a++) {

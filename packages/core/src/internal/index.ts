@@ -2,6 +2,13 @@
 // value descriptions, input validation, plan nodes for calls). Not for applications: these may
 // change in any release.
 export {
+  CallEdges,
+  type CallEdgesOptions,
+  type EdgeFields,
+  type EdgeFieldsOptions,
+  edgeFields,
+} from '../call-edges.js';
+export {
   type CheckOptionOptions,
   checkOption,
   type OptionMessageOptions,
