@@ -280,6 +280,14 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'executor-rx',
+    export: 'Dispatcher',
+    call: () => new executor.Dispatcher({ registry, whileStreaming: 'writes' } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)",
+  },
+  {
+    package: 'executor-rx',
     export: 'exponentialBackoff',
     call: () => executor.exponentialBackoff({ factor: 0.5 }),
     error: DispatchError,
@@ -403,7 +411,7 @@ const ROWS: readonly Row[] = [
     error: LangChainAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'langchain',
@@ -438,7 +446,7 @@ const ROWS: readonly Row[] = [
     error: AgentsAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'openai-agents',
@@ -465,7 +473,7 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'ai-sdk',
@@ -506,12 +514,25 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'ai-sdk',
+    export: 'dispatchStreamedStep',
+    call: () =>
+      aiSdk.dispatchStreamedStep({
+        dispatcher,
+        step: { fullStream: (async function* () {})() },
+        whileStreaming: true,
+      } as never),
+    error: ToolLoopError,
+    code: 'invalid_options',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `true` (boolean)",
+  },
+  {
+    package: 'ai-sdk',
     export: 'toAiSdkTools',
     call: () => aiSdk.toAiSdkTools(registry, { executes: true } as never),
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`, `modelOrdering`',
   },
   // @toolwaves/mcp
   {

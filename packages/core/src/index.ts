@@ -95,3 +95,4 @@ export {
   WAIT_FOR_PREVIOUS_DESCRIPTION,
   withWaitForPrevious,
 } from './wait-for-previous.js';
+export type { WhileStreaming } from './while-streaming.js';
