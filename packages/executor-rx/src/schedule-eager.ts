@@ -93,19 +93,14 @@ export function scheduleEager<T>(options: ScheduleEagerOptions): OperatorFunctio
         pump();
       };
       const arrive = (call: EagerCall<T>): void => {
-        const { index, dependencies } = call;
+        const { index } = call;
         const wrong = arrivalError(call, arrived);
         if (wrong !== undefined) {
           subscriber.error(new RangeError(wrong));
           return;
         }
         arrived[index] = true;
-        waitedFor[index] = queue.add({
-          index,
-          dependencies,
-          estimateMs: call.estimateMs,
-          limits: call.limits,
-        });
+        waitedFor[index] = queue.add(call); // its index, dependencies, estimate and limits
         waiting[index] = call;
         if (!subscribing) pump();
       };
@@ -163,7 +158,13 @@ function arrivalError(call: EagerCall<unknown>, arrived: readonly boolean[]): st
   if (!Number.isInteger(index) || index < 0 || arrived[index] === true) {
     return `Expected a new call index (an integer ≥ 0), got ${String(index)}`;
   }
-  const wrong = dependencies.find((d) => arrived[d] !== true || d >= index);
+  let wrong: number | undefined;
+  for (const d of dependencies) {
+    if (arrived[d] !== true || d >= index) {
+      wrong = d;
+      break;
+    }
+  }
   return wrong === undefined
     ? undefined
     : `Call ${index} depends on call ${String(wrong)}, which is not an earlier call that has arrived`;

@@ -18,7 +18,8 @@ export function fleetGrant(
   input: ToolInput,
 ): Observable<Staged<Granted>> | Granted {
   const coordinator = attempt.batch.config.coordinator;
-  if (coordinator === undefined) return { tool: input.tool, value: input.value, grant: undefined };
+  // No coordinator: the input goes on as it is, with no grant (nothing made per attempt).
+  if (coordinator === undefined) return input;
   const { call, toolName } = attempt.prepared;
   return new Observable<Staged<Granted>>((subscriber) => {
     attempt.fleetAsked();
