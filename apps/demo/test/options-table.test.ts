@@ -234,6 +234,41 @@ const ROWS: readonly Row[] = [
     code: 'invalid_options',
     message: unknown('choices', 'the options of toolCallsFromOpenAIChatStream', 'choice'),
   },
+  {
+    package: 'core',
+    export: 'toolJsonSchema',
+    call: () =>
+      core.toolJsonSchema(core.fnTool({ name: 'x', description: 'x', execute }), {
+        modelOrderin: true,
+      } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: unknown('modelOrderin', 'the options of toolJsonSchema', 'modelOrdering'),
+  },
+  {
+    package: 'core',
+    export: 'toOpenAITools',
+    call: () => core.toOpenAITools(registry, { modelOrdering: 'yes' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: 'Expected `modelOrdering` to be a boolean, got `"yes"` (string)',
+  },
+  {
+    package: 'core',
+    export: 'toAnthropicTools',
+    call: () => core.toAnthropicTools(registry, { ordering: true } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `ordering` in the options of toAnthropicTools/,
+  },
+  {
+    package: 'core',
+    export: 'outcomeUnknownText',
+    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
+  },
   // @toolwaves/executor-rx
   {
     package: 'executor-rx',
@@ -242,6 +277,14 @@ const ROWS: readonly Row[] = [
     error: DispatchError,
     code: 'invalid_config',
     message: unknown('maxConcurency', 'the options of the Dispatcher', 'maxConcurrency'),
+  },
+  {
+    package: 'executor-rx',
+    export: 'Dispatcher',
+    call: () => new executor.Dispatcher({ registry, whileStreaming: 'writes' } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)",
   },
   {
     package: 'executor-rx',
@@ -368,7 +411,7 @@ const ROWS: readonly Row[] = [
     error: LangChainAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'langchain',
@@ -403,7 +446,7 @@ const ROWS: readonly Row[] = [
     error: AgentsAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'openai-agents',
@@ -430,7 +473,7 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'ai-sdk',
@@ -471,12 +514,25 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'ai-sdk',
+    export: 'dispatchStreamedStep',
+    call: () =>
+      aiSdk.dispatchStreamedStep({
+        dispatcher,
+        step: { fullStream: (async function* () {})() },
+        whileStreaming: true,
+      } as never),
+    error: ToolLoopError,
+    code: 'invalid_options',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `true` (boolean)",
+  },
+  {
+    package: 'ai-sdk',
     export: 'toAiSdkTools',
     call: () => aiSdk.toAiSdkTools(registry, { executes: true } as never),
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`, `modelOrdering`',
   },
   // @toolwaves/mcp
   {
@@ -596,6 +652,8 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'accessesOf', // (node)
     'conflicts', // (a, b)
     'dependencies', // (nodes)
+    'edgesOf', // (node)
+    'followsByEdge', // (earlier, later)
     'estimateOf', // (node)
     'keysOverlap', // (a, b)
     'closestName', // (given, names)
@@ -613,12 +671,11 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'fromOpenAIToolCalls', // (toolCalls)
     'keysOverlap', // (a, b)
     'toAnthropicToolResultMessage', // (results)
-    'toAnthropicTools', // (registry)
     'toOpenAIToolMessages', // (results)
-    'toOpenAITools', // (registry)
     'toolCallsFromAnthropicStream', // (stream)
     'toolCallsFromOpenAIResponsesStream', // (stream)
-    'toolJsonSchema', // (tool)
+    'takeWaitForPrevious', // (input)
+    'withWaitForPrevious', // (schema, tool name)
     'toolMetadata', // (class)
   ],
   'executor-rx': [

@@ -45,6 +45,16 @@ describe('withLatency', () => {
     expect(slow.names()).toEqual(['read']);
   });
 
+  it('keeps `idempotent`, so a durable turn re-runs the same calls after a crash', () => {
+    const retried = new ToolRegistry().add(
+      fnTool({ name: 'put', description: 'put', idempotent: true, execute: () => 'put' }),
+    );
+    expect(withLatency({ registry: retried, latencyMs: () => 5 }).get('put')?.idempotent).toBe(
+      true,
+    );
+    expect(withLatency({ registry, latencyMs: () => 5 }).get('read')?.idempotent).toBeUndefined();
+  });
+
   it("gives each call its own latency through the call's context", async () => {
     const latency = new Map([
       ['first', 30],

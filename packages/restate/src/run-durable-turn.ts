@@ -1,5 +1,12 @@
 import { type Context, TerminalError } from '@restatedev/restate-sdk';
-import type { Tool, ToolCall, ToolContext, ToolOutput, ToolResult } from '@toolwaves/core';
+import type {
+  Coordinator,
+  Tool,
+  ToolCall,
+  ToolContext,
+  ToolOutput,
+  ToolResult,
+} from '@toolwaves/core';
 import { durableExecute } from './durable-execute.js';
 import { JournalDriver } from './journal-driver.js';
 import { RestateTurnError } from './restate-turn-error.js';
@@ -32,6 +39,13 @@ export interface DurableTurnOptions {
    * call ids may repeat.
    */
   readonly turnId?: string;
+  /**
+   * A fleet coordinator (`redisCoordinator` of `@toolwaves/redis`): every run of a tool holds its
+   * accesses fleet-wide, its fencing token in `ToolContext.fencingToken`. Give it here, not to
+   * the Dispatcher: the grant is asked inside the call's journaled step, so a finished call
+   * replays without asking and a re-run asks again and gets a newer token.
+   */
+  readonly coordinator?: Coordinator;
 }
 
 /**
@@ -66,7 +80,14 @@ export async function runDurableTurn(
   const results = calls.map((call) =>
     turn.run(
       call,
-      durableExecute({ driver, call, tool: registry.get(call.name), turnId, durations }),
+      durableExecute({
+        driver,
+        call,
+        tool: registry.get(call.name),
+        turnId,
+        coordinator: options.coordinator,
+        durations,
+      }),
     ),
   );
   const answered = Promise.all(results);
@@ -112,6 +133,11 @@ function checkOptions(options: DurableTurnOptions): DurableTurnOptions {
     (typeof options.turnId !== 'string' || options.turnId === '')
   ) {
     fail(`Expected \`turnId\` to be a non-empty string, got \`${String(options.turnId)}\``);
+  }
+  if (options.coordinator !== undefined && typeof options.coordinator?.acquire !== 'function') {
+    fail(
+      `Expected \`coordinator\` to be a fleet Coordinator (with \`acquire\`), got ${typeof options.coordinator}`,
+    );
   }
   return options;
 }

@@ -15,6 +15,7 @@ describe('runDurableTurn options', () => {
     [{ dispatcher, registry: 3, calls: [] }, /`registry`/],
     [{ dispatcher, registry, calls: 'a' }, /`calls`/],
     [{ dispatcher, registry, calls: [], turnId: '' }, /`turnId`.*got ``/],
+    [{ dispatcher, registry, calls: [], coordinator: { url: 'redis://' } }, /`coordinator`/],
   ])('refuses %o naming the field', async (options, message) => {
     const run = runDurableTurn(ctx, options as never);
     await expect(run).rejects.toThrow(message);
