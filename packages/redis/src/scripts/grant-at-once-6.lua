@@ -67,8 +67,7 @@ local answers, leased, entries, markers = {}, {}, {}, {}
 local here, above_here, folder_marked = {}, {}, {}
 local ZERO = '0'
 local deadline = string.format('%d', now + lease)
-local last = tonumber(rcall('GET', fenceKey) or '0')
-local token = math.max(last, now_us - 1)
+local granted = 0
 local blocked = present['*'] ~= nil
 for r = 1, count do
   local keys, marks, its_folders = keys_of[r], marks_of[r], folders_of[r]
@@ -102,8 +101,8 @@ for r = 1, count do
         for j = 1, #members do above_here[members[j]] = true end
       end
     end
-    token = token + 1
-    answers[r] = token
+    granted = granted + 1
+    answers[r] = granted -- its place among the grants: its token once the first is known
     leased[#leased + 1] = deadline
     leased[#leased + 1] = id
   else
@@ -111,10 +110,20 @@ for r = 1, count do
     answers[r] = NOT_GRANTED
   end
 end
-if #leased > 0 then
+if granted > 0 then
   in_chunks('ZADD', entriesKey, entries, 2000) -- entries are longer than 64 bytes: a skip list
   add_all(presentKey, markers)
   add_all(leasesKey, leased)
-  rcall('SET', fenceKey, string.format('%d', token))
+  -- the tokens follow max(last, Redis TIME in µs - 1), one per grant: one SET ... GET when the
+  -- clock is ahead of the last token, as it almost always is; else counted on from the last
+  local base = now_us - 1
+  local last = tonumber(rcall('SET', fenceKey, string.format('%d', base + granted), 'GET') or '0')
+  if last > base then
+    base = last
+    rcall('SET', fenceKey, string.format('%d', base + granted))
+  end
+  for r = 1, count do
+    if answers[r] ~= NOT_GRANTED then answers[r] = base + answers[r] end
+  end
 end
 return { follow_up, answers }
