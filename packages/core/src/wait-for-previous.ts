@@ -7,7 +7,7 @@ export const WAIT_FOR_PREVIOUS = 'wait_for_previous';
 
 /** What the model reads about {@link WAIT_FOR_PREVIOUS}. */
 export const WAIT_FOR_PREVIOUS_DESCRIPTION =
-  'Set to true only when this call must start after every tool call written before it in this message has finished (it needs their results or effects). Leave it out otherwise: calls then run in parallel where that is safe. Not passed to the tool.';
+  'Set to true only when this call must start after every tool call written before it in this message has finished, e.g. it runs or reads what they change. Otherwise leave it out (or null): calls then run in parallel where that is safe. Not passed to the tool.';
 
 /**
  * A tool's input JSON Schema with the optional boolean {@link WAIT_FOR_PREVIOUS} added to its

@@ -1,3 +1,5 @@
+import 'reflect-metadata';
+import * as core from '@toolwaves/core';
 import {
   fnTool,
   type ToolCall,
@@ -117,6 +119,26 @@ describe('wait_for_previous in schemas', () => {
     expect(takeWaitForPrevious(plain).input).toBe(plain);
     expect(takeWaitForPrevious({ wait_for_previous: 1 }).invalid).toBe(
       '`wait_for_previous`: expected a boolean, got `1` (number)',
+    );
+  });
+});
+
+describe('runs on a class tool', () => {
+  it("@tool({ runs: 'after-previous' }) makes each call follow every earlier call", () => {
+    @core.tool({ name: 'deploy', description: 'deploys', runs: 'after-previous' })
+    class Deploy extends core.ToolClass {
+      execute() {
+        return 'deployed';
+      }
+    }
+    const classes = new ToolRegistry().add(read).add(new Deploy());
+    const nodes = classes.toPlanNodes([
+      { id: 'a', name: 'read', input: { path: 'x' } },
+      { id: 'b', name: 'deploy', input: {} },
+    ]);
+    expect(nodes[1]).toEqual({ index: 1, parallelizable: false, afterPrevious: 'after-previous' });
+    expect(() => core.tool({ name: 'x', description: 'x', runs: 'first' } as never)).toThrow(
+      'Expected `runs` to be one of "after-previous"',
     );
   });
 });

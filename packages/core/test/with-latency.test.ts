@@ -45,13 +45,19 @@ describe('withLatency', () => {
     expect(slow.names()).toEqual(['read']);
   });
 
-  it('keeps `idempotent`, so a durable turn re-runs the same calls after a crash', () => {
+  it('keeps `idempotent` and `runs`, so a durable turn and the schedule treat the calls alike', () => {
     const retried = new ToolRegistry().add(
-      fnTool({ name: 'put', description: 'put', idempotent: true, execute: () => 'put' }),
+      fnTool({
+        name: 'put',
+        description: 'put',
+        idempotent: true,
+        runs: 'after-previous',
+        execute: () => 'put',
+      }),
     );
-    expect(withLatency({ registry: retried, latencyMs: () => 5 }).get('put')?.idempotent).toBe(
-      true,
-    );
+    const put = withLatency({ registry: retried, latencyMs: () => 5 }).get('put');
+    expect(put?.idempotent).toBe(true);
+    expect(put?.runs).toBe('after-previous');
     expect(withLatency({ registry, latencyMs: () => 5 }).get('read')?.idempotent).toBeUndefined();
   });
 
