@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
 import { AtOnceBatch } from './at-once-batch.js';
 import { departureConcerns, parseDeparture } from './departure.js';
+import { FirstRenewals } from './first-renewals.js';
 import { FleetConnection, type Listening } from './fleet-connection.js';
 import { leaveQueue } from './fleet-grant.js';
 import { type FleetKeys, fleetKeys } from './fleet-keys.js';
@@ -134,6 +135,7 @@ class FleetCoordinator implements RedisCoordinator {
       batch,
       keys: options.keys,
       leaseMs: options.leaseMs,
+      renewals: new FirstRenewals(options.leaseMs / 3),
       pollMs: this.#pollMs,
       waiters: this.#waiters,
     };
