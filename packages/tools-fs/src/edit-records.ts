@@ -61,8 +61,13 @@ export class EditRecords {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw fenceError({ error, path, doing: 'read an edit record' });
     }
-    const parsed = JSON.parse(text) as Partial<EditRecord>;
-    if (typeof parsed.before !== 'string' || typeof parsed.after !== 'string') {
+    let parsed: Partial<EditRecord> | undefined;
+    try {
+      parsed = JSON.parse(text) as Partial<EditRecord>;
+    } catch {
+      parsed = undefined;
+    }
+    if (typeof parsed?.before !== 'string' || typeof parsed.after !== 'string') {
       // a damaged record can tell nothing: fail closed rather than guess the edit was applied
       throw fenceError({
         error: new Error('a damaged edit record'),

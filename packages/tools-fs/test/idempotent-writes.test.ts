@@ -117,6 +117,22 @@ describe('edit_file run again (a durable turn re-running a call a crash cut off)
     expect(await readFile(join(fx.root, 'a.ts'), 'utf8')).toBe('const x = 2;\n');
   });
 
+  it('with a damaged record: a fence_error, nothing written (it cannot tell what the earlier run did)', async () => {
+    const fx = await fsFixture({ tree: { 'a.ts': 'const x = 1;\n' } });
+    const edit = fx.tool('edit_file');
+    await edit.execute(input as never, durable('t/c1/1'));
+    const fence = fx.container.get<HostFence>(FS_HOST_FENCE);
+    const [record] = await readdir(join(fence.dir, 'edits'));
+    await writeFile(join(fence.dir, 'edits', record ?? ''), '{"before":');
+    await writeFile(join(fx.root, 'a.ts'), 'const x = 1;\n');
+    const again = await edit.execute(input as never, durable('t/c1/1'));
+    expect(again.isError).toBe(true);
+    expect(again.content).toMatch(
+      /^the host fence could not read an edit record .*edits\/[0-9a-f]{64}/,
+    );
+    expect(await readFile(join(fx.root, 'a.ts'), 'utf8')).toBe('const x = 1;\n');
+  });
+
   it('another call (another key) gets the usual no_match; a call without a key keeps no record', async () => {
     const fx = await fsFixture({ tree: { 'a.ts': 'const x = 1;\n' } });
     const edit = fx.tool('edit_file');
