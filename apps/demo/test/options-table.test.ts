@@ -263,6 +263,14 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'core',
+    export: 'withWaitForPrevious',
+    call: () => core.withWaitForPrevious({ schema: { type: 'object' }, tool: 'x' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `tool` in the options of withWaitForPrevious; /,
+  },
+  {
+    package: 'core',
     export: 'outcomeUnknownText',
     call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
     error: ToolwavesError,
@@ -277,6 +285,14 @@ const ROWS: readonly Row[] = [
     error: DispatchError,
     code: 'invalid_config',
     message: unknown('maxConcurency', 'the options of the Dispatcher', 'maxConcurrency'),
+  },
+  {
+    package: 'executor-rx',
+    export: 'Dispatcher',
+    call: () => new executor.Dispatcher({ registry, whileStreaming: 'writes' } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)",
   },
   {
     package: 'executor-rx',
@@ -403,7 +419,7 @@ const ROWS: readonly Row[] = [
     error: LangChainAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'langchain',
@@ -438,7 +454,7 @@ const ROWS: readonly Row[] = [
     error: AgentsAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'openai-agents',
@@ -465,7 +481,7 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'ai-sdk',
@@ -506,12 +522,25 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'ai-sdk',
+    export: 'dispatchStreamedStep',
+    call: () =>
+      aiSdk.dispatchStreamedStep({
+        dispatcher,
+        step: { fullStream: (async function* () {})() },
+        whileStreaming: true,
+      } as never),
+    error: ToolLoopError,
+    code: 'invalid_options',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `true` (boolean)",
+  },
+  {
+    package: 'ai-sdk',
     export: 'toAiSdkTools',
     call: () => aiSdk.toAiSdkTools(registry, { executes: true } as never),
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`, `modelOrdering`',
   },
   // @toolwaves/mcp
   {
@@ -654,7 +683,6 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'toolCallsFromAnthropicStream', // (stream)
     'toolCallsFromOpenAIResponsesStream', // (stream)
     'takeWaitForPrevious', // (input)
-    'withWaitForPrevious', // (schema, tool name)
     'toolMetadata', // (class)
   ],
   'executor-rx': [

@@ -7,6 +7,7 @@ import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
 import type { ToolResult } from './tool-result.js';
 import { invalidOptions } from './toolwaves-error.js';
+import type { WhileStreaming } from './while-streaming.js';
 
 /**
  * A turn fed one call at a time, as `Dispatcher.openTurn` returns it (`@toolwaves/executor-rx`):
@@ -22,8 +23,14 @@ export interface TurnLike {
 
 /** What {@link StepTurns} needs of a dispatcher: a `Dispatcher` fits. */
 export interface TurnSource {
-  /** `modelOrdering`: the turn's calls may carry the model's `wait_for_previous` (an edge). */
-  openTurn(options?: { readonly modelOrdering?: boolean }): TurnLike;
+  /**
+   * `modelOrdering`: the turn's calls may carry the model's `wait_for_previous` (an edge);
+   * `whileStreaming`: which calls may start before the turn is closed.
+   */
+  openTurn(options?: {
+    readonly modelOrdering?: boolean;
+    readonly whileStreaming?: WhileStreaming;
+  }): TurnLike;
   /** Whether the dispatcher's calls carry `wait_for_previous` by default (its option). */
   readonly modelOrdering?: boolean;
 }
@@ -238,9 +245,16 @@ export class StepTurns {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    const turn = this.#modelOrdering
-      ? this.#source.openTurn({ modelOrdering: true })
-      : this.#source.openTurn();
+    // The frameworks behind these turns (LangChain, OpenAI Agents, the AI SDK) start a step's
+    // tools themselves, once they have the calls, and a step's turn closes only when its calls
+    // have settled: holding a write until `close()` would wait forever. So every call starts as
+    // the rules allow ('all'); a framework that starts tools while the model still writes gives
+    // no end of message to wait for (README: Side effects held back while the model writes).
+    const turn = this.#source.openTurn(
+      this.#modelOrdering
+        ? { modelOrdering: true, whileStreaming: 'all' }
+        : { whileStreaming: 'all' },
+    );
     return { turn, ids: new Set(), running: 0, settled, settle, after };
   }
 }

@@ -94,17 +94,33 @@ export interface SettleTimeoutEvent {
   readonly heldMs: number;
 }
 
-/** A call that never ran because of the failure policy, `onFailure` (README: Failure policy). */
-export interface CallSkippedEvent {
+/**
+ * A call that never ran: because of the failure policy, `onFailure` (README: Failure policy), or
+ * because it was held back until the model's message was complete and the message failed or was
+ * cancelled (`whileStreaming: 'read-only'`; README: Side effects held back while the model writes).
+ */
+export type CallSkippedEvent = CallSkippedFields &
+  (
+    | {
+        readonly reason: 'dependency-failed' | 'stopped';
+        /** The call whose soft error caused the skip (for a transitive dependency, the first one). */
+        readonly failedCallId: string;
+      }
+    | {
+        /** Held back while the model wrote, and the message never completed: nothing ran. */
+        readonly reason: 'message-incomplete';
+        readonly failedCallId?: undefined;
+      }
+  );
+
+/** What every {@link CallSkippedEvent} holds. */
+export interface CallSkippedFields {
   readonly type: 'call-skipped';
   /** The call's wave; `undefined` in eager mode and for streams (no waves). */
   readonly wave: number | undefined;
   readonly index: number;
   readonly toolCallId: string;
   readonly toolName: string;
-  readonly reason: 'dependency-failed' | 'stopped';
-  /** The call whose soft error caused the skip (for a transitive dependency, the first one). */
-  readonly failedCallId: string;
   /** The soft error in the call's slot. */
   readonly content: string;
   /** The call's result: the soft error, as its slot holds it. */

@@ -1,4 +1,4 @@
-import type { Coordinator, Instrumentation, ToolRegistry } from '@toolwaves/core';
+import type { Coordinator, Instrumentation, ToolRegistry, WhileStreaming } from '@toolwaves/core';
 import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
 import type { DispatchEvent, DispatchMode } from './dispatch-event.js';
@@ -51,6 +51,13 @@ export interface DispatcherOptions {
    * after every earlier call of its turn has ended (README: Ordering edges). Default `false`.
    */
   readonly modelOrdering?: boolean | undefined;
+  /**
+   * Streams and turns: which calls may start before the message is complete (the source ended
+   * normally; a turn's `close()`). Default `'read-only'`: a call that is not a concurrency-safe
+   * read waits for the end, and never starts from a message that fails or is cancelled
+   * (README: Side effects held back while the model writes).
+   */
+  readonly whileStreaming?: WhileStreaming | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -65,6 +72,8 @@ export interface DispatchOptions {
   readonly priority?: EagerPriority | undefined;
   /** This batch's failure policy; default the dispatcher's. */
   readonly onFailure?: FailurePolicy | undefined;
+  /** This stream's or turn's `whileStreaming`; default the dispatcher's. */
+  readonly whileStreaming?: WhileStreaming | undefined;
   /** Called with every event, in order, as it happens; one that throws fails the batch. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
   /** This batch's calls may carry `wait_for_previous`; default the dispatcher's `modelOrdering`. */

@@ -234,6 +234,11 @@ export class PreparedCall {
     });
   }
 
+  /** The call's declarations as read for it (its corrected input's, after a correction). */
+  get declarations(): Declarations {
+    return this.#declarations();
+  }
+
   /** The call's declarations, read once (once per call, and once per corrected input). */
   #declarations(): Declarations {
     if (!this.#corrected) return this.#batch.declarations(this.index);

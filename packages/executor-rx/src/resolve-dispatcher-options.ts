@@ -4,8 +4,14 @@ import {
   noCoordination,
   noInstrumentation,
   type ToolRegistry,
+  type WhileStreaming,
 } from '@toolwaves/core';
-import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import {
+  checkOptions,
+  type OptionRule,
+  optionRules,
+  WHILE_STREAMING,
+} from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
@@ -49,6 +55,7 @@ export interface DispatcherConfig {
   readonly onFailure: FailurePolicy;
   /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
   readonly modelOrdering: boolean;
+  readonly whileStreaming: WhileStreaming;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -58,7 +65,7 @@ const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 export interface ResolvedDispatchOptions
   extends Pick<
       DispatcherConfig,
-      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering'
+      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering' | 'whileStreaming'
     >,
     Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
@@ -115,6 +122,7 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
   modelOrdering: optionRules.boolean,
+  whileStreaming: WHILE_STREAMING,
 };
 
 /** What each option of one dispatch must be. */
@@ -124,6 +132,7 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   maxConcurrency: MAX_CONCURRENCY,
   priority: PRIORITY,
   onFailure: ON_FAILURE,
+  whileStreaming: WHILE_STREAMING,
   onEvent: optionRules.function,
   modelOrdering: optionRules.boolean,
 };
@@ -166,6 +175,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
     modelOrdering: options.modelOrdering === true,
+    whileStreaming: options.whileStreaming ?? 'read-only',
   };
 }
 
@@ -183,5 +193,6 @@ export function resolveDispatchOptions(
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
     modelOrdering: options.modelOrdering ?? config.modelOrdering,
+    whileStreaming: options.whileStreaming ?? config.whileStreaming,
   };
 }

@@ -184,6 +184,11 @@ class BatchRun implements ScheduledBatch {
     };
   }
 
+  get hold(): BatchSchedule['hold'] {
+    const schedule = this.#schedule;
+    return 'refused' in schedule ? undefined : schedule.hold;
+  }
+
   get cap(): number {
     const { mode, maxConcurrency } = this.dispatch;
     const whole = this.#whole;

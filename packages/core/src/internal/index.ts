@@ -33,3 +33,4 @@ export {
 } from '../read-declarations.js';
 export { type ToolListOptions, toolList } from '../tool-list.js';
 export { type InputValidation, validateInput } from '../validate-input.js';
+export { mayStartWhileStreaming, WHILE_STREAMING } from '../while-streaming.js';
