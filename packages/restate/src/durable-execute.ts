@@ -1,6 +1,8 @@
 import type { Tool, ToolCall, ToolContext, ToolOutput } from '@toolwaves/core';
+import { checkOptions } from '@toolwaves/core/internal';
 import type { JournalDriver } from './journal-driver.js';
 import { mayRerun } from './may-rerun.js';
+import { invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js';
 import { outcomeOf, replayOutcome, type StepOutcome, thrownOutcome } from './step-outcome.js';
 
 /** What a turn's `run(call, execute)` takes: runs one attempt of the call. */
@@ -26,8 +28,29 @@ export interface DurableExecuteOptions {
  * the call may be re-run (`mayRerun`); otherwise the step `<call id> attempt <n> started` was
  * journaled before the tool ran, and finding it journaled by an earlier run of the handler means
  * the tool may have run: the attempt answers "outcome unknown" instead of running it twice.
+ * @throws RestateTurnError `invalid_options` for bad options, naming the field and the value.
  */
 export function durableExecute(options: DurableExecuteOptions): DurableExecute {
+  const {
+    driver: driverRule,
+    call: callRule,
+    tool: toolRule,
+    turnId: turnIdRule,
+    durations,
+  } = RESTATE_OPTION_RULES;
+  checkOptions({
+    subject: 'durableExecute',
+    options,
+    rules: {
+      driver: driverRule,
+      call: callRule,
+      tool: toolRule,
+      turnId: turnIdRule,
+      durations,
+    },
+    required: ['driver', 'call', 'turnId'],
+    error: invalidOptions,
+  });
   const { driver, call, tool, turnId } = options;
   const names = { toolName: call.name, callId: call.id };
   return async (input, context) => {

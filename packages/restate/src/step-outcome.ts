@@ -1,4 +1,6 @@
 import type { ToolOutput } from '@toolwaves/core';
+import { checkOptions } from '@toolwaves/core/internal';
+import { invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js';
 
 /**
  * How one attempt's tool ended, as journaled: JSON only, and never a thrown error (a step that
@@ -41,8 +43,17 @@ export function thrownOutcome(error: unknown): StepOutcome {
 /**
  * The wording of a call cut off by a crash that may not run twice: the same as a call whose
  * fleet lease was lost while it ran (`outcome_unknown`).
+ * @throws RestateTurnError `invalid_options` for bad options, naming the field and the value.
  */
 export function outcomeUnknownText(options: { toolName: string; callId: string }): string {
+  const { toolName, callId } = RESTATE_OPTION_RULES;
+  checkOptions({
+    subject: 'outcomeUnknownText',
+    options,
+    rules: { toolName, callId },
+    required: ['toolName', 'callId'],
+    error: invalidOptions,
+  });
   return `Tool \`${options.toolName}\` was cut off by a crash while it ran (call \`${options.callId}\`): its effect is unknown (it may or may not have taken place); it was not retried`;
 }
 
