@@ -1,5 +1,5 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { basename } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 
@@ -7,6 +7,8 @@ import { buildSync } from 'esbuild';
 const TSCONFIG = fileURLToPath(new URL('../../tsconfig.cli.json', import.meta.url));
 // Inside the package's node_modules: the bundles' own dependencies resolve from there.
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/fleet-tests/', import.meta.url));
+/** The coordinator's Lua scripts, read at run time from `scripts/` beside the module that loads them. */
+const LUA_SCRIPTS = fileURLToPath(new URL('../../src/scripts/', import.meta.url));
 
 const bundles = new Map<string, string>();
 
@@ -34,6 +36,9 @@ export function bundleScript(path: string): string {
     },
     logLevel: 'error',
   });
+  // `lua-script.ts` (in src/, as the bundle is in its folder) reads `./scripts/` relative to
+  // itself: in a bundle, relative to the bundle.
+  cpSync(LUA_SCRIPTS, join(dirname(outfile), 'scripts'), { recursive: true });
   bundles.set(path, outfile);
   return outfile;
 }
