@@ -85,11 +85,12 @@ export default defineConfig({
     // the AI SDK, the packages' barrels) in a fresh process, one file after another (vitest's
     // default on 2 cores is a single worker). Worker threads, one module cache per worker (tests
     // leave no global state behind; module mocks load their subject afresh), and a worker per core,
-    // plus two: a worker running a process test mostly waits on its children (a paused holder,
+    // plus one: a worker running a process test mostly waits on its children (a paused holder,
     // a lease running out, a service restarting), and the others keep the cores busy meanwhile.
+    // Not more: the property tests are CPU-bound, and each worker more slows every one of them.
     pool: 'threads',
     isolate: false,
-    maxWorkers: Math.max(2, availableParallelism()) + 2,
+    maxWorkers: Math.max(2, availableParallelism()) + 1,
     sequence: { sequencer: LongestFirst },
     projects: [
       {
