@@ -40,6 +40,8 @@ export interface CliOptions {
   readonly trace: { readonly file: string | undefined } | undefined;
   /** Run the scripted session in this framework's own agent loop instead. */
   readonly framework: FrameworkName | undefined;
+  /** `--durable`: one turn on a local Restate server, its service SIGKILLed mid-turn and restarted. */
+  readonly durable: boolean;
   readonly help: boolean;
 }
 
@@ -77,6 +79,9 @@ Options:
                           framework's own agent loop (its fake model replays the script); the
                           framework runs the tools, toolwaves decides when each call starts
                           (eager turns: --planner, --mode and --stream do not apply)
+  --durable               run one turn on a local Restate server (installed by pnpm install):
+                          kill the service (SIGKILL) twice mid-turn, start it again, and show
+                          which calls answered from the journal and which ran again
   --help                  this text
 
 Paths (--workspace, --trace FILE, --json FILE) are relative to the folder the command was run
@@ -164,6 +169,16 @@ export function parseCliOptions(
       message: `Expected \`--json\` without a FILE with \`--framework\`, got \`--json ${values.json}\``,
     });
   }
+  const durable = values.durable ?? false;
+  const besideDurable = (['fleet', 'framework', 'json', 'compare', 'trace'] as const).find(
+    (flag) => values[flag] !== undefined,
+  );
+  if (durable && besideDurable !== undefined) {
+    throw new DemoError({
+      code: 'invalid_flag',
+      message: `Expected \`--durable\` without \`--${besideDurable}\` (it runs one turn of its own), got both`,
+    });
+  }
   return {
     planner: planner as PlannerName,
     mode,
@@ -179,6 +194,7 @@ export function parseCliOptions(
     fleet: fleetUrl(values.fleet),
     trace: values.trace === undefined ? undefined : { file: path(values.trace) },
     framework,
+    durable,
     help: values.help ?? false,
   };
 }
@@ -203,6 +219,7 @@ function parse(argv: readonly string[]) {
       fleet: { type: 'string' },
       trace: { type: 'string' },
       framework: { type: 'string' },
+      durable: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -40,6 +40,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const workspace = await prepareWorkspace({ workspace: options.workspace });
   const temporary = options.workspace === undefined && !options.keepWorkspace;
   try {
+    if (options.durable) {
+      // loaded only for --durable: the default demo starts no Restate server
+      const { runDurableDemo } = await import('./durable-demo.js');
+      return await runDurableDemo({ workspace, latency: options.latency, say, style });
+    }
     if (options.fleet !== undefined) {
       // loaded only for --fleet: the default demo needs no Redis
       const { runFleetDemo } = await import('./fleet-demo.js');

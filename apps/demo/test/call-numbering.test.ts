@@ -55,7 +55,8 @@ function playTurn() {
   const session = trackPromise<SessionRecord>(
     runAgentLoop({
       model,
-      dispatcher: new Dispatcher({ registry, mode: 'parallel' }),
+      // the writes start while the model writes, as the lines below show
+      dispatcher: new Dispatcher({ registry, mode: 'parallel', whileStreaming: 'all' }),
       stream: true,
       onCallWritten: (written) => view.callWritten(written),
       onTurnWritten: (_turn, writing, calls) => view.turnWritten(writing, calls),

@@ -17,6 +17,7 @@ describe('parseCliOptions', () => {
       compare: false,
       keepWorkspace: false,
       fleet: undefined,
+      durable: false,
       help: false,
     });
   });
@@ -56,8 +57,14 @@ describe('parseCliOptions', () => {
       compare: true,
       keepWorkspace: true,
       fleet: 'redis://localhost:6379',
+      durable: false,
       help: true,
     });
+  });
+
+  it('reads --durable, with the flags it uses', () => {
+    const options = parseCliOptions(['--durable', '--latency', '2', '--keep-workspace']);
+    expect(options).toMatchObject({ durable: true, latency: 2, keepWorkspace: true });
   });
 
   it('resolves the paths given against the folder the command was run in', () => {
@@ -122,6 +129,10 @@ describe('parseCliOptions', () => {
     [
       ['--framework', 'langchain', '--json', 'out.json'],
       'Expected `--json` without a FILE with `--framework`, got `--json out.json`',
+    ],
+    [
+      ['--durable', '--fleet', 'redis://localhost:6379'],
+      'Expected `--durable` without `--fleet` (it runs one turn of its own), got both',
     ],
     [
       ['--fleet', 'localhost:6379'],

@@ -237,6 +237,41 @@ const ROWS: readonly Row[] = [
     code: 'invalid_options',
     message: unknown('choices', 'the options of toolCallsFromOpenAIChatStream', 'choice'),
   },
+  {
+    package: 'core',
+    export: 'toolJsonSchema',
+    call: () =>
+      core.toolJsonSchema(core.fnTool({ name: 'x', description: 'x', execute }), {
+        modelOrderin: true,
+      } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: unknown('modelOrderin', 'the options of toolJsonSchema', 'modelOrdering'),
+  },
+  {
+    package: 'core',
+    export: 'toOpenAITools',
+    call: () => core.toOpenAITools(registry, { modelOrdering: 'yes' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: 'Expected `modelOrdering` to be a boolean, got `"yes"` (string)',
+  },
+  {
+    package: 'core',
+    export: 'toAnthropicTools',
+    call: () => core.toAnthropicTools(registry, { ordering: true } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `ordering` in the options of toAnthropicTools/,
+  },
+  {
+    package: 'core',
+    export: 'outcomeUnknownText',
+    call: () => core.outcomeUnknownText({ toolName: 'charge', reason: 'crash' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `reason` in the options of outcomeUnknownText; /,
+  },
   // @toolwaves/executor-rx
   {
     package: 'executor-rx',
@@ -245,6 +280,14 @@ const ROWS: readonly Row[] = [
     error: DispatchError,
     code: 'invalid_config',
     message: unknown('maxConcurency', 'the options of the Dispatcher', 'maxConcurrency'),
+  },
+  {
+    package: 'executor-rx',
+    export: 'Dispatcher',
+    call: () => new executor.Dispatcher({ registry, whileStreaming: 'writes' } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)",
   },
   {
     package: 'executor-rx',
@@ -397,7 +440,7 @@ const ROWS: readonly Row[] = [
     error: LangChainAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'langchain',
@@ -432,7 +475,7 @@ const ROWS: readonly Row[] = [
     error: AgentsAdapterError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'openai-agents',
@@ -459,7 +502,7 @@ const ROWS: readonly Row[] = [
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
   },
   {
     package: 'ai-sdk',
@@ -500,12 +543,25 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'ai-sdk',
+    export: 'dispatchStreamedStep',
+    call: () =>
+      aiSdk.dispatchStreamedStep({
+        dispatcher,
+        step: { fullStream: (async function* () {})() },
+        whileStreaming: true,
+      } as never),
+    error: ToolLoopError,
+    code: 'invalid_options',
+    message: "Expected `whileStreaming` to be 'all' or 'read-only', got `true` (boolean)",
+  },
+  {
+    package: 'ai-sdk',
     export: 'toAiSdkTools',
     call: () => aiSdk.toAiSdkTools(registry, { executes: true } as never),
     error: ToolLoopError,
     code: 'invalid_options',
     message:
-      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`, `modelOrdering`',
   },
   // @toolwaves/mcp
   {
@@ -624,7 +680,7 @@ const ROWS: readonly Row[] = [
     error: RestateTurnError,
     code: 'invalid_options',
     message:
-      'Unknown option `turnID` in the options of runDurableTurn; did you mean `turnId`? The options are `dispatcher`, `registry`, `calls`, `turnId`',
+      'Unknown option `turnID` in the options of runDurableTurn; did you mean `turnId`? The options are `dispatcher`, `registry`, `calls`, `turnId`, `coordinator`',
   },
   {
     package: 'restate',
@@ -651,11 +707,11 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'restate',
-    export: 'outcomeUnknownText',
-    call: () => restate.outcomeUnknownText({ tool: 'edit_file', callId: 'a' } as never),
+    export: 'cutByCrashText',
+    call: () => restate.cutByCrashText({ tool: 'edit_file', callId: 'a' } as never),
     error: RestateTurnError,
     code: 'invalid_options',
-    message: unknown('tool', 'the options of outcomeUnknownText', 'toolName'),
+    message: unknown('tool', 'the options of cutByCrashText', 'toolName'),
   },
 ];
 
@@ -670,6 +726,8 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'accessesOf', // (node)
     'conflicts', // (a, b)
     'dependencies', // (nodes)
+    'edgesOf', // (node)
+    'followsByEdge', // (earlier, later)
     'estimateOf', // (node)
     'keysOverlap', // (a, b)
     'closestName', // (given, names)
@@ -687,12 +745,11 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'fromOpenAIToolCalls', // (toolCalls)
     'keysOverlap', // (a, b)
     'toAnthropicToolResultMessage', // (results)
-    'toAnthropicTools', // (registry)
     'toOpenAIToolMessages', // (results)
-    'toOpenAITools', // (registry)
     'toolCallsFromAnthropicStream', // (stream)
     'toolCallsFromOpenAIResponsesStream', // (stream)
-    'toolJsonSchema', // (tool)
+    'takeWaitForPrevious', // (input)
+    'withWaitForPrevious', // (schema, tool name)
     'toolMetadata', // (class)
   ],
   'executor-rx': [

@@ -47,7 +47,9 @@ function setUp() {
     ],
     tokensPerSecond: 15,
   });
-  return { write, read, dispatcher: new Dispatcher({ registry, mode: 'parallel' }), model };
+  // A streamed turn's writes start while the model writes (not held for the message's end).
+  const dispatcher = new Dispatcher({ registry, mode: 'parallel', whileStreaming: 'all' });
+  return { write, read, dispatcher, model };
 }
 
 async function play(stream: boolean) {

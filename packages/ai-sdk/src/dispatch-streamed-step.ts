@@ -1,4 +1,4 @@
-import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { ToolCall, ToolResult, WhileStreaming } from '@toolwaves/core';
 import type { DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import type { ModelMessage } from 'ai';
 import type { DispatchedStep } from './dispatch-step.js';
@@ -24,6 +24,13 @@ export interface DispatchStreamedStepOptions {
   readonly signal?: AbortSignal | undefined;
   /** Sees every event of the dispatch: each call's start (and what it waited for) and end. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+  /**
+   * Which calls may start before the model's message is complete (the stream's `finish`). Default
+   * the dispatcher's (`'read-only'` unless it says otherwise): a call that is not a
+   * concurrency-safe read waits for the end, and never starts from a stream that reports an
+   * error or is aborted; `'all'` starts every call as soon as the rules allow.
+   */
+  readonly whileStreaming?: WhileStreaming | undefined;
 }
 
 /**
@@ -52,11 +59,12 @@ export async function dispatchStreamedStep(
   options: DispatchStreamedStepOptions,
 ): Promise<DispatchedStep> {
   checkStepOptions({ subject: 'dispatchStreamedStep', options });
-  const { dispatcher, step, signal, onEvent } = options;
+  const { dispatcher, step, signal, onEvent, whileStreaming } = options;
   const calls: ToolCall[] = [];
   const results: ToolResult[] = await dispatcher.dispatchStream(toolCallsOf(step, calls), {
     signal,
     onEvent,
+    ...(whileStreaming === undefined ? {} : { whileStreaming }),
   });
   const response = await step.response;
   return {
@@ -73,6 +81,9 @@ async function* toolCallsOf(
 ): AsyncGenerator<ToolCall> {
   for await (const part of step.fullStream) {
     if (part.type === 'error') throw (part as { readonly error?: unknown }).error;
+    // An aborted stream ends without its message: what was held back for its end must not start.
+    if (part.type === 'abort')
+      throw new Error('The model stream was aborted before its message was complete');
     if (part.type !== 'tool-call') continue;
     for (const call of fromAiSdkToolCalls([part as unknown as AiSdkToolCallLike])) {
       seen.push(call);

@@ -1,4 +1,10 @@
-import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import type { WhileStreaming } from '@toolwaves/core';
+import {
+  checkOptions,
+  type OptionRule,
+  optionRules,
+  WHILE_STREAMING,
+} from '@toolwaves/core/internal';
 import { DispatchError, type DispatchEvent, type Dispatcher } from '@toolwaves/executor-rx';
 import {
   type FinishReason,
@@ -36,7 +42,8 @@ export interface RunToolLoopOptions {
   readonly model: LanguageModel;
   /**
    * Runs each step's calls: its mode, planner, cap, hooks and recovery apply. The model is shown
-   * the tools of its registry (through {@link toAiSdkTools}).
+   * the tools of its registry (through {@link toAiSdkTools}; with the dispatcher's
+   * `modelOrdering`, each has `wait_for_previous`).
    */
   readonly dispatcher: Dispatcher;
   /**
@@ -45,6 +52,13 @@ export interface RunToolLoopOptions {
    * false: wait for the whole step (`generateText`) and run it in the dispatcher's mode.
    */
   readonly stream?: boolean | undefined;
+  /**
+   * With `stream: true`: which calls may start before the model's message is complete. Default
+   * the dispatcher's (`'read-only'` unless it says otherwise): writes and calls that are not
+   * concurrency-safe wait for the step's end, so a stream that fails mid-message leaves no side
+   * effect behind; `'all'` starts every call as soon as the rules allow.
+   */
+  readonly whileStreaming?: WhileStreaming | undefined;
   /** A user message to start from. */
   readonly prompt?: string | undefined;
   /** A conversation to continue. */
@@ -93,9 +107,10 @@ const oneStep = (): boolean => true;
  * @see dispatchStep for one finished step; dispatchStreamedStep for one streamed step.
  */
 export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoopResult> {
-  const { model, dispatcher, signal, onStep, onEvent, settings } = options;
+  const { model, dispatcher, signal, onStep, onEvent, settings, whileStreaming } = options;
   const maxSteps = checked(options);
-  const tools = toAiSdkTools(dispatcher.registry);
+  // With the dispatcher's `modelOrdering`, the model is offered `wait_for_previous` on each tool.
+  const tools = toAiSdkTools(dispatcher.registry, { modelOrdering: dispatcher.modelOrdering });
   const start: ModelMessage[] =
     options.messages === undefined
       ? [{ role: 'user', content: options.prompt ?? '' }]
@@ -111,6 +126,7 @@ export async function runToolLoop(options: RunToolLoopOptions): Promise<ToolLoop
       dispatcher,
       signal,
       onEvent: onEvent === undefined ? undefined : (event) => onEvent(event, stepNumber),
+      whileStreaming,
     };
     const { dispatched, text, finishReason, usage } = await (options.stream === true
       ? streamedStep(request)
@@ -148,6 +164,7 @@ interface StepRequest {
   readonly dispatcher: Dispatcher;
   readonly signal: AbortSignal | undefined;
   readonly onEvent: ((event: DispatchEvent) => void) | undefined;
+  readonly whileStreaming: WhileStreaming | undefined;
 }
 
 /** What one step of the loop gave. */
@@ -175,7 +192,7 @@ async function wholeStep(request: StepRequest): Promise<StepOutcome> {
 
 /** `streamText`, each call dispatched as the model writes it. */
 async function streamedStep(request: StepRequest): Promise<StepOutcome> {
-  const { settings, model, tools, messages, dispatcher, signal, onEvent } = request;
+  const { settings, model, tools, messages, dispatcher, signal, onEvent, whileStreaming } = request;
   const result = streamText({
     ...settings,
     model,
@@ -188,7 +205,13 @@ async function streamedStep(request: StepRequest): Promise<StepOutcome> {
   });
   let dispatched: DispatchedStep;
   try {
-    dispatched = await dispatchStreamedStep({ dispatcher, step: result, signal, onEvent });
+    dispatched = await dispatchStreamedStep({
+      dispatcher,
+      step: result,
+      signal,
+      onEvent,
+      ...(whileStreaming === undefined ? {} : { whileStreaming }),
+    });
   } catch (error) {
     // The model's own failure passes through unchanged, as with `generateText`.
     if (error instanceof DispatchError && error.code === 'source_failed') throw error.cause;
@@ -210,6 +233,7 @@ const RULES: Readonly<Record<keyof RunToolLoopOptions, OptionRule<unknown>>> = {
   },
   dispatcher: DISPATCHER,
   stream: optionRules.boolean,
+  whileStreaming: WHILE_STREAMING,
   prompt: optionRules.string,
   messages: { ...optionRules.array, expected: 'an array of model messages' },
   maxSteps: optionRules.integerFrom(1),

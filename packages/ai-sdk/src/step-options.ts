@@ -1,4 +1,9 @@
-import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import {
+  checkOptions,
+  type OptionRule,
+  optionRules,
+  WHILE_STREAMING,
+} from '@toolwaves/core/internal';
 import type { Dispatcher } from '@toolwaves/executor-rx';
 import { ToolLoopError } from './tool-loop-error.js';
 
@@ -26,6 +31,14 @@ const stepRules = (step: OptionRule<unknown>): Readonly<Record<string, OptionRul
   onEvent: optionRules.function,
 });
 
+/** A streamed step's options: a step's, and `whileStreaming`. */
+const streamedStepRules = (
+  step: OptionRule<unknown>,
+): Readonly<Record<string, OptionRule<unknown>>> => ({
+  ...stepRules(step),
+  whileStreaming: WHILE_STREAMING,
+});
+
 const STEP = {
   dispatchStep: stepRules({
     expected: 'a step result ({ toolCalls, response: { messages } })',
@@ -34,7 +47,7 @@ const STEP = {
       Array.isArray((value as { toolCalls?: unknown }).toolCalls) &&
       Array.isArray((value as { response?: { messages?: unknown } }).response?.messages),
   }),
-  dispatchStreamedStep: stepRules({
+  dispatchStreamedStep: streamedStepRules({
     expected: 'a streamed step ({ fullStream, response })',
     test: (value): value is unknown =>
       optionRules.object.test(value) &&

@@ -13,6 +13,12 @@ export interface ToAiSdkToolsOptions {
    * Default `false`: the tools have no `execute`, and you dispatch each step's calls.
    */
   readonly execute?: boolean;
+  /**
+   * Add the optional boolean `wait_for_previous` to every tool's schema, for a dispatcher with
+   * `modelOrdering: true` (it takes the field out of each call and makes `true` an edge to every
+   * earlier call). Default `false`.
+   */
+  readonly modelOrdering?: boolean;
 }
 
 /**
@@ -48,14 +54,15 @@ export function toAiSdkTools(registry: ToolRegistry, options: ToAiSdkToolsOption
   checkOptions({
     subject: 'toAiSdkTools',
     options,
-    rules: { execute: optionRules.boolean },
+    rules: { execute: optionRules.boolean, modelOrdering: optionRules.boolean },
     error: invalidOptions,
   });
   const tools: ToolSet = {};
   for (const name of registry.names()) {
     const found = registry.get(name);
     if (found === undefined) continue;
-    const inputSchema = jsonSchema(toolJsonSchema(found) as JSONSchema7);
+    const schema = toolJsonSchema(found, { modelOrdering: options.modelOrdering === true });
+    const inputSchema = jsonSchema(schema as JSONSchema7);
     tools[name] =
       options.execute === true
         ? tool({ description: found.description, inputSchema, execute: executeOf(found) })

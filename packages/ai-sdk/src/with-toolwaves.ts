@@ -1,8 +1,9 @@
-import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { StepTurns, type TurnSource, takeWaitForPrevious } from '@toolwaves/core';
 import { checkOption, checkOptions, optionRules } from '@toolwaves/core/internal';
 import type { ToolExecutionOptions, ToolSet } from 'ai';
 import { invalidOptions } from './step-options.js';
 import { ToolLoopError } from './tool-loop-error.js';
+import { withWaitForPreviousSchema } from './wait-for-previous-schema.js';
 
 /** Options of {@link withToolwaves}. */
 export interface WithToolwavesOptions {
@@ -11,6 +12,12 @@ export interface WithToolwavesOptions {
    * declarations (`declareTool`, or the toolwaves tools themselves), by the tool set's keys.
    */
   readonly dispatcher: TurnSource;
+  /**
+   * Give the model the optional boolean `wait_for_previous` on every tool with `execute`: a
+   * call that sets it `true` starts only after every call the step started before it has ended
+   * (its tool never sees the field). Default: the dispatcher's own `modelOrdering`.
+   */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 /**
@@ -54,11 +61,16 @@ export function withToolwaves<TOOLS extends ToolSet>(
   checkOptions({
     subject: 'withToolwaves',
     options,
-    rules: { dispatcher: optionRules.dispatcher },
+    rules: { dispatcher: optionRules.dispatcher, modelOrdering: optionRules.boolean },
     required: ['dispatcher'],
     error: invalidOptions,
   });
-  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalidOptions });
+  const modelOrdering = options.modelOrdering ?? options.dispatcher.modelOrdering === true;
+  const turns = new StepTurns({
+    dispatcher: options.dispatcher,
+    error: invalidOptions,
+    modelOrdering,
+  });
   const scheduled: ToolSet = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute;
@@ -68,7 +80,10 @@ export function withToolwaves<TOOLS extends ToolSet>(
     }
     scheduled[name] = {
       ...tool,
+      ...(modelOrdering ? { inputSchema: withWaitForPreviousSchema(tool.inputSchema, name) } : {}),
       execute: async (input: unknown, callOptions: ToolExecutionOptions) => {
+        // The tool's own input: `wait_for_previous` is the dispatcher's (it makes the edge).
+        const own = modelOrdering ? takeWaitForPrevious(input).input : input;
         const { abortSignal } = callOptions;
         const outcome = await turns.run({
           // one array for all the calls of a step, made afresh for each step of each call:
@@ -78,7 +93,7 @@ export function withToolwaves<TOOLS extends ToolSet>(
           signal: abortSignal,
           execute: async (context) =>
             lastValue(
-              await execute(input as never, {
+              await execute(own as never, {
                 ...callOptions,
                 abortSignal:
                   abortSignal === undefined

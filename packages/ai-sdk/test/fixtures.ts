@@ -107,6 +107,21 @@ export function pacedStep(
   };
 }
 
+/** The step's parts, paced, until the provider reports `error` where `finish` would have come. */
+export function brokenOffStep(
+  calls: readonly ScriptedCall[],
+  error: Error,
+  options: { chunkDelayMs: number },
+): StreamResult {
+  return {
+    stream: simulateReadableStream({
+      chunks: [...stepParts(calls, '').slice(0, -1), { type: 'error' as const, error }],
+      initialDelayInMs: 0,
+      chunkDelayInMs: options.chunkDelayMs,
+    }),
+  };
+}
+
 /** A stream that reports a provider error after its first part. */
 export function failingStep(error: Error): StreamResult {
   return {

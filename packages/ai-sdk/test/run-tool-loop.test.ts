@@ -301,13 +301,17 @@ describe('runToolLoop options', () => {
     [{ dispatcher: {} }, 'Expected `dispatcher` to be a Dispatcher, got `{}` (object)'],
     [{ stream: 'yes' }, 'Expected `stream` to be a boolean, got `"yes"` (string)'],
     [
+      { whileStreaming: 'writes' },
+      "Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)",
+    ],
+    [
       { dispatcher: undefined },
       'Expected `dispatcher` to be a Dispatcher, got `undefined` (undefined)',
     ],
     [{ model: undefined }, 'Expected `model` to be a language model, got `undefined` (undefined)'],
     [
       { maxStep: 3 },
-      'Unknown option `maxStep` in the options of runToolLoop; did you mean `maxSteps`? The options are `model`, `dispatcher`, `stream`, `prompt`, `messages`, `maxSteps`, `signal`, `onStep`, `onEvent`, `settings`',
+      'Unknown option `maxStep` in the options of runToolLoop; did you mean `maxSteps`? The options are `model`, `dispatcher`, `stream`, `whileStreaming`, `prompt`, `messages`, `maxSteps`, `signal`, `onStep`, `onEvent`, `settings`',
     ],
     [
       { dispatcher: new ToolRegistry() },

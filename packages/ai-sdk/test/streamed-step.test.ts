@@ -1,10 +1,11 @@
 import { ToolRegistry } from '@toolwaves/core';
-import { DispatchError, Dispatcher } from '@toolwaves/executor-rx';
+import { DispatchError, type DispatchEvent, Dispatcher } from '@toolwaves/executor-rx';
 import { type ModelMessage, streamText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dispatchStep, dispatchStreamedStep, runToolLoop, toAiSdkTools } from '../src/index.js';
 import {
+  brokenOffStep,
   failingStep,
   overlap,
   pacedStep,
@@ -42,7 +43,8 @@ describe('dispatchStreamedStep with streamText (virtual time)', () => {
     });
     const messages: ModelMessage[] = [{ role: 'user', content: 'write x twice, read y' }];
     const result = streamText({ model, tools: toAiSdkTools(registry), messages });
-    const step = track(dispatchStreamedStep({ dispatcher, step: result }));
+    // The writes start while the model still writes (not held for the message's end).
+    const step = track(dispatchStreamedStep({ dispatcher, step: result, whileStreaming: 'all' }));
     const text = track(
       (async () => {
         let written = '';
@@ -87,7 +89,9 @@ describe('runToolLoop with stream: true (virtual time)', () => {
         streamedStep([], 'All done.'),
       ],
     });
-    const loop = track(runToolLoop({ model, dispatcher, stream: true, prompt: 'go' }));
+    const loop = track(
+      runToolLoop({ model, dispatcher, stream: true, whileStreaming: 'all', prompt: 'go' }),
+    );
 
     await vi.advanceTimersByTimeAsync(STREAM_ENDS_AT - 1);
     // both writes started while the model was still writing, the second once the first ended
@@ -171,7 +175,14 @@ describe('runToolLoop with stream: true, cancelled', () => {
     });
     const controller = new AbortController();
     const loop = track(
-      runToolLoop({ model, dispatcher, stream: true, prompt: 'go', signal: controller.signal }),
+      runToolLoop({
+        model,
+        dispatcher,
+        stream: true,
+        prompt: 'go',
+        signal: controller.signal,
+        whileStreaming: 'all', // the write runs while the model writes, and is cancelled
+      }),
     );
     await vi.advanceTimersByTimeAsync(4 * CHUNK_MS + 50); // the first write is running
     expect(writeFile.live).toBe(1);
@@ -183,6 +194,67 @@ describe('runToolLoop with stream: true, cancelled', () => {
     expect((loop.error as DispatchError).code).toBe('cancelled');
     expect(writeFile.calls.map((call) => call.outcome)).toEqual(['aborted']);
     expect(model.doStreamCalls).toHaveLength(1);
+  });
+});
+
+describe("dispatchStreamedStep, whileStreaming: 'read-only' (the default)", () => {
+  // A read first, so that something does start while the model writes: s3, s1, s2.
+  const readFirst = [calls[2]!, calls[0]!, calls[1]!];
+
+  it("holds the writes until the step's stream has finished, then runs them in call order", async () => {
+    const { registry, writeFile, readFile } = workspace();
+    const dispatcher = new Dispatcher({ registry, mode: 'eager' });
+    const model = new MockLanguageModelV3({
+      doStream: [pacedStep(readFirst, 'Working on it.', { chunkDelayMs: CHUNK_MS })],
+    });
+    const result = streamText({ model, tools: toAiSdkTools(registry), prompt: 'go' });
+    const step = track(dispatchStreamedStep({ dispatcher, step: result }));
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(step.status).toBe('resolved');
+    expect(readFile.calls[0]?.startedAt).toBe(4 * CHUNK_MS); // on arrival
+    // the writes arrived at 500 and 600; the message finished at 700
+    expect(writeFile.calls.map((call) => call.startedAt)).toEqual([
+      STREAM_ENDS_AT,
+      STREAM_ENDS_AT + 100,
+    ]);
+    expect(step.value?.results.map((r) => r.content)).toEqual([
+      'contents of y',
+      'wrote x',
+      'wrote x',
+    ]);
+  });
+
+  it('starts no write from a stream that fails mid-message: the read ran, the writes are answered', async () => {
+    const { registry, writeFile, readFile } = workspace();
+    const dispatcher = new Dispatcher({ registry, mode: 'eager' });
+    const overloaded = new Error('Overloaded');
+    const model = new MockLanguageModelV3({
+      doStream: [brokenOffStep(readFirst, overloaded, { chunkDelayMs: CHUNK_MS })],
+    });
+    const result = streamText({
+      model,
+      tools: toAiSdkTools(registry),
+      prompt: 'go',
+      onError: () => {},
+    });
+    const events: DispatchEvent[] = [];
+    const step = track(
+      dispatchStreamedStep({ dispatcher, step: result, onEvent: (event) => events.push(event) }),
+    );
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(step.status).toBe('rejected');
+    expect(step.error).toMatchObject({ code: 'source_failed', cause: overloaded });
+    expect(writeFile.calls).toEqual([]);
+    // the read ran on arrival (400–500), before the stream broke off at 700
+    expect(readFile.calls.map((call) => [call.startedAt, call.outcome])).toEqual([[400, 'ok']]);
+    expect(
+      events.flatMap((event) =>
+        event.type === 'call-skipped' ? [[event.toolCallId, event.reason]] : [],
+      ),
+    ).toEqual([
+      ['s1', 'message-incomplete'],
+      ['s2', 'message-incomplete'],
+    ]);
   });
 });
 
@@ -203,7 +275,7 @@ describe('dispatchStep and dispatchStreamedStep options', () => {
       name: 'ToolLoopError',
       code: 'invalid_options',
       message:
-        'Unknown option `onEvents` in the options of dispatchStreamedStep; did you mean `onEvent`? The options are `dispatcher`, `step`, `signal`, `onEvent`',
+        'Unknown option `onEvents` in the options of dispatchStreamedStep; did you mean `onEvent`? The options are `dispatcher`, `step`, `signal`, `onEvent`, `whileStreaming`',
     });
     await expect(
       dispatchStep({

@@ -146,7 +146,7 @@ describe('withToolwaves with generateText (mock model, real fs tools)', () => {
       new ToolLoopError({
         code: 'invalid_options',
         message:
-          'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+          'Unknown option `dispatchr` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
       }),
     );
     expect(() => withToolwaves({}, { dispatcher: new ToolRegistry() as never })).toThrow(
@@ -162,7 +162,7 @@ describe('withToolwaves with generateText (mock model, real fs tools)', () => {
       'Expected `registry` to be a ToolRegistry, got `undefined` (undefined)',
     );
     expect(() => toAiSdkTools(new ToolRegistry(), { executes: true } as never)).toThrow(
-      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`',
+      'Unknown option `executes` in the options of toAiSdkTools; did you mean `execute`? The options are `execute`, `modelOrdering`',
     );
   });
 });

@@ -13,6 +13,8 @@ export interface BenchProfile {
   readonly realRepeats: number;
   /** Time the real streamed turns should take, about, ms (0: skip them); sets their scale. */
   readonly streamBudgetMs: number;
+  /** Turns per seed of the retried-streams workload (0: skip it). */
+  readonly retriedTurns: number;
 }
 
 /** `pnpm bench --quick`: 3 seeds, a batch per size, ~8 s of real streamed turns. */
@@ -24,6 +26,7 @@ export const QUICK_PROFILE: BenchProfile = {
   realSizes: [32],
   realRepeats: 3,
   streamBudgetMs: 8_000,
+  retriedTurns: 40,
 };
 
 /** `pnpm bench`: 5 seeds, 3 batches per size, ~1 min of real streamed turns. */
@@ -34,4 +37,5 @@ export const FULL_PROFILE: BenchProfile = {
   seeds: 5,
   realSizes: [8, 16, 32, 64],
   streamBudgetMs: 60_000,
+  retriedTurns: 150,
 };

@@ -7,6 +7,7 @@ import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.
 import type { Progress } from './cli/progress.js';
 import { runRealStream } from './real/run-real.js';
 import type { BenchReport } from './report/bench-report.js';
+import { runRetriedStreams } from './retries/run-retried-streams.js';
 import { compareStrategies } from './simulate/compare-strategies.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './simulate/turn-inputs.js';
 import { defaultStrategies } from './strategies/default-strategies.js';
@@ -42,6 +43,9 @@ export interface RunBenchOptions {
 }
 
 const { integerFrom, numberAbove, arrayOf, function: fn } = optionRules;
+
+/** Share of model attempts of the retried-streams workload whose stream fails mid-message. */
+const RETRIED_FAIL_SHARE = 0.3;
 const SIZES = arrayOf('an array of batch sizes', integerFrom(1));
 
 /** What each option must be; `profile.*` are the profile's own settings. */
@@ -56,6 +60,7 @@ const RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   'profile.realSizes': SIZES,
   'profile.realRepeats': integerFrom(1),
   'profile.streamBudgetMs': optionRules.numberFrom(0),
+  'profile.retriedTurns': integerFrom(0),
   seed: integerFrom(-(2 ** 53) + 1),
   tokensPerSecond: numberAbove(0),
   maxConcurrency: integerFrom(1),
@@ -136,6 +141,17 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             budgetMs: profile.streamBudgetMs,
             onRun: tick('real streams'),
           });
+    const retriedStreams =
+      profile.retriedTurns === 0
+        ? null
+        : await runRetriedStreams({
+            seeds,
+            turns: profile.retriedTurns,
+            failShare: RETRIED_FAIL_SHARE,
+            tokensPerSecond,
+            maxConcurrency,
+            onRun: tick('retried streams'),
+          });
     const cpu = cpus();
     return {
       meta: {
@@ -155,6 +171,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       },
       ...comparison,
       realStreams: realStreams.runs,
+      retriedStreams,
     };
   } finally {
     await rm(root, { recursive: true, force: true });

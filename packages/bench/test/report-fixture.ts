@@ -133,6 +133,7 @@ export function reportFixture(): BenchReport {
         realSizes: [7],
         realRepeats: 3,
         streamBudgetMs: 8000,
+        retriedTurns: 40,
       },
       tokensPerSecond: 80,
       strategies: strategies.map((strategy) => ({
@@ -158,5 +159,26 @@ export function reportFixture(): BenchReport {
       spread: 0.1,
       errors: 0,
     })),
+    retriedStreams: {
+      turns: 40,
+      failShare: 0.3,
+      attempts: { median: 52, min: 50, max: 55, perSeed: [50, 55] },
+      failedAttempts: { median: 12, min: 10, max: 15, perSeed: [10, 15] },
+      strategies: [
+        {
+          whileStreaming: 'all',
+          discardedSideEffects: { median: 9, min: 7, max: 11, perSeed: [7, 11] },
+          turnMs: { median: 3200, min: 3100, max: 3300, perSeed: [3100, 3300] },
+          afterStreamMs: { median: 400, min: 400, max: 400, perSeed: [400, 400] },
+        },
+        {
+          whileStreaming: 'read-only',
+          discardedSideEffects: { median: 0, min: 0, max: 0, perSeed: [0, 0] },
+          turnMs: { median: 3400, min: 3300, max: 3500, perSeed: [3300, 3500] },
+          afterStreamMs: { median: 600, min: 600, max: 600, perSeed: [600, 600] },
+        },
+      ],
+      readOnlyVersusAll: { median: 1.06, min: 1.06, max: 1.06, perSeed: [1.06, 1.06] },
+    },
   };
 }

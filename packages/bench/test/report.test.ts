@@ -8,7 +8,13 @@ const strategies = ['greedy', 'ordered', 'sequential', 'proving', 'eager', 'all-
 describe('renderJson', () => {
   it('has the documented shape, numbers rounded to 4 decimals', () => {
     const json = JSON.parse(renderJson(report));
-    expect(Object.keys(json)).toEqual(['meta', 'workloads', 'overall', 'realStreams']);
+    expect(Object.keys(json)).toEqual([
+      'meta',
+      'workloads',
+      'overall',
+      'realStreams',
+      'retriedStreams',
+    ]);
     expect(json.workloads.map((w: { name: string }) => w.name)).toEqual(['tools <a&b>', 'seed']);
     expect(json.workloads[1].batches).toBe(2);
     for (const workload of json.workloads) {
@@ -103,7 +109,7 @@ describe('renderHtml', () => {
     expect(html).toContain('tools &lt;a&amp;b&gt;');
     expect(html).not.toContain('tools <a&b>');
     expect(html).toContain('<li><strong>seed</strong> — seed batches.');
-    // The headline, its two per-workload tables, the real streamed turns.
-    expect((html.match(/<table>/g) ?? []).length).toBe(4);
+    // The headline, its two per-workload tables, the real streamed turns, the retried streams.
+    expect((html.match(/<table>/g) ?? []).length).toBe(5);
   });
 });

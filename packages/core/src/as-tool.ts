@@ -1,3 +1,4 @@
+import { describeValue } from './describe-value.js';
 import type { Tool } from './tool.js';
 import { ToolwavesError } from './toolwaves-error.js';
 
@@ -23,6 +24,12 @@ export function asTool(value: unknown): Tool {
     throw new ToolwavesError({
       code: 'invalid_tool',
       message: `Tool ${what} has no \`name\`: decorate its class with @tool({ name, description }) or give it a name`,
+    });
+  }
+  if (candidate.runs !== undefined && candidate.runs !== 'after-previous') {
+    throw new ToolwavesError({
+      code: 'invalid_tool',
+      message: `Expected \`runs\` of tool \`${candidate.name}\` to be 'after-previous', got ${describeValue(candidate.runs)}`,
     });
   }
   if (typeof candidate.execute !== 'function') {

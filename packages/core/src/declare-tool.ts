@@ -19,6 +19,8 @@ export interface DeclareToolOptions<I> {
   readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
   /** Safe to run again after a crash cut it off (durable turns, `Tool.idempotent`). Default `false`. */
   readonly idempotent?: boolean;
+  /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
+  readonly runs?: 'after-previous';
 }
 
 /**

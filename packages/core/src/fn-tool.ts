@@ -21,6 +21,8 @@ export interface FnToolOptions<I> {
   readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
   /** Safe to run again after a crash cut it off (durable turns, `Tool.idempotent`). Default `false`. */
   readonly idempotent?: boolean;
+  /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
+  readonly runs?: 'after-previous';
   readonly execute: (
     input: I,
     context: ToolContext,
@@ -46,6 +48,7 @@ export const DECLARATION_RULES: Readonly<Record<string, OptionRule<unknown>>> = 
     expected: 'an array of accesses or a function of the input',
     test: (value): value is unknown => Array.isArray(value) || typeof value === 'function',
   },
+  runs: optionRules.oneOf(['after-previous']),
 };
 
 /**
@@ -111,6 +114,7 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
       ? {}
       : { access: (input: I) => (typeof access === 'function' ? access(input) : access) }),
     ...(options.idempotent === undefined ? {} : { idempotent: options.idempotent }),
+    ...(options.runs === undefined ? {} : { runs: options.runs }),
     execute: options.execute,
   };
   return built;

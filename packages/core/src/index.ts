@@ -31,6 +31,7 @@ export {
 } from './instrumentation.js';
 export type { JsonSchema } from './json-schema.js';
 export { MalformedArguments } from './malformed-arguments.js';
+export { type OutcomeUnknownTextOptions, outcomeUnknownText } from './outcome-unknown-text.js';
 export {
   type AnthropicContentBlock,
   type AnthropicToolDefinition,
@@ -63,7 +64,7 @@ export {
   toolCallsFromOpenAIResponsesStream,
 } from './providers/openai-responses-stream.js';
 export type { ToolCallStream } from './providers/tee-tool-calls.js';
-export { toolJsonSchema } from './providers/tool-json-schema.js';
+export { type ToolSchemaOptions, toolJsonSchema } from './providers/tool-json-schema.js';
 export {
   type StepCallOptions,
   type StepCallOutcome,
@@ -87,3 +88,11 @@ export { ToolRegistry, type ToPlanNodesOptions } from './tool-registry.js';
 export type { ToolResult } from './tool-result.js';
 export { TOOL } from './tool-token.js';
 export { ToolwavesError, type ToolwavesErrorCode } from './toolwaves-error.js';
+export {
+  type TakenWaitForPrevious,
+  takeWaitForPrevious,
+  WAIT_FOR_PREVIOUS,
+  WAIT_FOR_PREVIOUS_DESCRIPTION,
+  withWaitForPrevious,
+} from './wait-for-previous.js';
+export type { WhileStreaming } from './while-streaming.js';

@@ -1,4 +1,5 @@
 import type { PlanNode } from '@toolwaves/planner';
+import type { EdgeFields } from './call-edges.js';
 import {
   type Declarations,
   readDeclarations,
@@ -18,6 +19,8 @@ export interface PlanNodeForCallOptions {
   readonly inputValidated?: boolean | undefined;
   /** Expected duration, copied into the node. */
   readonly estimateMs?: number | undefined;
+  /** The call's ordering edges, copied into the node. */
+  readonly edges?: EdgeFields | undefined;
 }
 
 /**
@@ -28,15 +31,19 @@ export interface PlanNodeForCallOptions {
  * the node only when the call is safe.
  */
 export function planNodeForCall(options: PlanNodeForCallOptions): PlanNode {
-  const { index, tool, input, inputValidated, estimateMs } = options;
-  if (tool === undefined) return planNodeOf({ index, estimateMs, declarations: UNKNOWN_TOOL });
+  const { index, tool, input, inputValidated, estimateMs, edges } = options;
+  if (tool === undefined) {
+    return planNodeOf({ index, estimateMs, edges, declarations: UNKNOWN_TOOL });
+  }
   let value = input;
   if (inputValidated !== true) {
     const validation = validateInput(tool, input);
-    if (!validation.ok) return planNodeOf({ index, estimateMs, declarations: INVALID_INPUT });
+    if (!validation.ok) {
+      return planNodeOf({ index, estimateMs, edges, declarations: INVALID_INPUT });
+    }
     value = validation.value;
   }
-  return planNodeOf({ index, estimateMs, declarations: readDeclarations(tool, value) });
+  return planNodeOf({ index, estimateMs, edges, declarations: readDeclarations(tool, value) });
 }
 
 const UNKNOWN_TOOL = unreadableDeclarations('unknown_tool');
@@ -50,15 +57,20 @@ export interface PlanNodeOfOptions {
   readonly declarations: Declarations;
   /** Expected duration, copied into the node. */
   readonly estimateMs?: number | undefined;
+  /** The call's ordering edges ({@link edgeFields}), copied into the node. */
+  readonly edges?: EdgeFields | undefined;
 }
 
 /** The {@link PlanNode} of a call whose declarations were read. */
 export function planNodeOf(options: PlanNodeOfOptions): PlanNode {
-  const { index, declarations, estimateMs } = options;
+  const { index, declarations, estimateMs, edges } = options;
   // Built as a literal and grown field by field (no object spread): planners read every node
   // several times, and V8 reads spread-built objects many times slower.
   const node: { -readonly [K in keyof PlanNode]: PlanNode[K] } = { index, parallelizable: false };
   if (estimateMs !== undefined) node.estimateMs = estimateMs;
+  // Edges hold whatever the declarations say: an unsafe or unknown call keeps them too.
+  if (edges?.after !== undefined) node.after = edges.after;
+  if (edges?.afterPrevious !== undefined) node.afterPrevious = edges.afterPrevious;
   if (!declarations.safe) return node;
   node.parallelizable = true;
   const { resourceKey, access } = declarations;

@@ -7,6 +7,7 @@ import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from './tool-output.js';
 import type { ToolResult } from './tool-result.js';
 import { invalidOptions } from './toolwaves-error.js';
+import type { WhileStreaming } from './while-streaming.js';
 
 /**
  * A turn fed one call at a time, as `Dispatcher.openTurn` returns it (`@toolwaves/executor-rx`):
@@ -22,7 +23,16 @@ export interface TurnLike {
 
 /** What {@link StepTurns} needs of a dispatcher: a `Dispatcher` fits. */
 export interface TurnSource {
-  openTurn(): TurnLike;
+  /**
+   * `modelOrdering`: the turn's calls may carry the model's `wait_for_previous` (an edge);
+   * `whileStreaming`: which calls may start before the turn is closed.
+   */
+  openTurn(options?: {
+    readonly modelOrdering?: boolean;
+    readonly whileStreaming?: WhileStreaming;
+  }): TurnLike;
+  /** Whether the dispatcher's calls carry `wait_for_previous` by default (its option). */
+  readonly modelOrdering?: boolean;
 }
 
 /** Options of {@link StepTurns.run}: one call of a framework's step. */
@@ -123,6 +133,7 @@ export class StepTurns {
   readonly #source: TurnSource;
   readonly #runs = new WeakMap<object, Map<unknown, StepAttempt>>();
   readonly #waiters = new SignalWaiters();
+  readonly #modelOrdering: boolean;
 
   /**
    * @throws the error `error` makes (the adapter's own) when `dispatcher` cannot open turns:
@@ -132,11 +143,21 @@ export class StepTurns {
     readonly dispatcher: TurnSource;
     /** Makes the adapter's own error from a message about a wrong option. */
     readonly error: (message: string) => Error;
+    /**
+     * The model was given `wait_for_previous` (the adapter's `modelOrdering`): the turns are
+     * opened with `{ modelOrdering: true }`, so the dispatcher takes it out of each call and
+     * makes `true` an edge to every earlier call of the step. Default `false`.
+     */
+    readonly modelOrdering?: boolean | undefined;
   }) {
     checkOptions({
       subject: 'StepTurns',
       options,
-      rules: { dispatcher: optionRules.dispatcher, error: optionRules.function },
+      rules: {
+        dispatcher: optionRules.dispatcher,
+        error: optionRules.function,
+        modelOrdering: optionRules.boolean,
+      },
       required: ['error'],
       error: typeof options?.error === 'function' ? options.error : invalidOptions,
     });
@@ -146,6 +167,7 @@ export class StepTurns {
       rule: optionRules.dispatcher as OptionRule<TurnSource>,
       error: options.error,
     });
+    this.#modelOrdering = options.modelOrdering === true;
   }
 
   /**
@@ -223,7 +245,17 @@ export class StepTurns {
     const settled = new Promise<void>((resolve) => {
       settle = resolve;
     });
-    return { turn: this.#source.openTurn(), ids: new Set(), running: 0, settled, settle, after };
+    // The frameworks behind these turns (LangChain, OpenAI Agents, the AI SDK) start a step's
+    // tools themselves, once they have the calls, and a step's turn closes only when its calls
+    // have settled: holding a write until `close()` would wait forever. So every call starts as
+    // the rules allow ('all'); a framework that starts tools while the model still writes gives
+    // no end of message to wait for (README: Side effects held back while the model writes).
+    const turn = this.#source.openTurn(
+      this.#modelOrdering
+        ? { modelOrdering: true, whileStreaming: 'all' }
+        : { whileStreaming: 'all' },
+    );
+    return { turn, ids: new Set(), running: 0, settled, settle, after };
   }
 }
 

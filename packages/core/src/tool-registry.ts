@@ -1,16 +1,25 @@
 import type { PlanNode } from '@toolwaves/planner';
 import type { Container } from 'inversify';
 import { asTool } from './as-tool.js';
+import { CallEdges, edgeFields } from './call-edges.js';
+import { checkOptions } from './check-options.js';
+import { optionRules } from './option-rule.js';
 import { planNodeForCall } from './plan-node-for-call.js';
 import type { Tool } from './tool.js';
 import type { ToolCall } from './tool-call.js';
 import { TOOL } from './tool-token.js';
-import { ToolwavesError } from './toolwaves-error.js';
+import { invalidOptions, ToolwavesError } from './toolwaves-error.js';
+import { takeWaitForPrevious } from './wait-for-previous.js';
 
 /** Options of {@link ToolRegistry.toPlanNodes}. */
 export interface ToPlanNodesOptions {
   /** Expected duration of a call (e.g. from the executor's health record), copied to `estimateMs`. */
   readonly estimateMs?: (call: ToolCall) => number | undefined;
+  /**
+   * The calls may carry `wait_for_previous` (the model was given it, `modelOrdering`): it is
+   * taken out of each input and `true` makes the call follow every earlier one. Default `false`.
+   */
+  readonly modelOrdering?: boolean;
 }
 
 /**
@@ -69,16 +78,34 @@ export class ToolRegistry {
   /**
    * One {@link PlanNode} per call, in call order: what the planner sees. A call is not
    * concurrency-safe when its tool is unknown, its input fails the schema, or a declaration
-   * throws; its key or access list is only asked for when it is safe.
+   * throws; its key or access list is only asked for when it is safe. Ordering edges reach
+   * the nodes: a call's `after` ids, its tool's `runs: 'after-previous'`, and with
+   * `modelOrdering` the model's `wait_for_previous`.
+   *
+   * @throws ToolwavesError `invalid_call` when a call's `after` names an id that no earlier
+   *   call has (naming the call and the id); `invalid_options` for unknown options.
    */
   toPlanNodes(calls: readonly ToolCall[], options: ToPlanNodesOptions = {}): PlanNode[] {
-    return calls.map((call, index) =>
-      planNodeForCall({
+    checkOptions({
+      subject: 'toPlanNodes',
+      options,
+      rules: { estimateMs: optionRules.function, modelOrdering: optionRules.boolean },
+      error: invalidOptions,
+    });
+    const edges = new CallEdges({ calls, whole: true });
+    const modelOrdering = options.modelOrdering === true;
+    return calls.map((call, index) => {
+      const tool = this.#tools.get(call.name);
+      const taken = modelOrdering ? takeWaitForPrevious(call.input) : undefined;
+      const waitForPrevious = taken?.waitForPrevious === true;
+      return planNodeForCall({
         index,
-        tool: this.#tools.get(call.name),
-        input: call.input,
+        // A malformed `wait_for_previous` makes the input invalid: read as no tool, not safe.
+        tool: taken?.invalid === undefined ? tool : undefined,
+        input: taken === undefined ? call.input : taken.input,
         estimateMs: options.estimateMs?.(call),
-      }),
-    );
+        edges: edgeFields({ after: edges.after(index), tool, waitForPrevious }),
+      });
+    });
   }
 }

@@ -42,5 +42,10 @@ export interface Tool<I = unknown> {
    * effect, so a durable turn may re-run it after a crash cut it off. Default `false`.
    */
   readonly idempotent?: boolean;
+  /**
+   * `'after-previous'`: each call of this tool starts only after every earlier call of its turn
+   * (model order) has ended — for tools like `commit` or `deploy`. Default: no such wait.
+   */
+  readonly runs?: 'after-previous';
   execute(input: I, context: ToolContext): Promise<string | ToolOutput> | string | ToolOutput;
 }

@@ -3,13 +3,16 @@
  * - `duplicate_tool`: a registry already holds a tool of that name;
  * - `invalid_tool`: a tool (or its `@tool` / `fnTool` options) is malformed, named in the message;
  * - `provider_error`: a provider's stream reported an error (an `error` or `response.failed` event);
- * - `invalid_options`: a function's options are wrong or unknown, named in the message.
+ * - `invalid_options`: a function's options are wrong or unknown, named in the message;
+ * - `invalid_call`: a tool call is malformed, e.g. its `after` names an id that no earlier call
+ *   of the turn has (named in the message with the call).
  */
 export type ToolwavesErrorCode =
   | 'duplicate_tool'
   | 'invalid_tool'
   | 'provider_error'
-  | 'invalid_options';
+  | 'invalid_options'
+  | 'invalid_call';
 
 /**
  * The one error class of `@toolwaves/core`: a programming or configuration mistake, or a

@@ -45,6 +45,22 @@ describe('withLatency', () => {
     expect(slow.names()).toEqual(['read']);
   });
 
+  it('keeps `idempotent` and `runs`, so a durable turn and the schedule treat the calls alike', () => {
+    const retried = new ToolRegistry().add(
+      fnTool({
+        name: 'put',
+        description: 'put',
+        idempotent: true,
+        runs: 'after-previous',
+        execute: () => 'put',
+      }),
+    );
+    const put = withLatency({ registry: retried, latencyMs: () => 5 }).get('put');
+    expect(put?.idempotent).toBe(true);
+    expect(put?.runs).toBe('after-previous');
+    expect(withLatency({ registry, latencyMs: () => 5 }).get('read')?.idempotent).toBeUndefined();
+  });
+
   it("gives each call its own latency through the call's context", async () => {
     const latency = new Map([
       ['first', 30],

@@ -1,4 +1,4 @@
-import type { ToolOutput } from '@toolwaves/core';
+import { outcomeUnknownText, type ToolOutput } from '@toolwaves/core';
 import { describeValue } from '@toolwaves/core/internal';
 import type { SoftErrorKind } from './soft-failure.js';
 
@@ -22,7 +22,11 @@ export function softError(kind: SoftErrorKind, content: string, error?: unknown)
     : { content, isError: true, kind, error };
 }
 
-/** A tool's answer: a string is content; `{ content, isError? }` as is; else `tool_error`. */
+/**
+ * A tool's answer: a string is content; `{ content, isError? }` as is; `{ content, outcomeUnknown:
+ * true }` the soft error `outcome_unknown` (a wrapper that knows the tool was cut off mid-run);
+ * else `tool_error`.
+ */
 export function answerOf(toolName: string, output: unknown): AttemptAnswer {
   if (typeof output === 'string') return { content: output, isError: false, kind: 'tool_reported' };
   if (
@@ -30,11 +34,9 @@ export function answerOf(toolName: string, output: unknown): AttemptAnswer {
     output !== null &&
     typeof (output as ToolOutput).content === 'string'
   ) {
-    return {
-      content: (output as ToolOutput).content,
-      isError: (output as ToolOutput).isError === true,
-      kind: 'tool_reported',
-    };
+    const { content, isError, outcomeUnknown } = output as ToolOutput;
+    if (outcomeUnknown === true) return softError('outcome_unknown', content);
+    return { content, isError: isError === true, kind: 'tool_reported' };
   }
   return softError(
     'tool_error',
@@ -67,7 +69,7 @@ export function outcomeUnknownAnswer(toolName: string, reason: unknown): Attempt
   const why = reason === undefined ? '' : ` (${errorMessage(reason)})`;
   return softError(
     'outcome_unknown',
-    `Tool \`${toolName}\` lost its fleet lease while it ran${why}: its effect is unknown (it may or may not have taken place); it was not retried`,
+    outcomeUnknownText({ toolName, cause: `lost its fleet lease while it ran${why}` }),
     reason,
   );
 }

@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import type { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import type { FailureGate } from './failure-policy.js';
-import type { PreparedCalls } from './prepared-call.js';
+import type { PreparedCall, PreparedCalls } from './prepared-call.js';
 import type { DispatcherConfig, ResolvedDispatchOptions } from './resolve-dispatcher-options.js';
 import type { SubmitterContext } from './submitter-context.js';
 
@@ -36,6 +36,15 @@ export interface CallBatch {
   readonly failure: DispatchError | undefined;
   /** This call raises the batch's hard error (the others are stopped before it propagates). */
   fail(error: DispatchError): void;
+  /** `whileStreaming: 'read-only'` on a stream or turn: what it says of a call's retries. */
+  readonly hold?: RetryHold | undefined;
+}
+
+/** What a retry asks of the hold of calls while the model writes (`hold-side-effects.ts`). */
+export interface RetryHold {
+  /** The soft error of a retry, corrected into a call that is not a read, while the message is
+   * not complete yet; `undefined` when it may start. */
+  refusedRetry(prepared: PreparedCall): string | undefined;
 }
 
 /** Where a call runs in its batch. */
@@ -62,6 +71,8 @@ export interface BatchSchedule {
   readonly dependenciesOf: (index: number) => readonly number[];
   /** How many waves it planned; `undefined` without waves. */
   readonly waveCount: number | undefined;
+  /** The hold of calls while the model writes, when there is one. */
+  readonly hold?: RetryHold | undefined;
 }
 
 /** What a batch's schedule (`scheduleWaves`, `scheduleReadyCalls`) needs of its batch. */

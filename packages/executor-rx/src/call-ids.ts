@@ -1,6 +1,7 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
-import { describeValue } from '@toolwaves/core/internal';
+import { CallEdges, describeValue } from '@toolwaves/core/internal';
 import { from, type Observable } from 'rxjs';
+import { errorMessage } from './attempt-answer.js';
 import type { CallPlace } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -60,12 +61,37 @@ export class CallIds {
 export function checkBatch(calls: readonly unknown[]): (number | undefined)[] {
   const ids = new CallIds();
   const repeats = new Array<number | undefined>(calls.length);
+  let edged = false;
   for (let index = 0; index < calls.length; index++) {
     const call = calls[index];
     checkCall(call, index, 'batch');
     repeats[index] = ids.repeatOf(call, calls as readonly ToolCall[]);
+    if (call.after !== undefined) edged = true;
   }
+  if (edged) checkBatchEdges(calls as readonly ToolCall[]);
   return repeats;
+}
+
+/**
+ * Every `after` id of a whole batch names an earlier call of it (the whole batch is known, so a
+ * later call's id is told apart, and a cycle shown).
+ * @throws DispatchError `invalid_config` naming the call and the id.
+ */
+function checkBatchEdges(calls: readonly ToolCall[]): void {
+  const edges = new CallEdges({ calls, whole: true });
+  for (let index = 0; index < calls.length; index++) {
+    try {
+      edges.after(index);
+    } catch (error) {
+      throw new DispatchError({
+        code: 'invalid_config',
+        message: errorMessage(error),
+        cause: error,
+        toolCallId: calls[index]!.id,
+        toolName: String(calls[index]!.name),
+      });
+    }
+  }
 }
 
 /** Options of {@link repeatedCallEvents}. */

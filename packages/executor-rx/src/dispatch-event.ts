@@ -1,5 +1,5 @@
 import type { ToolResult } from '@toolwaves/core';
-import type { CallExplanation, Plan } from '@toolwaves/planner';
+import type { CallEdge, CallExplanation, Plan } from '@toolwaves/planner';
 
 /** How a batch runs: `sequential` (default), `parallel` (planned waves) or `eager` (README). */
 export type DispatchMode = 'sequential' | 'parallel' | 'eager';
@@ -50,6 +50,11 @@ export interface CallStartEvent {
   readonly waitedFor?: readonly number[];
   /** Eager mode and streams only: time from the call's arrival to this attempt's start, in ms. */
   readonly waitedMs?: number;
+  /**
+   * The call's ordering edges, when it has any: each earlier call it follows and why
+   * (`'after'`, `'after-previous'`, `'wait_for_previous'`; README: Ordering edges).
+   */
+  readonly edges?: readonly CallEdge[];
 }
 
 /** An attempt of a call ended; same `toolCallId` and `attempt` as its {@link CallStartEvent}. */
@@ -89,21 +94,39 @@ export interface SettleTimeoutEvent {
   readonly heldMs: number;
 }
 
-/** A call that never ran because of the failure policy, `onFailure` (README: Failure policy). */
-export interface CallSkippedEvent {
+/**
+ * A call that never ran: because of the failure policy, `onFailure` (README: Failure policy), or
+ * because it was held back until the model's message was complete and the message failed or was
+ * cancelled (`whileStreaming: 'read-only'`; README: Side effects held back while the model writes).
+ */
+export type CallSkippedEvent = CallSkippedFields &
+  (
+    | {
+        readonly reason: 'dependency-failed' | 'stopped';
+        /** The call whose soft error caused the skip (for a transitive dependency, the first one). */
+        readonly failedCallId: string;
+      }
+    | {
+        /** Held back while the model wrote, and the message never completed: nothing ran. */
+        readonly reason: 'message-incomplete';
+        readonly failedCallId?: undefined;
+      }
+  );
+
+/** What every {@link CallSkippedEvent} holds. */
+export interface CallSkippedFields {
   readonly type: 'call-skipped';
   /** The call's wave; `undefined` in eager mode and for streams (no waves). */
   readonly wave: number | undefined;
   readonly index: number;
   readonly toolCallId: string;
   readonly toolName: string;
-  readonly reason: 'dependency-failed' | 'stopped';
-  /** The call whose soft error caused the skip (for a transitive dependency, the first one). */
-  readonly failedCallId: string;
   /** The soft error in the call's slot. */
   readonly content: string;
   /** The call's result: the soft error, as its slot holds it. */
   readonly result: ToolResult;
+  /** The call's ordering edges, when it has any (as on {@link CallStartEvent}). */
+  readonly edges?: readonly CallEdge[];
 }
 
 /** Every call of a wave has ended. */

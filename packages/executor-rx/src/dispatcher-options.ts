@@ -1,4 +1,4 @@
-import type { Coordinator, Instrumentation, ToolRegistry } from '@toolwaves/core';
+import type { Coordinator, Instrumentation, ToolRegistry, WhileStreaming } from '@toolwaves/core';
 import type { EagerPriority, Planner } from '@toolwaves/planner';
 import type { SchedulerLike } from 'rxjs';
 import type { DispatchEvent, DispatchMode } from './dispatch-event.js';
@@ -44,6 +44,20 @@ export interface DispatcherOptions {
   readonly instrumentation?: Instrumentation | undefined;
   /** What a soft error does to the rest of the batch. Default `'continue'`. */
   readonly onFailure?: FailurePolicy | undefined;
+  /**
+   * The model was given the optional boolean `wait_for_previous` on every tool (`toolJsonSchema`
+   * or a provider's tool list with `modelOrdering`; the framework adapters read this option):
+   * it is taken out of each call's input before validation, and `true` makes the call start only
+   * after every earlier call of its turn has ended (README: Ordering edges). Default `false`.
+   */
+  readonly modelOrdering?: boolean | undefined;
+  /**
+   * Streams and turns: which calls may start before the message is complete (the source ended
+   * normally; a turn's `close()`). Default `'read-only'`: a call that is not a concurrency-safe
+   * read waits for the end, and never starts from a message that fails or is cancelled
+   * (README: Side effects held back while the model writes).
+   */
+  readonly whileStreaming?: WhileStreaming | undefined;
 }
 
 /** Options of one `dispatch` or `run`. */
@@ -58,8 +72,12 @@ export interface DispatchOptions {
   readonly priority?: EagerPriority | undefined;
   /** This batch's failure policy; default the dispatcher's. */
   readonly onFailure?: FailurePolicy | undefined;
+  /** This stream's or turn's `whileStreaming`; default the dispatcher's. */
+  readonly whileStreaming?: WhileStreaming | undefined;
   /** Called with every event, in order, as it happens; one that throws fails the batch. */
   readonly onEvent?: ((event: DispatchEvent) => void) | undefined;
+  /** This batch's calls may carry `wait_for_previous`; default the dispatcher's `modelOrdering`. */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 export type { DispatchMode };

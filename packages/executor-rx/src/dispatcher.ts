@@ -64,6 +64,14 @@ export class Dispatcher {
   }
 
   /**
+   * Whether the model is given `wait_for_previous` on every tool (option `modelOrdering`): the
+   * framework adapters add it to the schemas they hand over when this is `true`.
+   */
+  get modelOrdering(): boolean {
+    return this.#config.modelOrdering;
+  }
+
+  /**
    * Runs a batch and resolves with one result per call, in call order (`onEvent` gets its events).
    * @throws DispatchError (as a rejection) for a hard error, an invalid plan or invalid options.
    */

@@ -1,4 +1,5 @@
 import type { ToolCall, ToolResult } from '@toolwaves/core';
+import type { EdgeSource } from '@toolwaves/planner';
 
 /** What a batch does after a soft error, option `onFailure` (README: Failure policy). */
 export type FailurePolicy = 'continue' | 'skip-dependents' | 'stop';
@@ -19,6 +20,8 @@ export interface FailureGateOptions {
   readonly calls: readonly ToolCall[];
   /** The earlier calls call `index` depends on (rules 4 and 5), for `'skip-dependents'`. */
   readonly dependenciesOf: (index: number) => readonly number[];
+  /** Whether call `index` follows the earlier call `earlier` by an ordering edge, and why. */
+  readonly edgeOf?: ((index: number, earlier: number) => EdgeSource | undefined) | undefined;
 }
 
 // The failure policy of one batch: told each call's final answer, it says whether a call whose
@@ -63,10 +66,13 @@ export class FailureGate {
       const failed = this.#options.calls[root]!;
       const through =
         root === dependency ? '' : ` (through call \`${this.#options.calls[dependency]!.id}\`)`;
+      // Named by the edge when there is one: it follows the failed call (or the one between).
+      const edge = this.#options.edgeOf?.(index, root) ?? this.#options.edgeOf?.(index, dependency);
+      const how = edge === undefined ? 'depends on' : `follows (\`${edge}\`)`;
       return {
         reason: 'dependency-failed',
         failedCallId: failed.id,
-        content: `${which}: it depends on call \`${failed.id}\` (\`${String(failed.name)}\`)${through}, which failed`,
+        content: `${which}: it ${how} call \`${failed.id}\` (\`${String(failed.name)}\`)${through}, which failed`,
       };
     }
     return undefined;

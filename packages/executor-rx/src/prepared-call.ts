@@ -1,6 +1,7 @@
 import type { Tool, ToolCall, ToolContext, ToolOutput, ToolRegistry } from '@toolwaves/core';
 import {
   type Declarations,
+  type EdgeFields,
   type FleetClaim,
   fleetClaimOf,
   type InputValidation,
@@ -9,7 +10,8 @@ import {
   unreadableDeclarations,
   validateInput,
 } from '@toolwaves/core/internal';
-import type { PlanNode } from '@toolwaves/planner';
+import { type CallEdge, edgesOf, type PlanNode } from '@toolwaves/planner';
+import { CallOrdering } from './call-ordering.js';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -32,6 +34,8 @@ export interface PreparedCallsOptions {
   readonly fleetExclusiveForUnsafe: boolean;
   /** Per call, the earlier call with the same id, if any (a stream's set as calls arrive). */
   readonly repeats: readonly (number | undefined)[];
+  /** Calls may carry the model's `wait_for_previous`: taken out of the input, made an edge. */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 // The calls of one batch, each resolved once: input validated on first need, plan node made once.
@@ -46,6 +50,7 @@ export class PreparedCalls {
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
   readonly #declarations: (Declarations | undefined)[];
+  readonly #ordering: CallOrdering;
 
   constructor(options: PreparedCallsOptions) {
     this.registry = options.registry;
@@ -54,6 +59,11 @@ export class PreparedCalls {
     this.fleetExclusiveForUnsafe = options.fleetExclusiveForUnsafe;
     this.repeats = options.repeats;
     this.calls = options.calls;
+    this.#ordering = new CallOrdering({
+      registry: options.registry,
+      calls: options.calls,
+      modelOrdering: options.modelOrdering === true,
+    });
     const count = options.calls.length;
     this.#validations = new Array<InputValidation<unknown> | undefined>(count);
     this.#nodes = new Array<PlanNode | undefined>(count);
@@ -67,9 +77,27 @@ export class PreparedCalls {
     const call = this.calls[index]!;
     const tool = this.toolOf(index, String(call.name));
     if (tool === undefined) return undefined;
-    const validation = validateInput(tool, call.input);
+    const invalid = this.#ordering.invalid(index);
+    const validation: InputValidation<unknown> =
+      invalid === undefined
+        ? validateInput(tool, this.inputOf(index))
+        : { ok: false, message: `Invalid input for tool \`${tool.name}\`: ${invalid}` };
     this.#validations[index] = validation;
     return validation;
+  }
+
+  /** Call `index`'s input as its tool sees it: without `wait_for_previous` (`modelOrdering`). */
+  inputOf(index: number): unknown {
+    return this.#ordering.inputOf(index);
+  }
+
+  /**
+   * Call `index`'s ordering edges: its `after` ids, its tool's `runs: 'after-previous'`, the
+   * model's `wait_for_previous`; `undefined` when it has none.
+   * @throws ToolwavesError `invalid_call` when `after` names no earlier call (a stream's check).
+   */
+  edges(index: number): EdgeFields | undefined {
+    return this.#ordering.edges(index);
   }
 
   /** Call `index`'s declarations, read once (its input validated on the way): its plan node and
@@ -96,6 +124,7 @@ export class PreparedCalls {
               index,
               declarations: this.declarations(index),
               estimateMs: this.health?.estimateMs(String(this.calls[index]!.name)),
+              edges: this.edges(index),
             });
       this.#nodes[index] = node;
     }
@@ -156,7 +185,7 @@ export class PreparedCall {
     this.input =
       correction !== undefined && Object.hasOwn(correction, 'input')
         ? correction.input
-        : call.input;
+        : batch.inputOf(index);
     this.givenExecute = batch.executeOf?.(index);
     this.repeatOf = batch.repeats[index];
     this.tool = batch.toolOf(index, this.toolName);
@@ -185,8 +214,16 @@ export class PreparedCall {
       index: this.index,
       declarations: this.#declarations(),
       estimateMs: this.#batch.health?.estimateMs(this.toolName),
+      edges: this.#batch.edges(this.index),
     });
     return this.#node;
+  }
+
+  /** The call's ordering edges, one per earlier call it follows (`undefined`: none). */
+  get edges(): readonly CallEdge[] | undefined {
+    const fields = this.#batch.edges(this.index);
+    if (fields === undefined) return undefined;
+    return edgesOf({ index: this.index, parallelizable: true, ...fields });
   }
 
   /** What the call holds fleet-wide: built from the same reading of its declarations as its plan
@@ -195,6 +232,11 @@ export class PreparedCall {
     return fleetClaimOf(this.#declarations(), {
       exclusiveForUnsafe: this.#batch.fleetExclusiveForUnsafe,
     });
+  }
+
+  /** The call's declarations as read for it (its corrected input's, after a correction). */
+  get declarations(): Declarations {
+    return this.#declarations();
   }
 
   /** The call's declarations, read once (once per call, and once per corrected input). */

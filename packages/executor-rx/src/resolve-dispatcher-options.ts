@@ -4,8 +4,14 @@ import {
   noCoordination,
   noInstrumentation,
   type ToolRegistry,
+  type WhileStreaming,
 } from '@toolwaves/core';
-import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
+import {
+  checkOptions,
+  type OptionRule,
+  optionRules,
+  WHILE_STREAMING,
+} from '@toolwaves/core/internal';
 import {
   DEFAULT_MAX_CONCURRENCY,
   type EagerPriority,
@@ -47,6 +53,9 @@ export interface DispatcherConfig {
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
+  /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
+  readonly modelOrdering: boolean;
+  readonly whileStreaming: WhileStreaming;
 }
 
 /** Default of `settleTimeoutMs`. */
@@ -54,7 +63,10 @@ const DEFAULT_SETTLE_TIMEOUT_MS = 30_000;
 
 /** One dispatch's options, checked, with the dispatcher's defaults filled in. */
 export interface ResolvedDispatchOptions
-  extends Pick<DispatcherConfig, 'mode' | 'maxConcurrency' | 'priority' | 'onFailure'>,
+  extends Pick<
+      DispatcherConfig,
+      'mode' | 'maxConcurrency' | 'priority' | 'onFailure' | 'modelOrdering' | 'whileStreaming'
+    >,
     Pick<DispatchOptions, 'signal' | 'onEvent'> {}
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
@@ -109,6 +121,8 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   },
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
+  modelOrdering: optionRules.boolean,
+  whileStreaming: WHILE_STREAMING,
 };
 
 /** What each option of one dispatch must be. */
@@ -118,7 +132,9 @@ const DISPATCH_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   maxConcurrency: MAX_CONCURRENCY,
   priority: PRIORITY,
   onFailure: ON_FAILURE,
+  whileStreaming: WHILE_STREAMING,
   onEvent: optionRules.function,
+  modelOrdering: optionRules.boolean,
 };
 
 /** Options that must be given (when their parent is). */
@@ -158,6 +174,8 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
+    modelOrdering: options.modelOrdering === true,
+    whileStreaming: options.whileStreaming ?? 'read-only',
   };
 }
 
@@ -174,5 +192,7 @@ export function resolveDispatchOptions(
     maxConcurrency: options.maxConcurrency ?? config.maxConcurrency,
     priority: options.priority ?? config.priority,
     onFailure: options.onFailure ?? config.onFailure,
+    modelOrdering: options.modelOrdering ?? config.modelOrdering,
+    whileStreaming: options.whileStreaming ?? config.whileStreaming,
   };
 }

@@ -1,4 +1,5 @@
 import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
+import { followsByEdge } from '@toolwaves/planner';
 import {
   concat,
   defer,
@@ -102,6 +103,7 @@ class BatchRun implements ScheduledBatch {
       // Only a coordinator reads what an unsafe call holds: without one, its declarations stay unread.
       fleetExclusiveForUnsafe: config.coordinator === undefined || config.fleetExclusiveForUnsafe,
       repeats: options.repeats ?? this.repeats,
+      modelOrdering: dispatch.modelOrdering,
     });
     const { mode } = dispatch;
     const instrumentation = config.instrumentation;
@@ -136,6 +138,8 @@ class BatchRun implements ScheduledBatch {
             policy: dispatch.onFailure,
             calls: this.calls,
             dependenciesOf: schedule.dependenciesOf,
+            edgeOf: (index, earlier) =>
+              followsByEdge(this.prepared.node(earlier), this.prepared.node(index)),
           });
   }
 
@@ -178,6 +182,11 @@ class BatchRun implements ScheduledBatch {
       signal?.removeEventListener('abort', onAbort);
       this.#endInstrument('cancelled', this.failure);
     };
+  }
+
+  get hold(): BatchSchedule['hold'] {
+    const schedule = this.#schedule;
+    return 'refused' in schedule ? undefined : schedule.hold;
   }
 
   get cap(): number {

@@ -45,6 +45,7 @@ export function runCall(
     const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
     const { waitedFor, submitter } = place;
     startAttempt({ batch, prepared, attempt: 1, waitedFor, submitter })?.end(end);
+    const edges = prepared.edges;
     subscriber.next({
       type: 'call-skipped',
       wave: place.wave,
@@ -53,6 +54,7 @@ export function runCall(
       toolName,
       ...skip,
       result: slot,
+      ...(edges === undefined ? {} : { edges }),
     });
     subscriber.complete();
   });
@@ -128,6 +130,12 @@ class CallAttempts {
       concluded.correction === undefined
         ? attempt.prepared
         : attempt.prepared.corrected(concluded.correction);
+    // A correction may turn a read that started while the model writes into a write: held back.
+    const refused = this.batch.hold?.refusedRetry(prepared);
+    if (refused !== undefined) {
+      this.#refused(prepared, refused);
+      return;
+    }
     const readyAt = attempt.now();
     const next = attempt.number + 1;
     this.#work?.unsubscribe();
@@ -139,6 +147,24 @@ class CallAttempts {
       () => this.#begin(prepared, next, readyAt),
       concluded.delayMs,
     );
+  }
+
+  /** A corrected retry the hold refused: the call is answered with that soft error, never run. */
+  #refused(prepared: PreparedCall, content: string): void {
+    const { call, index, toolName } = prepared;
+    const result = { toolCallId: call.id, toolName, content, isError: true, durationMs: 0 };
+    this.#end();
+    this.subscriber.next({
+      type: 'call-skipped',
+      wave: this.place.wave,
+      index,
+      toolCallId: call.id,
+      toolName,
+      reason: 'message-incomplete',
+      content,
+      result,
+    });
+    this.subscriber.complete();
   }
 
   /** The call raised the batch's hard error: its `call-end`, the others stopped, then `error`. */

@@ -1,10 +1,11 @@
 import type { ToolCall } from '@toolwaves/core';
 import { dependencies } from '@toolwaves/planner';
-import { catchError, EMPTY, from, map, type Observable } from 'rxjs';
+import { catchError, EMPTY, from, identity, map, merge, type Observable } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { holdSideEffects, type SideEffectHold } from './hold-side-effects.js';
 import { runCall } from './run-call.js';
 import { type EagerCall, scheduleEager } from './schedule-eager.js';
 import { StreamArrivals } from './stream-arrivals.js';
@@ -29,6 +30,8 @@ export function scheduleReadyCalls(
     explanation: [],
   };
   let calls: Observable<EagerCall<DispatchEvent>>;
+  // `whileStreaming: 'read-only'`: what may not start before the message is complete is held.
+  let hold: SideEffectHold<ReadyCall> | undefined;
   // Per call, its dependencies by the rules (the failure policy's), as the schedule learns them.
   let rules: (readonly number[])[];
   if (source === undefined) {
@@ -44,9 +47,12 @@ export function scheduleReadyCalls(
       calls: batch.calls,
       repeats: batch.repeats,
       nodeOf: (index) => batch.prepared.node(index),
+      edgesOf: (index) => batch.prepared.edges(index),
       sequential,
       rulesWanted: batch.dispatch.onFailure !== 'continue',
     });
+    hold =
+      batch.dispatch.whileStreaming === 'read-only' ? holdSideEffects<ReadyCall>(batch) : undefined;
     calls = source.pipe(
       map((call) => {
         const arrival = arrivals.arrive(call);
@@ -60,6 +66,8 @@ export function scheduleReadyCalls(
           captureSubmitterContext(),
         );
       }),
+      // Before the source's failure is handled: a failing source releases nothing.
+      hold?.calls ?? identity,
       catchError((cause: unknown) => {
         const error =
           cause instanceof DispatchError && cause.code === 'source_failed'
@@ -74,11 +82,16 @@ export function scheduleReadyCalls(
       }),
     );
   }
+  const scheduled = calls.pipe(
+    scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority }),
+  );
   return {
     start,
-    events: calls.pipe(scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority })),
+    // The answers first: a stop while the schedule is being subscribed reaches them.
+    events: hold === undefined ? scheduled : merge(hold.answers, scheduled),
     dependenciesOf: (index) => rules[index]!,
     waveCount: undefined,
+    hold,
   };
 }
 

@@ -81,12 +81,16 @@ describe('Dispatcher options', () => {
       'Expected `scheduler` to be a SchedulerLike ({ now(), schedule(work, delay) }), got `{}` (object)',
     ],
     [
+      { whileStreaming: 'reads' },
+      "Expected `whileStreaming` to be 'all' or 'read-only', got `\"reads\"` (string)",
+    ],
+    [
       { hooks: { pre: [], psot: [] } },
       'Unknown option `psot` in `hooks` of the Dispatcher; did you mean `post`? The options are `pre`, `post`',
     ],
     [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`',
+      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`, `modelOrdering`, `whileStreaming`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);
@@ -127,6 +131,14 @@ describe('Dispatcher options', () => {
       code: 'invalid_config',
       message: "Expected `mode` to be 'sequential', 'parallel' or 'eager', got `\"both\"` (string)",
     });
+    expect(
+      configError(() =>
+        dispatcher.runStream([] as never, { whileStreaming: true as unknown as 'all' }),
+      ).message,
+    ).toBe("Expected `whileStreaming` to be 'all' or 'read-only', got `true` (boolean)");
+    expect(
+      configError(() => dispatcher.openTurn({ whileStreaming: 'writes' as 'all' })).message,
+    ).toBe("Expected `whileStreaming` to be 'all' or 'read-only', got `\"writes\"` (string)");
     expect(configError(() => dispatcher.run('calls' as never)).message).toBe(
       'Expected `calls` to be an array of tool calls, got string',
     );

@@ -51,7 +51,8 @@ describe('openTurn', () => {
   it('starts each call as soon as the calls it depends on have ended; results per call', async () => {
     const runs: Runs = new Map();
     const dispatcher = new Dispatcher({ registry: registry(), mode: 'parallel' });
-    const turn = dispatcher.openTurn();
+    // The edits start before close(), while `d` is still to come.
+    const turn = dispatcher.openTurn({ whileStreaming: 'all' });
     const a = trackPromise(turn.run(edit('a', 'x'), frameworkTool(runs, 30)));
     const b = trackPromise(turn.run(edit('b', 'x'), frameworkTool(runs, 10)));
     const c = trackPromise(turn.run(read('c', 'y'), frameworkTool(runs, 5)));
@@ -103,7 +104,8 @@ describe('openTurn', () => {
 
   it('a declared tool run without an execute answers a soft error saying it is declared only', async () => {
     const dispatcher = new Dispatcher({ registry: registry() });
-    const turn = dispatcher.openTurn();
+    // The edit is awaited before close(): it must start before the message is complete.
+    const turn = dispatcher.openTurn({ whileStreaming: 'all' });
     const result = await turn.run(edit('a', 'x'));
     expect(result.isError).toBe(true);
     expect(result.content).toMatch(/declared only/);

@@ -139,6 +139,8 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
           mode: 'parallel',
           maxConcurrency: cap,
           priority,
+          // simulateEager starts every call as its dependencies allow: no call held back
+          whileStreaming: 'all',
         });
         const run = record(dispatcher.runStream(source));
         await vi.runAllTimersAsync();
@@ -157,7 +159,12 @@ describe('the executor in virtual time agrees with the planner simulator', () =>
         const { registry, health, calls, nodes, startMs, endMs } = setUp(declared, durations);
         const arrivalMs = arrivalsOf(declared, 'model-order');
         const source = arrivingCalls(calls, arrivalMs);
-        const dispatcher = new Dispatcher({ registry, health, mode: 'sequential' });
+        const dispatcher = new Dispatcher({
+          registry,
+          health,
+          mode: 'sequential',
+          whileStreaming: 'all', // as simulateEager: no call held back
+        });
         const run = record(dispatcher.runStream(source));
         await vi.runAllTimersAsync();
         expect(run.status).toBe('complete');

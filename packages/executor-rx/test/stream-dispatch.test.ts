@@ -82,7 +82,8 @@ async function* written(
 
 describe('dispatchStream', () => {
   it('starts each call as soon as it may while the source is still writing', async () => {
-    const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
+    // Every call, a write too, starts while the source writes (not only the reads).
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel', whileStreaming: 'all' });
     const source = written([
       { gap: 0, call: work('a', { ms: 100, write: 'fs:/a' }) },
       { gap: 50, call: work('b', { ms: 10, read: 'fs:/b' }) },
@@ -158,7 +159,8 @@ describe('dispatchStream', () => {
   });
 
   it('hands every event to onEvent, the same events runStream emits', async () => {
-    const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
+    // The writes start while the source writes, as the expected events say.
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel', whileStreaming: 'all' });
     const calls = () =>
       written([
         { gap: 0, call: work('a', { ms: 10, write: 'fs:/a' }) },
@@ -406,7 +408,8 @@ describe('calls whose tool outlived its attempt, in eager mode and streams', () 
   it('a conflicting call waits until the tool has settled, the others do not', async () => {
     const dispatcher = new Dispatcher({ registry: tools, mode: 'eager', timeoutMs: 50 });
     const calls = new Subject<ToolCall>();
-    const results = trackPromise(dispatcher.dispatchStream(calls));
+    // The write `a` must start (and time out) before the source ends.
+    const results = trackPromise(dispatcher.dispatchStream(calls, { whileStreaming: 'all' }));
     calls.next(writeFile('a', 'f', 300)); // times out at 50, its tool goes on until 300
     await vi.advanceTimersByTimeAsync(60);
     calls.next(writeFile('b', 'f', 10)); // depends on a (ended at 50): waits for its tool

@@ -1,8 +1,9 @@
-import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { StepTurns, type TurnSource, takeWaitForPrevious } from '@toolwaves/core';
 import { checkOptions, optionRules } from '@toolwaves/core/internal';
 import { createMiddleware } from 'langchain';
 import { invalidOptions } from './langchain-adapter-error.js';
 import { runLangChainToolCall } from './run-langchain-tool-call.js';
+import { withWaitForPreviousTools } from './wait-for-previous-tools.js';
 
 /** Options of {@link toolwavesMiddleware}. */
 export interface ToolwavesMiddlewareOptions {
@@ -11,6 +12,12 @@ export interface ToolwavesMiddlewareOptions {
    * declarations (`declareTool`, or the toolwaves tools themselves), by the LangChain tools' names.
    */
   readonly dispatcher: TurnSource;
+  /**
+   * Give the model the optional boolean `wait_for_previous` on every tool: a call that sets it
+   * `true` starts only after every call the model wrote before it in the same response has
+   * ended; the tool never sees the field. Default: the dispatcher's own `modelOrdering`.
+   */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 /**
@@ -49,13 +56,25 @@ export function toolwavesMiddleware(options: ToolwavesMiddlewareOptions) {
   checkOptions({
     subject: 'toolwavesMiddleware',
     options,
-    rules: { dispatcher: optionRules.dispatcher },
+    rules: { dispatcher: optionRules.dispatcher, modelOrdering: optionRules.boolean },
     required: ['dispatcher'],
     error: invalidOptions,
   });
-  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalidOptions });
+  const modelOrdering = options.modelOrdering ?? options.dispatcher.modelOrdering === true;
+  const turns = new StepTurns({
+    dispatcher: options.dispatcher,
+    error: invalidOptions,
+    modelOrdering,
+  });
   return createMiddleware({
     name: 'ToolwavesMiddleware',
+    ...(modelOrdering
+      ? {
+          // The model reads the tools with `wait_for_previous`; the tool node runs the originals.
+          wrapModelCall: (request, handler) =>
+            handler({ ...request, tools: withWaitForPreviousTools(request.tools) }),
+        }
+      : {}),
     wrapToolCall: (request, handler) =>
       runLangChainToolCall({
         turns,
@@ -64,11 +83,20 @@ export function toolwavesMiddleware(options: ToolwavesMiddlewareOptions) {
         toolCall: request.toolCall,
         messages: request.state.messages,
         signal: request.runtime.signal,
-        execute: async () => handler(request),
+        // The tool gets its own arguments: `wait_for_previous` is the dispatcher's (an edge).
+        execute: async () => handler(modelOrdering ? withoutWaitForPrevious(request) : request),
         // as a tool stopped by the signal: its error goes up through the middleware chain
         aborted: (error) => {
           throw error;
         },
       }),
   });
+}
+
+/** The request with `wait_for_previous` taken out of its call's arguments. */
+function withoutWaitForPrevious<R extends { readonly toolCall: { readonly args: unknown } }>(
+  request: R,
+): R {
+  const args = takeWaitForPrevious(request.toolCall.args).input;
+  return { ...request, toolCall: { ...request.toolCall, args } };
 }

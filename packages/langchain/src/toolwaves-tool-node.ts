@@ -1,7 +1,7 @@
 import { type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { Command, LangGraphRunnableConfig } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { StepTurns, type TurnSource } from '@toolwaves/core';
+import { StepTurns, type TurnSource, takeWaitForPrevious } from '@toolwaves/core';
 import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import { invalidOptions } from './langchain-adapter-error.js';
 import { runLangChainToolCall } from './run-langchain-tool-call.js';
@@ -10,11 +10,18 @@ import { runLangChainToolCall } from './run-langchain-tool-call.js';
 export type ToolwavesToolNodeOptions = NonNullable<ConstructorParameters<typeof ToolNode>[1]> & {
   /** The `Dispatcher` that decides when each call starts (its registry holds the declarations). */
   readonly dispatcher: TurnSource;
+  /**
+   * The model was given `wait_for_previous` (e.g. `toolJsonSchema(tool, { modelOrdering: true })`):
+   * taken out of each call's arguments before its tool runs, and `true` makes the call start
+   * after every call its message wrote before it has ended. Default: the dispatcher's own.
+   */
+  readonly modelOrdering?: boolean | undefined;
 };
 
 /** What each option must be: `dispatcher`, and those of LangGraph's `ToolNode`. */
 const TOOL_NODE_RULES: Readonly<Record<keyof ToolwavesToolNodeOptions, OptionRule<unknown>>> = {
   dispatcher: optionRules.dispatcher,
+  modelOrdering: optionRules.boolean,
   name: optionRules.string,
   tags: optionRules.arrayOf('an array of strings', optionRules.string),
   handleToolErrors: optionRules.boolean,
@@ -53,6 +60,7 @@ type ToolNodeCall = Parameters<ToolNode['runTool']>[0];
 // biome-ignore lint/suspicious/noExplicitAny: the state type, `any` by default as in `ToolNode`
 export class ToolwavesToolNode<T = any> extends ToolNode<T> {
   readonly #turns: StepTurns;
+  readonly #modelOrdering: boolean;
 
   constructor(tools: ConstructorParameters<typeof ToolNode>[0], options: ToolwavesToolNodeOptions) {
     checkOptions({
@@ -62,9 +70,14 @@ export class ToolwavesToolNode<T = any> extends ToolNode<T> {
       required: ['dispatcher'],
       error: invalidOptions,
     });
-    const { dispatcher, ...toolNodeOptions } = options;
+    const { dispatcher, modelOrdering, ...toolNodeOptions } = options;
     super(tools, toolNodeOptions);
-    this.#turns = new StepTurns({ dispatcher, error: invalidOptions });
+    this.#modelOrdering = modelOrdering ?? dispatcher.modelOrdering === true;
+    this.#turns = new StepTurns({
+      dispatcher,
+      error: invalidOptions,
+      modelOrdering: this.#modelOrdering,
+    });
   }
 
   protected override runTool(
@@ -80,7 +93,15 @@ export class ToolwavesToolNode<T = any> extends ToolNode<T> {
       toolCall: call,
       messages: messagesOf(state),
       signal: config.signal,
-      execute: () => super.runTool(call, config, state),
+      // The tool gets its own arguments: `wait_for_previous` is the dispatcher's (an edge).
+      execute: () =>
+        super.runTool(
+          this.#modelOrdering
+            ? { ...call, args: takeWaitForPrevious(call.args).input as typeof call.args }
+            : call,
+          config,
+          state,
+        ),
       aborted: (error) => this.#toolError(call, error),
     });
   }

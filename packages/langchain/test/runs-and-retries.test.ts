@@ -31,9 +31,10 @@ function countingDispatcher(): TurnSource & { readonly opened: () => number } {
   const dispatcher = new Dispatcher({ registry, mode: 'eager' });
   let opened = 0;
   return {
-    openTurn: () => {
+    // The turn's options are the adapter's (it starts every call as the rules allow): passed on.
+    openTurn: (options) => {
       opened += 1;
-      return dispatcher.openTurn();
+      return dispatcher.openTurn(options);
     },
     opened: () => opened,
   };

@@ -190,7 +190,7 @@ describe('toolwavesMiddleware in createAgent (fake model, real fs tools)', () =>
 
   it('refuses an unknown option, naming the one meant, and a registry where the dispatcher belongs', () => {
     expect(() => toolwavesMiddleware({ dispatcher: {}, dispatchr: {} } as never)).toThrow(
-      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`',
+      'Unknown option `dispatchr` in the options of toolwavesMiddleware; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
     );
     expect(() => toolwavesMiddleware({ dispatcher: new ToolRegistry() as never })).toThrow(
       'Expected `dispatcher` to be a Dispatcher (with openTurn), got a ToolRegistry',

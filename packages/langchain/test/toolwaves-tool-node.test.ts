@@ -79,7 +79,7 @@ describe('ToolwavesToolNode in a hand-built LangGraph graph (fake model, real fs
       new LangChainAdapterError({
         code: 'invalid_options',
         message:
-          'Unknown option `handleToolError` in the options of ToolwavesToolNode; did you mean `handleToolErrors`? The options are `dispatcher`, `name`, `tags`, `handleToolErrors`',
+          'Unknown option `handleToolError` in the options of ToolwavesToolNode; did you mean `handleToolErrors`? The options are `dispatcher`, `modelOrdering`, `name`, `tags`, `handleToolErrors`',
       }),
     );
   });

@@ -2,6 +2,10 @@ import type { Agent, FunctionTool, RunContext, Tool } from '@openai/agents-core'
 import { StepTurns, type TurnSource } from '@toolwaves/core';
 import { checkOptions, optionMessage, optionRules } from '@toolwaves/core/internal';
 import { invalidOptions } from './agents-adapter-error.js';
+import {
+  argumentsWithoutWaitForPrevious,
+  parametersWithWaitForPrevious,
+} from './wait-for-previous-tool.js';
 
 /** Options of {@link withToolwaves}. */
 export interface WithToolwavesOptions {
@@ -10,6 +14,12 @@ export interface WithToolwavesOptions {
    * declarations (`declareTool`, or the toolwaves tools themselves), by the function tools' names.
    */
   readonly dispatcher: TurnSource;
+  /**
+   * Give the model the argument `wait_for_previous` on every function tool: a call that sets it
+   * `true` starts only after every call of the same response the runner started before it has
+   * ended; the tool never sees the field. Default: the dispatcher's own `modelOrdering`.
+   */
+  readonly modelOrdering?: boolean | undefined;
 }
 
 const invalid = invalidOptions;
@@ -49,13 +59,16 @@ export function withToolwaves<
   checkOptions({
     subject: 'withToolwaves',
     options,
-    rules: { dispatcher: optionRules.dispatcher },
+    rules: { dispatcher: optionRules.dispatcher, modelOrdering: optionRules.boolean },
     required: ['dispatcher'],
     error: invalid,
   });
-  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalid });
+  const modelOrdering = options.modelOrdering ?? options.dispatcher.modelOrdering === true;
+  const turns = new StepTurns({ dispatcher: options.dispatcher, error: invalid, modelOrdering });
+  const schedule = <TTool extends Tool<never>>(tool: TTool): TTool =>
+    scheduled(tool, turns, modelOrdering);
   if (Array.isArray(target)) {
-    return (target as readonly Tool<never>[]).map((tool) => scheduled(tool, turns)) as Result;
+    return (target as readonly Tool<never>[]).map(schedule) as Result;
   }
   const agent = target as unknown as Agent<unknown, never>;
   if (typeof agent?.clone !== 'function' || !Array.isArray(agent.tools)) {
@@ -69,12 +82,16 @@ export function withToolwaves<
     );
   }
   return agent.clone({
-    tools: agent.tools.map((tool) => scheduled(tool, turns)),
+    tools: agent.tools.map((tool) => schedule(tool)),
   }) as unknown as Result;
 }
 
 /** A function tool whose `invoke` goes through the turn of its step; any other tool as it is. */
-function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TTool {
+function scheduled<TTool extends Tool<never>>(
+  tool: TTool,
+  turns: StepTurns,
+  modelOrdering: boolean,
+): TTool {
   if (tool.type !== 'function') return tool;
   const inner = tool as unknown as FunctionTool<unknown, never, unknown>;
   const invoke: FunctionTool<unknown, never, unknown>['invoke'] = async (
@@ -89,7 +106,13 @@ function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TT
       step: details?.signal,
       call: { id: details?.toolCall?.callId ?? '', name: inner.name, input: parsed(input) },
       signal: details?.signal,
-      execute: () => inner.invoke(runContext, input, details),
+      // The tool gets its own arguments: `wait_for_previous` is the dispatcher's (an edge).
+      execute: () =>
+        inner.invoke(
+          runContext,
+          modelOrdering ? argumentsWithoutWaitForPrevious(input) : input,
+          details,
+        ),
       output: (value) => (typeof value === 'string' ? value : JSON.stringify(value)),
     });
     if (outcome.kind === 'ran') return outcome.value;
@@ -101,6 +124,15 @@ function scheduled<TTool extends Tool<never>>(tool: TTool, turns: StepTurns): TT
   // the same tool (its descriptors, its prototype), with `invoke` going through the turn
   const descriptors: PropertyDescriptorMap = Object.getOwnPropertyDescriptors(tool);
   descriptors.invoke = { value: invoke, enumerable: true, writable: true, configurable: true };
+  if (modelOrdering) {
+    const parameters = parametersWithWaitForPrevious(inner);
+    descriptors.parameters = {
+      value: parameters,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    };
+  }
   return Object.create(Object.getPrototypeOf(tool), descriptors) as TTool;
 }
 

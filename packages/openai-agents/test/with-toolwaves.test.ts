@@ -160,7 +160,7 @@ describe('withToolwaves on an Agents SDK agent (scripted model, real fs tools)',
       new AgentsAdapterError({
         code: 'invalid_options',
         message:
-          'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`',
+          'Unknown option `dispacher` in the options of withToolwaves; did you mean `dispatcher`? The options are `dispatcher`, `modelOrdering`',
       }),
     );
     expect(() => withToolwaves([], { dispatcher: new ToolRegistry() as never })).toThrow(

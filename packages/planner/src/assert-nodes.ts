@@ -10,7 +10,8 @@ export interface AssertNodesOptions {
 
 /**
  * Checks what the planning functions consult: `nodes` is an array, `nodes[i].index === i`,
- * `parallelizable` is a boolean and, for concurrency-safe calls only (the key is only consulted
+ * `parallelizable` is a boolean, `after` lists earlier calls, `afterPrevious` is a known source
+ * and, for concurrency-safe calls only (the key is only consulted
  * for them), `resourceKey` is a string and `access` a list of
  * `{ key: string, mode: 'read' | 'write' }`. Internal to the package; the first-fit planners
  * run the same checks piece by piece ({@link assertNode}, {@link isWriteAccess}) while they
@@ -59,6 +60,7 @@ export function assertNode(
       fail(`nodes[${i}].estimateMs`, 'a finite number from 0 and up', estimate);
     }
   }
+  assertEdges(node, i);
   if (!node.parallelizable) return;
   const key: unknown = node.resourceKey;
   if (key !== undefined && typeof key !== 'string') {
@@ -86,6 +88,24 @@ export function isWriteAccess(entry: Access, call: number, position: number): bo
   const key: unknown = entry.key;
   if (typeof key !== 'string') fail(`nodes[${call}].access[${position}].key`, 'a string', key);
   return mode === 'write';
+}
+
+/** `after` lists earlier calls (integers from 0 below `i`); `afterPrevious` is a known source. */
+function assertEdges(node: PlanNode, i: number): void {
+  const after: unknown = node.after;
+  if (after !== undefined) {
+    if (!Array.isArray(after)) fail(`nodes[${i}].after`, 'an array of earlier calls', after);
+    for (let e = 0; e < after.length; e++) {
+      const call: unknown = after[e];
+      if (typeof call !== 'number' || !Number.isInteger(call) || call < 0 || call >= i) {
+        fail(`nodes[${i}].after[${e}]`, `an earlier call (an integer from 0 to ${i - 1})`, call);
+      }
+    }
+  }
+  const previous: unknown = node.afterPrevious;
+  if (previous !== undefined && previous !== 'after-previous' && previous !== 'wait_for_previous') {
+    fail(`nodes[${i}].afterPrevious`, "'after-previous' or 'wait_for_previous'", previous);
+  }
 }
 
 function fail(field: string, expected: string, value: unknown): never {

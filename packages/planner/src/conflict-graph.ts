@@ -1,4 +1,5 @@
 import { conflicts } from './conflicts.js';
+import { edgesOf, hasEdges } from './edges-of.js';
 import { estimateOf } from './estimate-of.js';
 import type { PlanNode } from './types.js';
 
@@ -20,6 +21,12 @@ export interface ConflictGraph {
   readonly earlier: readonly (readonly number[])[];
   /** For each safe call, the positions of the later safe calls it conflicts with, ascending. */
   readonly later: readonly (readonly number[])[];
+  /**
+   * The ordering edges that touch a call that is not concurrency-safe, as `[before, after]`
+   * model indices: the order of the waves must keep them. (Safe calls that an edge joins, or a
+   * chain of edges through unsafe calls, are in `earlier`/`later` as a conflict.)
+   */
+  readonly unsafeEdges: readonly (readonly [number, number])[];
 }
 
 /** Options of {@link conflictGraph}. */
@@ -46,15 +53,46 @@ export function conflictGraph(
   const durations = safe.map((call) => estimateOf(nodes[call]!));
   const earlier: number[][] = safe.map(() => []);
   const later: number[][] = safe.map(() => []);
+  const positionOf = new Int32Array(nodes.length).fill(-1);
+  safe.forEach((call, position) => {
+    positionOf[call] = position;
+  });
+  const { reach, unsafeEdges } = edgesThroughUnsafe(nodes, positionOf);
   for (let b = 1; b < safe.length; b++) {
     if (performance.now() > deadline) return undefined;
     const node = nodes[safe[b]!]!;
+    const reached = reach[safe[b]!];
     for (let a = 0; a < b; a++) {
-      if (conflicts(nodes[safe[a]!]!, node)) {
+      if (conflicts(nodes[safe[a]!]!, node) || reached?.has(a) === true) {
         earlier[b]!.push(a);
         later[a]!.push(b);
       }
     }
   }
-  return { safe, unsafe, durations, earlier, later };
+  return { safe, unsafe, durations, earlier, later, unsafeEdges };
+}
+
+/**
+ * Per call, the safe calls (by position) that reach it through a chain of ordering edges whose
+ * inner calls are all unsafe: they must run in an earlier wave although the search does not see
+ * the unsafe calls between them. Also lists the edges that touch an unsafe call.
+ */
+function edgesThroughUnsafe(
+  nodes: readonly PlanNode[],
+  positionOf: Int32Array,
+): { reach: (Set<number> | undefined)[]; unsafeEdges: [number, number][] } {
+  const reach: (Set<number> | undefined)[] = [];
+  const unsafeEdges: [number, number][] = [];
+  for (const node of nodes) {
+    if (!hasEdges(node)) continue;
+    const reached = new Set<number>();
+    for (const { call } of edgesOf(node)) {
+      const position = positionOf[call]!;
+      if (position >= 0) reached.add(position);
+      else for (const through of reach[call] ?? []) reached.add(through);
+      if (position < 0 || !node.parallelizable) unsafeEdges.push([call, node.index]);
+    }
+    reach[node.index] = reached;
+  }
+  return { reach, unsafeEdges };
 }

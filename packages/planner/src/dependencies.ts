@@ -8,7 +8,9 @@ import type { PlanNode } from './types.js';
  * - rule 4: a concurrency-safe call waits for every earlier call it {@link conflicts} with
  *   (overlapping `/`-keys, at least one of the two a write);
  * - rule 5, both ways: a call that is not concurrency-safe waits for every earlier call, and
- *   every later call waits for it.
+ *   every later call waits for it;
+ * - ordering edges: a call waits for each call of its `after` list, and for every earlier call
+ *   when `afterPrevious` is set (see {@link edgesOf}).
  *
  * Each answer is a small set with that meaning, ascending: waits implied by others are left out
  * (after a call that is not concurrency-safe, a keyless call waits for that call alone; a write
@@ -86,7 +88,14 @@ export class DependencyTracker {
     if (ownKey !== undefined) this.index.record(ownKey, true, call);
     for (let a = 0; a < keys.length; a++) this.index.record(keys[a]!, writes[a]!, call);
 
-    const answer = this.answer;
+    let answer = this.answer;
+    if (node.afterPrevious !== undefined) {
+      // Every earlier call: those of the frontier no later call waits for imply all the others.
+      answer = this.frontier.filter((earlier) => !this.waitedOn[earlier]);
+    } else if (node.after !== undefined) {
+      // An edge to a call up to the barrier is implied: this call waits for the barrier anyway.
+      for (const earlier of node.after) if (earlier > this.barrier) this.found(earlier);
+    }
     if (answer.length === 0 && this.barrier >= 0) answer.push(this.barrier);
     for (const earlier of answer) this.waitedOn[earlier] = true;
     this.frontier.push(call);
@@ -98,8 +107,8 @@ export class DependencyTracker {
 /**
  * For each call of a batch, the earlier calls it must wait for when calls start as soon as they
  * may: `dependencies(nodes)[i]` is what {@link DependencyTracker.add} answers for `nodes[i]`
- * (rule 4 for conflicting concurrency-safe calls, rule 5 both ways for calls that are not;
- * waits implied by others left out).
+ * (rule 4 for conflicting concurrency-safe calls, rule 5 both ways for calls that are not,
+ * ordering edges; waits implied by others left out).
  *
  * @throws {PlannerError} `invalid_nodes` for a malformed node.
  * @example

@@ -1,7 +1,8 @@
 import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
 import { accessesOf } from './accesses-of.js';
+import { edgesOf } from './edges-of.js';
 import { PlannerError } from './planner-error.js';
-import type { AccessMode, Plan, PlanNode } from './types.js';
+import type { AccessMode, CallEdge, EdgeSource, Plan, PlanNode } from './types.js';
 import { checkPlannerOptions } from './unknown-options.js';
 import { verifyPlan } from './verify-plan.js';
 
@@ -21,6 +22,8 @@ export type PlacementCause =
       readonly ownKey: string;
       readonly ownMode: AccessMode;
     }
+  /** After an earlier call it follows by an ordering edge (the one in the latest wave). */
+  | { readonly kind: 'edge'; readonly call: number; readonly source: EdgeSource }
   /** After an earlier call that is not concurrency-safe, which nothing crosses (rule 5). */
   | { readonly kind: 'barrier'; readonly call: number }
   /** Safe and keyless, nothing holds it back: the earliest open wave. */
@@ -38,9 +41,14 @@ export interface CallExplanation {
   readonly index: number;
   /** Its wave: the position in `plan.waves`, from 0 (the `reason` text counts waves from 1). */
   readonly wave: number;
-  /** The cause in words, e.g. "waits for call 0 on key fs:/a (write)". */
+  /**
+   * The cause in words, e.g. "waits for call 0 on key fs:/a (write)"; every ordering edge of the
+   * call is named too ("waits for call 2: `after`", "…; follows call 0 (`after`)").
+   */
   readonly reason: string;
   readonly cause: PlacementCause;
+  /** The call's ordering edges ({@link edgesOf}), when it has any. */
+  readonly edges?: readonly CallEdge[];
 }
 
 /** Options of {@link explainPlan}. */
@@ -60,12 +68,17 @@ export interface ExplainPlanOptions {
  * - "not concurrency-safe: runs alone";
  * - "waits for call 0 on key fs:/a (write)" (plus the call's own key when they differ by
  *   hierarchy);
+ * - "waits for call 2: `after`" when an ordering edge holds it back (`after-previous`,
+ *   `wait_for_previous` for calls that follow every earlier call);
  * - "stays after call 2, which is not concurrency-safe (rule 5)";
  * - "keyless: joins the earliest open wave", or "no earlier call conflicts with its keys:
  *   joins the earliest open wave";
  * - "sequential: one call per wave, in model order";
  * - for plans that put a call later than needed (e.g. a duration-aware planner):
  *   "placed by the planner: no rule keeps it out of wave 2".
+ *
+ * A call's edges that are not its binding constraint are named after it: "…; follows call 0
+ * (`after`)", or "…; follows every earlier call (`wait_for_previous`)".
  *
  * @throws {PlannerError} `invalid_plan` when the plan breaks the rules ({@link verifyPlan}).
  * @example
@@ -107,12 +120,18 @@ export function explainPlan(
   const latest = new AccessRecord();
   const keyNodes: KeyNode[] = [];
   let barrier = -1;
+  // The call before the current one in the latest wave (-1: none), for `afterPrevious`.
+  let latestCall = -1;
   const explanations: CallExplanation[] = [];
   for (let call = 0; call < nodes.length; call++) {
     const node = nodes[call]!;
     const wave = waveOf[call]!;
+    const edge = bindingEdge(node, waveOf, latestCall);
+    if (latestCall === -1 || wave > waveOf[latestCall]!) latestCall = call;
+    const explain = (cause: PlacementCause): CallExplanation =>
+      explanation(node, wave, cause, cause.kind === 'edge' ? undefined : edge);
     if (!node.parallelizable) {
-      explanations.push(explain(call, wave, { kind: 'unsafe' }));
+      explanations.push(explain({ kind: 'unsafe' }));
       if (ordered) barrier = call;
       continue;
     }
@@ -129,17 +148,20 @@ export function explainPlan(
     }
 
     const barrierWave = barrier === -1 ? -1 : waveOf[barrier]!;
-    const constraint = Math.max(latest.value, barrierWave);
+    const edgeWave = edge === undefined ? -1 : waveOf[edge.call]!;
+    const constraint = Math.max(latest.value, barrierWave, edgeWave);
     const earliest = joinable[constraint + 1]!;
     if (plan.planner === 'sequential') {
-      explanations.push(explain(call, wave, { kind: 'sequential' }));
+      explanations.push(explain({ kind: 'sequential' }));
     } else if (wave !== earliest) {
-      explanations.push(explain(call, wave, { kind: 'planner-choice', earliest }));
+      explanations.push(explain({ kind: 'planner-choice', earliest }));
+    } else if (edge !== undefined && edgeWave > Math.max(latest.value, barrierWave)) {
+      explanations.push(explain({ kind: 'edge', call: edge.call, source: edge.source }));
     } else if (latest.value !== -1 && latest.value > barrierWave) {
       const theirs = accessesOf(nodes[latest.call]!)[latest.access]!;
       const mine = own[ownAccess]!;
       explanations.push(
-        explain(call, wave, {
+        explain({
           kind: 'waits',
           call: latest.call,
           key: theirs.key,
@@ -149,16 +171,63 @@ export function explainPlan(
         }),
       );
     } else if (barrier !== -1) {
-      explanations.push(explain(call, wave, { kind: 'barrier', call: barrier }));
+      explanations.push(explain({ kind: 'barrier', call: barrier }));
     } else {
-      explanations.push(explain(call, wave, { kind: own.length === 0 ? 'keyless' : 'free' }));
+      explanations.push(explain({ kind: own.length === 0 ? 'keyless' : 'free' }));
     }
   }
   return explanations;
 }
 
-function explain(index: number, wave: number, cause: PlacementCause): CallExplanation {
-  return { index, wave, reason: describeCause(cause), cause };
+/** Of a call's edges, the one to the call in the latest wave (ties: the earliest call). */
+function bindingEdge(node: PlanNode, waveOf: Int32Array, latestCall: number): CallEdge | undefined {
+  if (node.afterPrevious !== undefined) {
+    if (latestCall === -1) return undefined;
+    const source = node.after?.includes(latestCall) === true ? 'after' : node.afterPrevious;
+    return { call: latestCall, source };
+  }
+  let binding: CallEdge | undefined;
+  for (const call of node.after ?? []) {
+    if (binding === undefined || waveOf[call]! > waveOf[binding.call]!) {
+      binding = { call, source: 'after' };
+    }
+  }
+  return binding;
+}
+
+/** A call's explanation; with edges, `reason` names those the cause does not (`binding`'s). */
+function explanation(
+  node: PlanNode,
+  wave: number,
+  cause: PlacementCause,
+  binding: CallEdge | undefined,
+): CallExplanation {
+  const reason = describeCause(cause);
+  if (binding === undefined && cause.kind !== 'edge')
+    return { index: node.index, wave, reason, cause };
+  const edges = edgesOf(node);
+  const named = cause.kind === 'edge' ? cause.call : -1;
+  const others = describeOtherEdges(node, named);
+  return {
+    index: node.index,
+    wave,
+    reason: others === '' ? reason : `${reason}; ${others}`,
+    cause,
+    edges,
+  };
+}
+
+/** The edges of `node` other than the one to call `named`, in words ('' when none). */
+function describeOtherEdges(node: PlanNode, named: number): string {
+  const parts: string[] = [];
+  const others = [...new Set(node.after)].filter((call) => call !== named).sort((a, b) => a - b);
+  if (others.length > 0) {
+    parts.push(`follows call${others.length > 1 ? 's' : ''} ${others.join(', ')} (\`after\`)`);
+  }
+  if (node.afterPrevious !== undefined) {
+    parts.push(`follows every earlier call (\`${node.afterPrevious}\`)`);
+  }
+  return parts.join('; ');
 }
 
 function describeCause(cause: PlacementCause): string {
@@ -172,6 +241,8 @@ function describeCause(cause: PlacementCause): string {
           : `, which overlaps its key ${cause.ownKey} (${cause.ownMode})`;
       return `waits for call ${cause.call} on key ${cause.key} (${cause.mode})${own}`;
     }
+    case 'edge':
+      return `waits for call ${cause.call}: \`${cause.source}\``;
     case 'barrier':
       return `stays after call ${cause.call}, which is not concurrency-safe (rule 5)`;
     case 'keyless':

@@ -15,7 +15,8 @@ interface WaveInProgress {
  * - not concurrency-safe → a new wave of its own, born closed (with `ordered`, it also becomes
  *   a fence: later calls go to later waves);
  * - safe → the earliest open wave positioned after every wave that holds an earlier
- *   conflicting call (and after the fence); if there is none, a new open wave.
+ *   conflicting call or a call it follows by an edge (`after`, `afterPrevious`), and after the
+ *   fence; if there is none, a new open wave.
  *
  * No wave is scanned: waves born open are listed in `openWaves` in position order and new
  * waves are appended, so "the earliest open wave after position p" is
@@ -37,11 +38,17 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
   const openWaves: number[] = [];
   const openUpTo: number[] = [];
   let fence = -1;
+  // For ordering edges: each call's wave, and the latest wave holding any call so far.
+  const waveOf = new Int32Array(nodes.length);
+  let latestWave = -1;
 
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i];
     assertNode(node, i);
     if (!node.parallelizable) {
+      // A new wave at the end: after every wave, so after whatever its edges name.
+      waveOf[i] = waves.length;
+      latestWave = waves.length;
       if (options.ordered) {
         // Nothing crosses this call: the waves before it accept no more calls.
         for (let o = openWaves.length - 1; o >= 0 && waves[openWaves[o]!]!.open; o--) {
@@ -68,7 +75,11 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
       index.latest(keyNode, write, latest);
     }
 
-    const after = Math.max(latest.value, fence);
+    let after = Math.max(latest.value, fence);
+    if (node.afterPrevious !== undefined) after = Math.max(after, latestWave);
+    else if (node.after !== undefined) {
+      for (const earlier of node.after) after = Math.max(after, waveOf[earlier]!);
+    }
     const rank = after < 0 ? 0 : openUpTo[after]!;
     let position: number;
     if (rank < openWaves.length) {
@@ -80,6 +91,9 @@ export function firstFit(nodes: readonly PlanNode[], options: FirstFitOptions): 
       openWaves.push(position);
       openUpTo.push(openWaves.length);
     }
+
+    waveOf[i] = position;
+    if (position > latestWave) latestWave = position;
 
     // Positions in the call's accessesOf() list: the resourceKey first, then `access`.
     const first = ownKey === undefined ? 0 : 1;

@@ -3,6 +3,7 @@ export { closestName } from './closest-name.js';
 export { conflicts } from './conflicts.js';
 export { DependencyTracker, dependencies } from './dependencies.js';
 export { EagerQueue, type EagerQueueCall, type EagerQueueOptions } from './eager-queue.js';
+export { edgesOf, followsByEdge } from './edges-of.js';
 export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
 export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
 export { explainPlan } from './explain-plan.js';
@@ -24,11 +25,14 @@ export { simulateEager } from './simulate-eager.js';
 export type {
   Access,
   AccessMode,
+  CallEdge,
   EagerPriority,
+  EdgeSource,
   Plan,
   PlanNode,
   Planner,
   PlanOptions,
+  PreviousEdgeSource,
   Schedule,
   Wave,
 } from './types.js';

@@ -7,7 +7,8 @@ import type { Wave } from './types.js';
  * and no cycle among groups; their cost does not depend on their order, so any order that
  * keeps rule 4 will do. This one is the topological order that always runs next the ready group
  * holding the earliest call, with every call that is not concurrency-safe as a group of its own
- * (no rule orders it): calls stay as close to model order as the partition lets them.
+ * (no rule but its ordering edges, `unsafeEdges`, orders it): calls stay as close to model
+ * order as the partition lets them.
  * Safe waves are marked open (they could take more safe calls), the others closed.
  * Internal to the package.
  *
@@ -25,7 +26,7 @@ export function orderWaves(graph: ConflictGraph, blocks: readonly (readonly numb
   const first = (group: number): number =>
     group < blocks.length ? graph.safe[blocks[group]![0]!]! : graph.unsafe[group - blocks.length]!;
   const waiting = new Int32Array(count);
-  const next: number[][] = blocks.map(() => []);
+  const next: number[][] = Array.from({ length: count }, () => []);
   graph.earlier.forEach((before, position) => {
     const to = blockOf[position]!;
     for (const from of before) {
@@ -34,6 +35,21 @@ export function orderWaves(graph: ConflictGraph, blocks: readonly (readonly numb
       waiting[to]!++;
     }
   });
+
+  // Ordering edges that touch an unsafe call order its group too.
+  if (graph.unsafeEdges.length > 0) {
+    const group = new Map<number, number>();
+    for (let position = 0; position < graph.safe.length; position++) {
+      group.set(graph.safe[position]!, blockOf[position]!);
+    }
+    for (let u = 0; u < graph.unsafe.length; u++) group.set(graph.unsafe[u]!, blocks.length + u);
+    for (const [before, after] of graph.unsafeEdges) {
+      const from = group.get(before)!;
+      const to = group.get(after)!;
+      next[from]!.push(to);
+      waiting[to]!++;
+    }
+  }
 
   const ready: number[] = [];
   for (let group = 0; group < count; group++) if (waiting[group] === 0) ready.push(group);
@@ -44,11 +60,8 @@ export function orderWaves(graph: ConflictGraph, blocks: readonly (readonly numb
     const group = ready[pick]!;
     ready[pick] = ready[ready.length - 1]!;
     ready.pop();
-    if (group >= blocks.length) {
-      waves.push({ calls: [first(group)], open: false });
-      continue;
-    }
-    waves.push({ calls: blocks[group]!.map((position) => graph.safe[position]!), open: true });
+    if (group >= blocks.length) waves.push({ calls: [first(group)], open: false });
+    else waves.push({ calls: blocks[group]!.map((position) => graph.safe[position]!), open: true });
     for (const to of next[group]!) if (--waiting[to]! === 0) ready.push(to);
   }
   return waves;

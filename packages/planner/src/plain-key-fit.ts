@@ -1,4 +1,5 @@
 import { assertNode } from './assert-nodes.js';
+import { hasEdges } from './edges-of.js';
 import type { FirstFitOptions, Plan, PlanNode, Wave } from './types.js';
 
 /**
@@ -9,9 +10,9 @@ import type { FirstFitOptions, Plan, PlanNode, Wave } from './types.js';
  *
  * Whether the fast path applies is found while planning: each distinct key is checked once when
  * first seen (its `/`-prefixes against the keys seen, and against the prefixes of the keys
- * seen). On the first call with an `access` list or a key that overlaps another, it gives up and
- * returns `undefined`, and the caller plans with the general path. Same plan as
- * {@link firstFit}'s general path; internal to the package.
+ * seen). On the first safe call with an `access` list, an ordering edge or a key that overlaps
+ * another, it gives up and returns `undefined`, and the caller plans with the general path.
+ * Same plan as {@link firstFit}'s general path; internal to the package.
  */
 export function plainKeyFit(
   nodes: readonly PlanNode[],
@@ -47,7 +48,7 @@ export function plainKeyFit(
       openUpTo[waveCount++] = openCount;
       continue;
     }
-    if (node.access !== undefined) return undefined;
+    if (node.access !== undefined || hasEdges(node)) return undefined;
     const key = node.resourceKey;
     let id = -1;
     let after = fence;

@@ -25,6 +25,34 @@ export interface PlanNode {
   readonly access?: readonly Access[];
   /** Expected duration, for duration-aware planners and the simulator. */
   readonly estimateMs?: number;
+  /**
+   * Ordering edges: earlier calls (indices below `index`) this call must follow whatever their
+   * declarations — a later wave than each, or a start after each ended (a `ToolCall`'s `after`
+   * ids, resolved). See {@link edgesOf}.
+   */
+  readonly after?: readonly number[];
+  /**
+   * Set when the call must follow every earlier call of the batch; the value names why, for
+   * explanations and events: `'after-previous'` (its tool runs after the previous calls) or
+   * `'wait_for_previous'` (the model asked).
+   */
+  readonly afterPrevious?: PreviousEdgeSource;
+}
+
+/**
+ * What put an ordering edge on a call: `'after'` (the call's own list of ids), `'after-previous'`
+ * (its tool declares `runs: 'after-previous'`) or `'wait_for_previous'` (the model set that
+ * argument). Named in explanations ("waits for call 2: `after`") and events.
+ */
+export type EdgeSource = 'after' | PreviousEdgeSource;
+
+/** The edge sources that make a call follow every earlier call. */
+export type PreviousEdgeSource = 'after-previous' | 'wait_for_previous';
+
+/** One ordering edge of a call: it follows the earlier call `call`, because of `source`. */
+export interface CallEdge {
+  readonly call: number;
+  readonly source: EdgeSource;
 }
 
 /** A group of calls that may run at the same time. */

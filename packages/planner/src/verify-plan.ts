@@ -21,6 +21,8 @@ export interface VerifyPlanOptions {
  * - rule 4: of two conflicting concurrency-safe calls, the earlier runs in the earlier wave
  *   (the order of a safe call relative to an unsafe one is rule 5's business: greedy may move
  *   a safe call ahead of an unsafe one, as the seed's worked example does);
+ * - edges: a call runs in a later wave than each call of its `after` list, and than every
+ *   earlier call when `afterPrevious` is set;
  * - rule 5, with `ordered: true`: every call before a call that is not concurrency-safe runs in
  *   an earlier wave, every call after it in a later one.
  *
@@ -50,6 +52,7 @@ export function verifyPlan(
   const waveOf = placeCalls(nodes.length, waves, violations);
   checkUnsafeAlone(nodes, waves, waveOf, violations);
   checkConflicts(nodes, waveOf, violations);
+  checkEdges(nodes, waveOf, violations);
   if (options.ordered === true) checkBarriers(nodes, waveOf, violations);
   return violations;
 }
@@ -152,6 +155,31 @@ function checkConflicts(
     for (let a = 0; a < own.length; a++) {
       index.record(keyNodes[a]!, own[a]!.mode === 'write', w, call, a);
     }
+  }
+}
+
+/** Ordering edges: a call runs in a later wave than every call it follows. */
+function checkEdges(nodes: readonly PlanNode[], waveOf: Int32Array, violations: string[]): void {
+  // latest: the call before `call` in the latest wave (-1: none), for `afterPrevious`.
+  let latest = -1;
+  for (let call = 0; call < nodes.length; call++) {
+    const node = nodes[call]!;
+    const w = waveOf[call]!;
+    const broken = (earlier: number, source: string): void => {
+      violations.push(
+        `call ${call} (wave ${w + 1}) does not run after call ${earlier} (wave ${waveOf[earlier]! + 1}), which it follows by an edge (\`${source}\`)`,
+      );
+    };
+    if (w !== -1) {
+      if (node.afterPrevious !== undefined) {
+        if (latest !== -1 && waveOf[latest]! >= w) broken(latest, node.afterPrevious);
+      } else if (node.after !== undefined) {
+        for (const earlier of node.after) {
+          if (waveOf[earlier] !== -1 && waveOf[earlier]! >= w) broken(earlier, 'after');
+        }
+      }
+    }
+    if (w !== -1 && (latest === -1 || w > waveOf[latest]!)) latest = call;
   }
 }
 

@@ -1,6 +1,7 @@
 import { resolveArrivalTimes } from './arrival-times.js';
 import { assertNodes } from './assert-nodes.js';
 import { conflicts } from './conflicts.js';
+import { followsByEdge } from './edges-of.js';
 import { estimateOf } from './estimate-of.js';
 import { resolveMaxConcurrency } from './max-concurrency.js';
 import type { PlanNode, PlanOptions, Schedule } from './types.js';
@@ -30,6 +31,7 @@ export interface VerifyScheduleOptions extends PlanOptions {
  * - shape: one finite start and end per call, no end before its start;
  * - two conflicting concurrency-safe calls ({@link conflicts}) do not overlap (rule 3), and the
  *   earlier in model order ends before the later starts (rule 4);
+ * - a call that follows another by an ordering edge ({@link followsByEdge}) starts after it ends;
  * - a call that is not concurrency-safe overlaps no other call (rule 2), every earlier call ends
  *   before it starts and every later call starts after it ends: nothing crosses it (rule 5);
  * - at no moment do more than `maxConcurrency` (default 8) calls run;
@@ -115,6 +117,13 @@ function checkPairs(nodes: readonly PlanNode[], schedule: Schedule, violations: 
       if (endMs[earlier]! <= startMs[later]!) continue; // in order: nothing to break
       const a = nodes[earlier]!;
       const b = nodes[later]!;
+      const edge = followsByEdge(a, b);
+      if (edge !== undefined) {
+        violations.push(
+          `call ${later} starts before call ${earlier} ends, but follows it by an edge (\`${edge}\`): calls ${earlier} [${startMs[earlier]}, ${endMs[earlier]}) and ${later} [${startMs[later]}, ${endMs[later]})`,
+        );
+        continue;
+      }
       const barrier = !a.parallelizable ? earlier : !b.parallelizable ? later : -1;
       if (barrier === -1 && !conflicts(a, b)) continue;
       const overlap = startMs[earlier]! < endMs[later]! && startMs[later]! < endMs[earlier]!;

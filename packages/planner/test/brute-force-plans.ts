@@ -1,4 +1,5 @@
 import { conflicts, makespan, type Plan, type PlanNode, verifyPlan } from '@toolwaves/planner';
+import { referenceEdges } from './edge-arbitraries.js';
 
 // Brute force for the optimal planner's tests: every ordered partition of the calls into
 // waves, those verifyPlan accepts, the least (makespan, wave count).
@@ -83,11 +84,21 @@ export function bruteForce(nodes: readonly PlanNode[], maxConcurrency: number) {
     );
     if (deadlock) continue;
     for (const order of permutations(groups.length)) {
-      if (verifyPlan(nodes, planOf(groups, order)).length === 0) {
+      const plan = planOf(groups, order);
+      if (verifyPlan(nodes, plan).length === 0 && keepsEdges(nodes, plan)) {
         best = { makespan: time, waves };
         break;
       }
     }
   }
   return best;
+}
+
+/** Plainly: every call runs in a later wave than each call an ordering edge makes it follow. */
+function keepsEdges(nodes: readonly PlanNode[], plan: Plan): boolean {
+  const waveOf: number[] = [];
+  plan.waves.forEach((wave, w) => {
+    for (const call of wave.calls) waveOf[call] = w;
+  });
+  return referenceEdges(nodes).every(([earlier, later]) => waveOf[earlier]! < waveOf[later]!);
 }

@@ -7,4 +7,4 @@ export { JournalDriver } from './journal-driver.js';
 export { mayRerun } from './may-rerun.js';
 export { RestateTurnError, type RestateTurnErrorCode } from './restate-turn-error.js';
 export { type DurableTurnOptions, runDurableTurn, type TurnOpener } from './run-durable-turn.js';
-export { outcomeUnknownText, type StepOutcome } from './step-outcome.js';
+export { cutByCrashText, type StepOutcome } from './step-outcome.js';

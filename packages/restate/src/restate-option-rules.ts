@@ -28,6 +28,7 @@ export const RESTATE_OPTION_RULES = {
   turnId: optionRules.nonEmptyString,
   driver: optionRules.withMethods('a JournalDriver (with step)', ['step']),
   tool: optionRules.withMethods('a tool ({ name, execute(input, context) })', ['execute']),
+  coordinator: optionRules.withMethods('a fleet Coordinator (with acquire)', ['acquire']),
   durations: {
     expected: 'a Map',
     test: (value: unknown): value is Map<string, number> => value instanceof Map,

@@ -1,5 +1,12 @@
 import { type Context, TerminalError } from '@restatedev/restate-sdk';
-import type { Tool, ToolCall, ToolContext, ToolOutput, ToolResult } from '@toolwaves/core';
+import type {
+  Coordinator,
+  Tool,
+  ToolCall,
+  ToolContext,
+  ToolOutput,
+  ToolResult,
+} from '@toolwaves/core';
 import { checkOption, checkOptions } from '@toolwaves/core/internal';
 import { durableExecute } from './durable-execute.js';
 import { JournalDriver } from './journal-driver.js';
@@ -33,6 +40,13 @@ export interface DurableTurnOptions {
    * call ids may repeat.
    */
   readonly turnId?: string;
+  /**
+   * A fleet coordinator (`redisCoordinator` of `@toolwaves/redis`): every run of a tool holds its
+   * accesses fleet-wide, its fencing token in `ToolContext.fencingToken`. Give it here, not to
+   * the Dispatcher: the grant is asked inside the call's journaled step, so a finished call
+   * replays without asking and a re-run asks again and gets a newer token.
+   */
+  readonly coordinator?: Coordinator;
 }
 
 /**
@@ -69,7 +83,14 @@ export async function runDurableTurn(
   const results = calls.map((call) =>
     turn.run(
       call,
-      durableExecute({ driver, call, tool: registry.get(call.name), turnId, durations }),
+      durableExecute({
+        driver,
+        call,
+        tool: registry.get(call.name),
+        turnId,
+        coordinator: options.coordinator,
+        durations,
+      }),
     ),
   );
   const answered = Promise.all(results);
@@ -99,11 +120,11 @@ export async function runDurableTurn(
 
 /** The options as every toolwaves package checks them (core's checker), then the context. */
 function checkArguments(ctx: Context, options: DurableTurnOptions): DurableTurnOptions {
-  const { dispatcher, registry, calls, turnId } = RESTATE_OPTION_RULES;
+  const { dispatcher, registry, calls, turnId, coordinator } = RESTATE_OPTION_RULES;
   checkOptions({
     subject: 'runDurableTurn',
     options,
-    rules: { dispatcher, registry, calls, turnId },
+    rules: { dispatcher, registry, calls, turnId, coordinator },
     required: ['dispatcher', 'registry', 'calls'],
     error: invalidOptions,
   });

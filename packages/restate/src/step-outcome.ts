@@ -1,4 +1,4 @@
-import type { ToolOutput } from '@toolwaves/core';
+import { outcomeUnknownText, type ToolOutput } from '@toolwaves/core';
 import { checkOptions } from '@toolwaves/core/internal';
 import { invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js';
 
@@ -8,10 +8,20 @@ import { invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js'
  */
 export type StepOutcome = (
   | { readonly kind: 'text'; readonly content: string }
-  | { readonly kind: 'output'; readonly content: string; readonly isError: boolean }
+  | {
+      readonly kind: 'output';
+      readonly content: string;
+      readonly isError: boolean;
+      /** The tool itself answered that its outcome is unknown (`ToolOutput.outcomeUnknown`). */
+      readonly unknown?: true;
+    }
   | { readonly kind: 'threw'; readonly message: string }
   | { readonly kind: 'other'; readonly value?: unknown }
-  | { readonly kind: 'unknown' }
+  | {
+      readonly kind: 'unknown';
+      /** What cut the tool off (default: a crash of the service while it ran). */
+      readonly cause?: string;
+    }
 ) & {
   /** How long the tool ran, in ms, when it ran (journaled: a replay reports the same). */
   readonly ms?: number;
@@ -25,11 +35,10 @@ export function outcomeOf(output: unknown): StepOutcome {
     output !== null &&
     typeof (output as ToolOutput).content === 'string'
   ) {
-    return {
-      kind: 'output',
-      content: (output as ToolOutput).content,
-      isError: (output as ToolOutput).isError === true,
-    };
+    const { content, isError, outcomeUnknown } = output as ToolOutput;
+    return outcomeUnknown === true
+      ? { kind: 'output', content, isError: true, unknown: true }
+      : { kind: 'output', content, isError: isError === true };
   }
   // Anything else is the scheduler's to judge (it answers a soft error naming what came back).
   return output === undefined ? { kind: 'other' } : { kind: 'other', value: jsonSafe(output) };
@@ -41,23 +50,31 @@ export function thrownOutcome(error: unknown): StepOutcome {
 }
 
 /**
- * The wording of a call cut off by a crash that may not run twice: the same as a call whose
- * fleet lease was lost while it ran (`outcome_unknown`).
+ * The words of a call cut off by a crash that may not run twice: those of every `outcome_unknown`
+ * (`outcomeUnknownText` of `@toolwaves/core`, as for a call whose fleet lease was lost while it
+ * ran), with the crash as the cause.
  * @throws RestateTurnError `invalid_options` for bad options, naming the field and the value.
  */
-export function outcomeUnknownText(options: { toolName: string; callId: string }): string {
+export function cutByCrashText(options: { toolName: string; callId: string }): string {
   const { toolName, callId } = RESTATE_OPTION_RULES;
   checkOptions({
-    subject: 'outcomeUnknownText',
+    subject: 'cutByCrashText',
     options,
     rules: { toolName, callId },
     required: ['toolName', 'callId'],
     error: invalidOptions,
   });
-  return `Tool \`${options.toolName}\` was cut off by a crash while it ran (call \`${options.callId}\`): its effect is unknown (it may or may not have taken place); it was not retried`;
+  return outcomeUnknownText({
+    toolName: options.toolName,
+    cause: `was cut off by a crash while it ran (call \`${options.callId}\`)`,
+  });
 }
 
-/** What the scheduler gets back for a journaled outcome: the tool's answer, or its throw. */
+/**
+ * What the scheduler gets back for a journaled outcome: the tool's answer, or its throw. An
+ * unknown outcome comes back flagged `outcomeUnknown`: the Dispatcher answers it as the soft error
+ * `outcome_unknown` and never retries it.
+ */
 export function replayOutcome(
   outcome: StepOutcome,
   options: { toolName: string; callId: string },
@@ -66,14 +83,22 @@ export function replayOutcome(
     case 'text':
       return outcome.content;
     case 'output':
-      return { content: outcome.content, isError: outcome.isError };
+      return outcome.unknown === true
+        ? { content: outcome.content, isError: true, outcomeUnknown: true }
+        : { content: outcome.content, isError: outcome.isError };
     case 'threw':
       throw new Error(outcome.message);
     case 'other':
       // Not a string or { content }: handed on as it came, for the scheduler to answer a soft error.
       return outcome.value as string | ToolOutput;
-    case 'unknown':
-      return { content: outcomeUnknownText(options), isError: true };
+    case 'unknown': {
+      const { toolName } = options;
+      const content =
+        outcome.cause === undefined
+          ? cutByCrashText(options)
+          : outcomeUnknownText({ toolName, cause: outcome.cause });
+      return { content, isError: true, outcomeUnknown: true };
+    }
   }
 }
 

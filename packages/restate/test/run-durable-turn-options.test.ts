@@ -20,9 +20,10 @@ describe('runDurableTurn options', () => {
       { dispatcher, registry, calls: [], turnId: '' },
       'Expected `turnId` to be a non-empty string, got `""` (string)',
     ],
+    [{ dispatcher, registry, calls: [], coordinator: { url: 'redis://' } }, /`coordinator`/],
     [
       { dispatcher, registry, calls: [], turnID: 't' },
-      'Unknown option `turnID` in the options of runDurableTurn; did you mean `turnId`? The options are `dispatcher`, `registry`, `calls`, `turnId`',
+      'Unknown option `turnID` in the options of runDurableTurn; did you mean `turnId`? The options are `dispatcher`, `registry`, `calls`, `turnId`, `coordinator`',
     ],
     [undefined, /^Expected the options of runDurableTurn to be an object, got `undefined`/],
   ])('refuses %o naming the field', async (options, message) => {

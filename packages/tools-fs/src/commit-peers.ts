@@ -1,4 +1,4 @@
-import { unlinkSync } from 'node:fs';
+import { type Stats, unlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { keysOverlap } from '@toolwaves/core';
 import { EVERY_KEY } from './commit-intent.js';
@@ -39,10 +39,16 @@ export function overlappingPeers(
     readonly selfId: string | undefined;
     readonly own: FenceBeacon;
     readonly keys: readonly string[];
+    /** An `lstat` of the folder taken just now, after this commit's intent or claim's record. */
+    readonly looked?: Stats | undefined;
   },
 ): Peer[] {
   const { own, keys, selfId } = options;
-  const beacons = listSlots(folder);
+  const beacons = listSlots(folder, { looked: options.looked });
+  // the common case: this process alone in the folder, and no other intent of its own
+  if (own.active.size <= (selfId === undefined ? 0 : 1) && beacons.length <= 1) {
+    if (beacons.length === 0 || beacons[0] === own.id) return [];
+  }
   const peers: Peer[] = [];
   const self = currentProcess();
   for (const [id, ownKeys] of own.active) {

@@ -103,11 +103,12 @@ export class FenceBeacon {
   }
 
   #writeSlot(): void {
-    const { pid, pidNamespace } = currentProcess();
-    this.#slot.write({ pid, pidNamespace, intentsJson: [...this.#json.values()] });
+    this.#slot.write([...this.#json.values()]);
   }
 
   #wake(intentId: string): void {
+    // nobody waits, the common case: nothing to look up
+    if (this.#waiters.size === 0) return;
     for (const id of [intentId, ANY_INTENT]) {
       const waiting = this.#waiters.get(id);
       if (waiting === undefined) continue;
@@ -123,7 +124,7 @@ export class FenceBeacon {
   static async #publish(folder: FenceFolder): Promise<FenceBeacon> {
     const id = `${process.pid.toString(36)}-${randomBytes(4).toString('hex')}`;
     // the slot first, empty: a slot with intents always has a listening socket beside it
-    const slot = IntentSlot.create(FenceBeacon.slotPath(folder, id));
+    const slot = IntentSlot.create(FenceBeacon.slotPath(folder, id), currentProcess());
     const beacon = new FenceBeacon(id, slot);
     const path = FenceBeacon.socketPath(folder, id);
     const draft = `${path}.tmp`;

@@ -31,6 +31,7 @@ export class FenceFolder {
   readonly #chain: readonly string[];
   readonly #uid: number;
   #tempDirChecked = false;
+  #checkedOnce = false;
 
   constructor(options: { readonly dir: string; readonly tempDir: string }) {
     if (typeof process.getuid !== 'function') {
@@ -58,15 +59,30 @@ export class FenceFolder {
   /**
    * Creates what is missing (mode 0700) and checks the chain, synchronously: a few `lstat`s,
    * cheaper than one round trip through libuv's thread pool. The temporary folder itself is
-   * checked on the first use.
+   * checked on the first use. Answers the folder's own `lstat`, taken last: a caller that looks
+   * at the folder right after (to list it) uses it instead of looking again.
    *
    * @throws FsToolsError `fence_unsafe` (not this user's alone), `fence_error` (cannot be
    * created or read: read-only, full, ...).
    */
-  check(): void {
+  check(): Stats {
     if (!this.#tempDirChecked) this.#checkTempDir();
     this.#tempDirChecked = true;
-    for (const folder of this.#chain) this.#checkFolder(folder);
+    let info: Stats | undefined;
+    for (const folder of this.#chain) info = this.#checkFolder(folder);
+    this.#checkedOnce = true;
+    // the chain holds at least `dir` itself (the constructor refuses `dir === tempDir`)
+    return info as Stats;
+  }
+
+  /**
+   * Checks (and creates) the chain on the first use only: what must be there before this
+   * process writes anything into the folder (its slot, its token records). Every later use is
+   * checked by {@link FenceFolder.check}, right after the write that use makes into files this
+   * process opened and checked already.
+   */
+  prepare(): void {
+    if (!this.#checkedOnce) this.check();
   }
 
   /** A path inside the folder. */
@@ -97,7 +113,7 @@ export class FenceFolder {
     }
   }
 
-  #checkFolder(folder: string): void {
+  #checkFolder(folder: string): Stats {
     let info = lstatOrUndefined(folder);
     if (info === undefined) {
       try {
@@ -127,6 +143,7 @@ export class FenceFolder {
             : undefined;
     if (why !== undefined)
       throw fenceUnsafe({ path: folder, why, owner: info.uid, mode: info.mode });
+    return info;
   }
 }
 

@@ -95,15 +95,17 @@ export class FenceStore {
    * Records `token` for each key that has no higher one: one append, nothing when covered. A
    * claim records without holding a commit step, so a compaction may replace the file at the
    * same moment: an append that landed in the replaced file (its link count is 0) is made again
-   * in the new one.
+   * in the new one. Answers whether the index is now current: `true` when nothing but these
+   * lines was appended since the last read (no {@link FenceStore.refresh} needed), `false` when
+   * that is not known (something else was appended, or there was nothing to append).
    */
-  record(keys: readonly string[], token: number): void {
+  record(keys: readonly string[], token: number): boolean {
     for (;;) {
-      const lines = keys
-        .filter((key) => !this.#index.covers(key, token))
-        .map((key) => `t ${token} ${asciiJson(key)}\n`)
-        .join('');
-      if (lines === '') return;
+      let lines = '';
+      for (const key of keys) {
+        if (!this.#index.covers(key, token)) lines += `t ${token} ${asciiJson(key)}\n`;
+      }
+      if (lines === '') return false;
       const fd = this.#open();
       const bytes = Buffer.from(lines, 'utf8');
       let info: { readonly nlink: number; readonly size: number };
@@ -120,8 +122,9 @@ export class FenceStore {
         // harmless).
         if (this.#partial === '' && info.size === this.#offset + bytes.length) {
           this.#offset = info.size;
+          return true;
         }
-        return;
+        return false;
       }
       this.#reopen();
       this.refresh();

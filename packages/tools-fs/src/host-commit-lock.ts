@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import type { Socket } from 'node:net';
 import { CommitIntent, EVERY_KEY } from './commit-intent.js';
 import { overlappingPeers, type Peer, probe, waitForTurn } from './commit-peers.js';
@@ -20,8 +21,18 @@ export interface AcquireOptions {
   readonly what: string;
   /** Aborted while waiting: rejects with the signal's reason, holding nothing. */
   readonly signal?: AbortSignal | undefined;
-  /** The caller checked the fence folder for this write already (its claim did). */
+  /**
+   * The fence folder was checked for this write already (its claim did): the commit only lists
+   * the folder. Otherwise it is checked right after the commit's intent is written, and that
+   * look at the folder is also the listing's.
+   */
   readonly checked?: boolean | undefined;
+}
+
+/** Options of {@link HostCommitLock.awaitClear}. */
+export interface AwaitClearOptions extends AcquireOptions {
+  /** The caller's check of the folder, taken after its record: the first listing uses it. */
+  readonly looked?: Stats | undefined;
 }
 
 /**
@@ -63,13 +74,20 @@ export class HostCommitLock {
    * `maxWaitMs` of waiting; nothing is held then.
    */
   async acquire(options: AcquireOptions): Promise<() => void> {
-    if (options.checked !== true) this.#folder.check();
+    this.#folder.prepare();
     const beacon = FenceBeacon.current(this.#folder) ?? (await FenceBeacon.of(this.#folder));
     // a commit that names no key may touch anything: it excludes every other (fail closed)
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
     const intent = new CommitIntent({ beacon, keys });
     try {
-      const waiting = this.#waitWhileBlocked(options, { keys: intent.keys, intent, beacon });
+      const waiting = this.#waitWhileBlocked(options, {
+        keys: intent.keys,
+        intent,
+        beacon,
+        // checked once the intent is out (written into this process's own slot file), so that
+        // look at the folder is the listing's too: one `lstat` fewer per commit
+        looked: options.checked === true ? undefined : 'check',
+      });
       if (waiting !== undefined) await waiting;
     } catch (error) {
       intent.yieldTurn();
@@ -81,18 +99,24 @@ export class HostCommitLock {
   /**
    * Waits until no commit of keys overlapping `keys` is under way, holding nothing: what a claim
    * needs after recording its token, so that a commit that checked the tokens before the record
-   * has finished writing before the claimer reads. The caller has checked the folder.
-   * `undefined` when nothing had to be waited for (no promise to await then).
+   * has finished writing before the claimer reads. The caller has checked the folder (after its
+   * record: `looked`). `undefined` when nothing had to be waited for (no promise to await then).
    */
-  awaitClear(options: AcquireOptions): Promise<void> | undefined {
+  awaitClear(options: AwaitClearOptions): Promise<void> | undefined {
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
     const beacon = FenceBeacon.current(this.#folder);
     if (beacon === undefined) {
+      // publishing took a while: the folder is looked at again
       return FenceBeacon.of(this.#folder).then((published) =>
         this.#waitWhileBlocked(options, { keys, intent: undefined, beacon: published }),
       );
     }
-    return this.#waitWhileBlocked(options, { keys, intent: undefined, beacon });
+    return this.#waitWhileBlocked(options, {
+      keys,
+      intent: undefined,
+      beacon,
+      looked: options.looked,
+    });
   }
 
   /**
@@ -103,7 +127,8 @@ export class HostCommitLock {
   #waitWhileBlocked(options: AcquireOptions, mine: Mine): Promise<void> | undefined {
     options.signal?.throwIfAborted();
     mine.intent?.claim();
-    const peers = this.#overlapping(mine);
+    const looked = mine.looked === 'check' ? this.#folder.check() : mine.looked;
+    const peers = this.#overlapping(mine, looked);
     if (peers.length === 0) return undefined;
     return this.#waitForPeers(options, mine, peers);
   }
@@ -145,11 +170,12 @@ export class HostCommitLock {
   }
 
   /** The intents of overlapping keys, oldest first. */
-  #overlapping(mine: Mine): Peer[] {
+  #overlapping(mine: Mine, looked?: Stats): Peer[] {
     return overlappingPeers(this.#folder, {
       selfId: mine.intent?.id,
       own: mine.beacon,
       keys: mine.keys,
+      looked,
     });
   }
 
@@ -171,4 +197,9 @@ interface Mine {
   readonly keys: readonly string[];
   readonly intent: CommitIntent | undefined;
   readonly beacon: FenceBeacon;
+  /**
+   * For the first listing: the caller's `lstat` of the folder, taken after its record, or
+   * `'check'`: check the folder after the intent is written, and list with that look.
+   */
+  readonly looked?: Stats | 'check' | undefined;
 }

@@ -147,12 +147,18 @@ export class HostFence {
   async claim(write: FencedWrite): Promise<void> {
     if (write.token === undefined) return;
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
-    this.#folder.check();
+    this.#folder.prepare();
+    // Recorded first, into the record file this process opened and checked: a record of a token
+    // that turns out stale only refuses writers older than a grant the coordinator made, which
+    // are stale too. So the folder is checked once, after the append, and that look at it is
+    // also the listing's; and when nothing but this record was appended since the last read,
+    // the records are not read again.
+    const current = this.#store.record(write.keys, write.token);
+    const looked = this.#folder.check();
     checkedByClaim.add(write);
-    this.#store.refresh();
+    if (!current) this.#store.refresh();
     const newer = this.#store.newerThan(write.keys, write.token);
     if (newer !== undefined) throw staleToken(write, newer);
-    this.#store.record(write.keys, write.token);
     // A commit of an older token that checked the records before this one was appended may
     // still be writing: wait for it to finish, so what this call reads next includes its write.
     // A commit that checks after the append is refused. So no lock is needed for the claim.
@@ -161,6 +167,7 @@ export class HostFence {
         keys: write.keys,
         what: write.what,
         signal: write.signal,
+        looked,
       });
       if (waiting !== undefined) await waiting;
     } catch (error) {

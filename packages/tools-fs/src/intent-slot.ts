@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { fenceError } from './fence-errors.js';
+import type { ProcessIdentity } from './process-identity.js';
 
 /** One buffer for every read of a slot (reads are synchronous: never two at once). */
 const READ_BUFFER = Buffer.allocUnsafe(16 * 1024);
@@ -28,16 +29,24 @@ export interface SlotContent {
 export class IntentSlot {
   readonly path: string;
   readonly #fd: number;
+  /** The body up to the intents, and its checksum's state: the same on every write. */
+  readonly #head: string;
+  readonly #headHash: number;
+  /** The whole slot with no intent (what an idle process shows), made once. */
+  readonly #idle: Buffer;
 
-  private constructor(path: string, fd: number) {
+  private constructor(path: string, fd: number, owner: ProcessIdentity) {
     this.path = path;
     this.#fd = fd;
+    this.#head = `{"pid":${owner.pid},"pidNamespace":${JSON.stringify(owner.pidNamespace)},"intents":[`;
+    this.#headHash = fnv(FNV_START, this.#head);
+    this.#idle = this.#encode('');
   }
 
-  /** Creates the slot file (mode 0600), empty: no intent. */
-  static create(path: string): IntentSlot {
+  /** Creates the slot file (mode 0600), empty: no intent. `owner` is the process writing it. */
+  static create(path: string, owner: ProcessIdentity): IntentSlot {
     try {
-      return new IntentSlot(path, openSync(path, 'wx+', 0o600));
+      return new IntentSlot(path, openSync(path, 'wx+', 0o600), owner);
     } catch (error) {
       throw fenceError({ error, path, doing: 'create its slot file' });
     }
@@ -47,15 +56,8 @@ export class IntentSlot {
    * Writes the process's intents now (all of them: the slot is rewritten whole). `intentsJson`
    * are the intents as JSON, each serialized once when it was made.
    */
-  write(options: {
-    readonly pid: number;
-    readonly pidNamespace: string;
-    readonly intentsJson: readonly string[];
-  }): void {
-    const { pid, pidNamespace, intentsJson } = options;
-    const body = `{"pid":${pid},"pidNamespace":${JSON.stringify(pidNamespace)},"intents":[${intentsJson.join(',')}]}`;
-    const text = `${Buffer.byteLength(body)} ${checksum(body)}\n${body}`;
-    const bytes = Buffer.from(text, 'utf8');
+  write(intentsJson: readonly string[]): void {
+    const bytes = intentsJson.length === 0 ? this.#idle : this.#encode(intentsJson.join(','));
     try {
       writeSync(this.#fd, bytes, 0, bytes.length, 0);
     } catch (error) {
@@ -66,6 +68,14 @@ export class IntentSlot {
   /** Closes the file (the process is ending). */
   close(): void {
     closeSync(this.#fd);
+  }
+
+  /** `<body length> <checksum>\n<body>`, the body's checksum carried on from its head's. */
+  #encode(intents: string): Buffer {
+    const tail = `${intents}]}`;
+    const body = this.#head + tail;
+    const sum = (fnv(this.#headHash, tail) >>> 0).toString(16);
+    return Buffer.from(`${Buffer.byteLength(body)} ${sum}\n${body}`, 'utf8');
   }
 }
 
@@ -110,10 +120,17 @@ export function readSlot(path: string): SlotContent | 'empty' | 'gone' | 'torn' 
 
 /** FNV-1a, 32 bits, of the UTF-16 code units: enough to tell a torn read from a whole one. */
 function checksum(text: string): string {
-  let hash = 0x811c9dc5;
+  return (fnv(FNV_START, text) >>> 0).toString(16);
+}
+
+const FNV_START = 0x811c9dc5;
+
+/** FNV-1a carried on from `hash` over `text` (a prefix's hash, then the rest: the whole's). */
+function fnv(hash: number, text: string): number {
+  let h = hash;
   for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
   }
-  return hash.toString(16);
+  return h;
 }

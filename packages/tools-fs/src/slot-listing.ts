@@ -46,10 +46,16 @@ const listings = new Map<string, Listing>();
  * `SETTLED_MS`, `SETTLED_FINE_MS`): one `lstat` instead of a read of the whole folder on every commit, while no
  * process comes or goes.
  */
-export function listSlots(folder: FenceFolder): readonly string[] {
+export function listSlots(
+  folder: FenceFolder,
+  options: {
+    /** An `lstat` of the folder the caller took just now (its check): not taken again. */
+    readonly looked?: Stats | undefined;
+  } = {},
+): readonly string[] {
   let info: Stats;
   try {
-    info = lstatSync(folder.dir);
+    info = options.looked ?? lstatSync(folder.dir);
   } catch (error) {
     throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
   }

@@ -69,9 +69,10 @@ export class TokenIndex {
     if (own !== undefined && own >= token) return;
     this.#tokens.delete(key);
     this.#tokens.set(key, token);
+    const record: NewerToken = { key, token };
     for (const ancestor of this.#ancestorsOf(key)) {
       const below = this.#below.get(ancestor);
-      if (below === undefined || below.token < token) this.#below.set(ancestor, { key, token });
+      if (below === undefined || below.token < token) this.#below.set(ancestor, record);
     }
     if (this.#tokens.size > this.#maxKeys) this.#fold();
   }

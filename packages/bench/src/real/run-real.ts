@@ -92,7 +92,9 @@ export async function runRealStream(
       const written: ToolCall[] = [];
       if (!eager) for await (const call of source) written.push(call);
       const results = await (eager
-        ? dispatcher.dispatchStream(source)
+        ? // every call as soon as the rules allow, as the simulated `eager` it is compared with;
+          // what holding writes for the message's end costs is the retried streams' figure
+          dispatcher.dispatchStream(source, { whileStreaming: 'all' })
         : dispatcher.dispatch(written));
       return { wallMs: clock() - start, errors: results.filter((r) => r.isError).length };
     } finally {

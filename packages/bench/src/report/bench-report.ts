@@ -131,10 +131,40 @@ export interface BenchMeta {
   readonly environment: string;
 }
 
+/** One `whileStreaming` value on the retried-streams workload, across seeds. */
+export interface WhileStreamingFigures {
+  readonly whileStreaming: 'all' | 'read-only';
+  /** Writes and commands started from model attempts that were then thrown away, per seed. */
+  readonly discardedSideEffects: Spread;
+  /** Mean turn time, from the first attempt's first token to the last result, ms. */
+  readonly turnMs: Spread;
+  /** Mean tool time after the completed attempt's message ended, ms. */
+  readonly afterStreamMs: Spread;
+}
+
+/**
+ * Streamed turns whose model stream fails mid-message in a share of attempts and is asked again
+ * (the real Dispatcher on a virtual clock), per `whileStreaming` value.
+ */
+export interface RetriedStreamsFigures {
+  /** Turns per seed. */
+  readonly turns: number;
+  /** Share of attempts whose stream fails (a turn fails at most twice). */
+  readonly failShare: number;
+  /** Model attempts per seed, and of those the ones thrown away. */
+  readonly attempts: Spread;
+  readonly failedAttempts: Spread;
+  readonly strategies: readonly WhileStreamingFigures[];
+  /** Summed turn time of `'read-only'` ÷ that of `'all'`, per seed. */
+  readonly readOnlyVersusAll: Spread;
+}
+
 /** Everything a run measured: `report.json`, and the input of the markdown and HTML reports. */
 export interface BenchReport {
   readonly meta: BenchMeta;
   readonly workloads: readonly WorkloadFigures[];
   readonly overall: OverallFigures;
   readonly realStreams: readonly RealStreamFigures[];
+  /** The retried-streams workload; `null` when the profile runs no such turns. */
+  readonly retriedStreams: RetriedStreamsFigures | null;
 }

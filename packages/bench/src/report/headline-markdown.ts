@@ -1,6 +1,7 @@
 import type { BenchReport, StrategySummary, TurnMode } from './bench-report.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
+import { retriedStreamsBlocks } from './retried-streams-blocks.js';
 
 /**
  * The headline of a run, in markdown (pure): every strategy over all workloads, batch and
@@ -77,6 +78,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     perWorkload('batch'),
     perWorkload('stream'),
     ...realBlocks(report),
+    ...retriedStreamsBlocks(report),
     { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },
   ];
 }

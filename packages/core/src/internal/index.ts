@@ -2,6 +2,13 @@
 // value descriptions, input validation, plan nodes for calls). Not for applications: these may
 // change in any release.
 export {
+  CallEdges,
+  type CallEdgesOptions,
+  type EdgeFields,
+  type EdgeFieldsOptions,
+  edgeFields,
+} from '../call-edges.js';
+export {
   type CheckOptionOptions,
   checkOption,
   type OptionMessageOptions,
@@ -26,3 +33,4 @@ export {
 } from '../read-declarations.js';
 export { type ToolListOptions, toolList } from '../tool-list.js';
 export { type InputValidation, validateInput } from '../validate-input.js';
+export { mayStartWhileStreaming, WHILE_STREAMING } from '../while-streaming.js';

@@ -1,8 +1,10 @@
+import { checkOptions } from '../check-options.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { ToolCall } from '../tool-call.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ToolResult } from '../tool-result.js';
-import { toolJsonSchema } from './tool-json-schema.js';
+import { invalidOptions } from '../toolwaves-error.js';
+import { TOOL_SCHEMA_RULES, type ToolSchemaOptions, toolJsonSchema } from './tool-json-schema.js';
 
 /** A content block of an Anthropic assistant message; only `tool_use` blocks matter here. */
 export type AnthropicContentBlock =
@@ -71,12 +73,24 @@ export function toAnthropicToolResultMessage(
   };
 }
 
-/** The registry's tools as Anthropic tool definitions, sorted by name. */
-export function toAnthropicTools(registry: ToolRegistry): AnthropicToolDefinition[] {
+/**
+ * The registry's tools as Anthropic tool definitions, sorted by name; with `modelOrdering`,
+ * each input schema has the optional boolean `wait_for_previous` ({@link toolJsonSchema}).
+ */
+export function toAnthropicTools(
+  registry: ToolRegistry,
+  options: ToolSchemaOptions = {},
+): AnthropicToolDefinition[] {
+  checkOptions({
+    subject: 'toAnthropicTools',
+    options,
+    rules: TOOL_SCHEMA_RULES,
+    error: invalidOptions,
+  });
   return registry.names().flatMap((name) => {
     const tool = registry.get(name);
-    return tool === undefined
-      ? []
-      : [{ name: tool.name, description: tool.description, input_schema: toolJsonSchema(tool) }];
+    if (tool === undefined) return [];
+    const input_schema = toolJsonSchema(tool, options);
+    return [{ name: tool.name, description: tool.description, input_schema }];
   });
 }

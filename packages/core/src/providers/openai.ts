@@ -1,9 +1,11 @@
+import { checkOptions } from '../check-options.js';
 import type { JsonSchema } from '../json-schema.js';
 import { MalformedArguments } from '../malformed-arguments.js';
 import type { ToolCall } from '../tool-call.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { ToolResult } from '../tool-result.js';
-import { toolJsonSchema } from './tool-json-schema.js';
+import { invalidOptions } from '../toolwaves-error.js';
+import { TOOL_SCHEMA_RULES, type ToolSchemaOptions, toolJsonSchema } from './tool-json-schema.js';
 
 /** A tool call as OpenAI chat completions sends it (`message.tool_calls[i]`). */
 export interface OpenAIToolCall {
@@ -64,8 +66,21 @@ export function toOpenAIToolMessages(results: readonly ToolResult[]): OpenAITool
   }));
 }
 
-/** The registry's tools as OpenAI function tools, sorted by name, parameters from the zod schemas. */
-export function toOpenAITools(registry: ToolRegistry): OpenAIToolDefinition[] {
+/**
+ * The registry's tools as OpenAI function tools, sorted by name, parameters from the zod
+ * schemas; with `modelOrdering`, each has the optional boolean `wait_for_previous`
+ * ({@link toolJsonSchema}).
+ */
+export function toOpenAITools(
+  registry: ToolRegistry,
+  options: ToolSchemaOptions = {},
+): OpenAIToolDefinition[] {
+  checkOptions({
+    subject: 'toOpenAITools',
+    options,
+    rules: TOOL_SCHEMA_RULES,
+    error: invalidOptions,
+  });
   return registry.names().flatMap((name) => {
     const tool = registry.get(name);
     if (tool === undefined) return [];
@@ -75,7 +90,7 @@ export function toOpenAITools(registry: ToolRegistry): OpenAIToolDefinition[] {
         function: {
           name: tool.name,
           description: tool.description,
-          parameters: toolJsonSchema(tool),
+          parameters: toolJsonSchema(tool, options),
         },
       },
     ];

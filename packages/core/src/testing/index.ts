@@ -4,6 +4,14 @@ export { MockTool, type MockToolCall, type MockToolOptions } from './mock-tool.j
 export { type GateEvent, ToolGates } from './tool-gates.js';
 export { type TrackedPromise, trackPromise } from './track-promise.js';
 export {
+  driveWaitForPrevious,
+  TopicGates,
+  topicInput,
+  WAIT_FOR_PREVIOUS_ORDER,
+  WAIT_FOR_PREVIOUS_TURN,
+  waitForPreviousRegistry,
+} from './wait-for-previous-turn.js';
+export {
   probeRegistry,
   WAITING_CALL_SCENARIOS,
   type WaitingCallScenario,

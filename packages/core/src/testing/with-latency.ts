@@ -38,6 +38,10 @@ function delayed(inner: Tool, latencyMs: WithLatencyOptions['latencyMs']): Tool 
     name: inner.name,
     description: inner.description,
     ...(inner.input === undefined ? {} : { input: inner.input }),
+    ...(inner.jsonSchema === undefined ? {} : { jsonSchema: inner.jsonSchema }),
+    // A durable turn reads it to decide whether a call cut off by a crash may run again.
+    ...(inner.idempotent === undefined ? {} : { idempotent: inner.idempotent }),
+    ...(inner.runs === undefined ? {} : { runs: inner.runs }),
     execute: async (input, context) => {
       await abortableDelay(latencyMs(inner.name, input, context), context.signal);
       return inner.execute(input, context);

@@ -161,6 +161,8 @@ export class Attempt {
       event.waitedFor = this.#waitedFor();
       event.waitedMs = this.now() - arrivedAt;
     }
+    const edges = this.prepared.edges;
+    if (edges !== undefined) event.edges = edges;
     this.emit(event);
   }
 
