@@ -170,6 +170,16 @@ const ROWS: readonly Row[] = [
   },
   {
     package: 'planner',
+    export: 'LimitedReadyQueue',
+    call: () =>
+      new planner.LimitedReadyQueue({ limit: new planner.NamedLimits({ api: 2 }) } as never),
+    error: PlannerError,
+    code: 'invalid_options',
+    message:
+      'Unknown option `limit` in the options of LimitedReadyQueue; did you mean `limits`? The options are `priority`, `limits`',
+  },
+  {
+    package: 'planner',
     export: 'resolveMaxConcurrency',
     call: () => planner.resolveMaxConcurrency({ maxConcurrency: 0 }),
     error: PlannerError,
@@ -263,6 +273,14 @@ const ROWS: readonly Row[] = [
     error: ToolwavesError,
     code: 'invalid_options',
     message: /^Unknown option `ordering` in the options of toAnthropicTools/,
+  },
+  {
+    package: 'core',
+    export: 'withWaitForPrevious',
+    call: () => core.withWaitForPrevious({ schema: { type: 'object' }, tool: 'x' } as never),
+    error: ToolwavesError,
+    code: 'invalid_options',
+    message: /^Unknown option `tool` in the options of withWaitForPrevious; /,
   },
   {
     package: 'core',
@@ -731,6 +749,7 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'estimateOf', // (node)
     'keysOverlap', // (a, b)
     'closestName', // (given, names)
+    'NamedLimits', // (capacities): a record of limit names, each capacity checked by name
     'refuseUnknownOptions', // the checker itself: its options are code's, not a user's
   ],
   core: [
@@ -749,7 +768,6 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'toolCallsFromAnthropicStream', // (stream)
     'toolCallsFromOpenAIResponsesStream', // (stream)
     'takeWaitForPrevious', // (input)
-    'withWaitForPrevious', // (schema, tool name)
     'toolMetadata', // (class)
   ],
   'executor-rx': [

@@ -18,10 +18,10 @@ export function withWaitForPreviousSchema(
   const own = asSchema(inputSchema);
   return jsonSchema<unknown>(
     async () =>
-      withWaitForPrevious(
-        (await own.jsonSchema) as Record<string, unknown>,
+      withWaitForPrevious({
+        schema: (await own.jsonSchema) as Record<string, unknown>,
         toolName,
-      ) as JSONSchema7,
+      }) as JSONSchema7,
     {
       validate: async (value) => {
         const taken = takeWaitForPrevious(value);

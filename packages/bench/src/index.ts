@@ -2,6 +2,11 @@
 // render its report, and replay their own transcripts.
 export { BenchError, type BenchErrorCode } from './bench-error.js';
 export type { BenchProfile } from './bench-profile.js';
+export type {
+  RateLimitedFigures,
+  RateLimitedRow,
+} from './limits/compare-remote-strategies.js';
+export type { RemoteServer } from './limits/remote-turns.js';
 export type * from './report/bench-report.js';
 export { headlineMarkdown } from './report/headline-markdown.js';
 export { renderHtml } from './report/render-html.js';

@@ -5,6 +5,7 @@ import { checkOptions, type OptionRule, optionRules } from '@toolwaves/core/inte
 import { BenchError, invalidOptions } from './bench-error.js';
 import { type BenchProfile, FULL_PROFILE, QUICK_PROFILE } from './bench-profile.js';
 import type { Progress } from './cli/progress.js';
+import { compareRemoteStrategies } from './limits/compare-remote-strategies.js';
 import { runRealStream } from './real/run-real.js';
 import type { BenchReport } from './report/bench-report.js';
 import { runRetriedStreams } from './retries/run-retried-streams.js';
@@ -152,6 +153,12 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
             maxConcurrency,
             onRun: tick('retried streams'),
           });
+    // The rate-limited servers: 12 turns per seed (per repeat), simulated only.
+    const rateLimited = compareRemoteStrategies({
+      seeds,
+      turns: 12 * profile.repeats,
+      maxConcurrency,
+    });
     const cpu = cpus();
     return {
       meta: {
@@ -172,6 +179,7 @@ export async function runBench(options: RunBenchOptions = {}): Promise<BenchRepo
       ...comparison,
       realStreams: realStreams.runs,
       retriedStreams,
+      rateLimited,
     };
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -22,6 +22,12 @@ export interface CoordinationRequest {
    * another call of the fleet.
    */
   readonly exclusive?: boolean;
+  /**
+   * The named limits the call counts against that this coordinator has (its
+   * {@link Coordinator.limits}), with the call's weight in each; absent when none. Hold a share
+   * of each, or refuse.
+   */
+  readonly limits?: Readonly<Record<string, number>>;
   /** Aborted when the call stops waiting (cancellation or its `timeoutMs`): give up and reject. */
   readonly signal: AbortSignal;
 }
@@ -58,6 +64,11 @@ export interface CoordinationGrant {
  * @see noCoordination
  */
 export interface Coordinator {
+  /**
+   * The named limits this coordinator caps fleet-wide, with their capacities: a call whose tool
+   * declares one of these names (`Tool.limits`) sends its weight in `CoordinationRequest.limits`.
+   */
+  readonly limits?: Readonly<Record<string, number>>;
   acquire(request: CoordinationRequest): Promise<CoordinationGrant>;
 }
 

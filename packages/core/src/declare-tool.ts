@@ -19,6 +19,10 @@ export interface DeclareToolOptions<I> {
   readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
   /** Safe to run again after a crash cut it off (durable turns, `Tool.idempotent`). Default `false`. */
   readonly idempotent?: boolean;
+  /** The named limits a call counts against, with weights (`Tool.limits`): a constant or a function of the input. */
+  readonly limits?:
+    | Readonly<Record<string, number>>
+    | ((input: I) => Readonly<Record<string, number>>);
   /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
   readonly runs?: 'after-previous';
 }

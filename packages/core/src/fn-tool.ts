@@ -21,6 +21,10 @@ export interface FnToolOptions<I> {
   readonly access?: readonly Access[] | ((input: I) => readonly Access[]);
   /** Safe to run again after a crash cut it off (durable turns, `Tool.idempotent`). Default `false`. */
   readonly idempotent?: boolean;
+  /** The named limits a call counts against, with weights (`Tool.limits`): a constant or a function of the input. */
+  readonly limits?:
+    | Readonly<Record<string, number>>
+    | ((input: I) => Readonly<Record<string, number>>);
   /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
   readonly runs?: 'after-previous';
   readonly execute: (
@@ -47,6 +51,12 @@ export const DECLARATION_RULES: Readonly<Record<string, OptionRule<unknown>>> = 
   access: {
     expected: 'an array of accesses or a function of the input',
     test: (value): value is unknown => Array.isArray(value) || typeof value === 'function',
+  },
+  limits: {
+    expected: 'an object of limit names and weights, or a function of the input',
+    test: (value): value is unknown =>
+      typeof value === 'function' ||
+      (typeof value === 'object' && value !== null && !Array.isArray(value)),
   },
   runs: optionRules.oneOf(['after-previous']),
 };
@@ -97,7 +107,7 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
       error: invalidTool,
     });
   }
-  const { concurrencySafe, resourceKey, access } = options;
+  const { concurrencySafe, resourceKey, access, limits } = options;
   const built: Tool<I> = {
     name: options.name,
     description: options.description,
@@ -114,6 +124,9 @@ export function fnTool<I>(options: FnToolOptions<I>): Tool<I> {
       ? {}
       : { access: (input: I) => (typeof access === 'function' ? access(input) : access) }),
     ...(options.idempotent === undefined ? {} : { idempotent: options.idempotent }),
+    ...(limits === undefined
+      ? {}
+      : { limits: (input: I) => (typeof limits === 'function' ? limits(input) : limits) }),
     ...(options.runs === undefined ? {} : { runs: options.runs }),
     execute: options.execute,
   };

@@ -93,6 +93,7 @@ export {
   takeWaitForPrevious,
   WAIT_FOR_PREVIOUS,
   WAIT_FOR_PREVIOUS_DESCRIPTION,
+  type WithWaitForPreviousOptions,
   withWaitForPrevious,
 } from './wait-for-previous.js';
 export type { WhileStreaming } from './while-streaming.js';

@@ -103,6 +103,11 @@ export function readDeclarations(
   if (access !== undefined && !isAccessList(access)) {
     return unreadableDeclarations('malformed_declaration');
   }
+  // A call that declares nothing (the usual keyless safe tool) shares one answer: nothing is
+  // made for it per call.
+  if (key === undefined && access === undefined) {
+    return declaredSafe ? SAFE_KEYLESS : NOT_DECLARED_SAFE;
+  }
   const accesses: Access[] = [];
   if (key !== undefined) accesses.push({ key, mode: 'write' });
   if (access !== undefined) for (const entry of access) accesses.push(entry);
@@ -116,7 +121,7 @@ export function readDeclarations(
   };
 }
 
-/** An unsafe call whose key and accesses were not asked for. */
+/** An unsafe call whose key and accesses were not asked for, or that declares neither. */
 const NOT_DECLARED_SAFE: Declarations = {
   safe: false,
   resourceKey: undefined,
@@ -124,6 +129,16 @@ const NOT_DECLARED_SAFE: Declarations = {
   accesses: NO_ACCESS,
   unreadable: false,
   reason: 'not_declared_safe',
+};
+
+/** A safe call that declares no key and no access list. */
+const SAFE_KEYLESS: Declarations = {
+  safe: true,
+  resourceKey: undefined,
+  access: undefined,
+  accesses: NO_ACCESS,
+  unreadable: false,
+  reason: undefined,
 };
 
 function isAccessList(value: unknown): value is readonly Access[] {

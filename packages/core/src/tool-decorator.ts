@@ -18,6 +18,8 @@ export interface ToolOptions<S extends ZodType = ZodType> {
   readonly description: string;
   /** zod 4 schema for the tool's input; its output type is what the class's methods take. */
   readonly input?: S;
+  /** `'after-previous'`: each call waits for every earlier call of its turn (`Tool.runs`). */
+  readonly runs?: 'after-previous';
 }
 
 /**
@@ -71,7 +73,11 @@ export function tool<S extends ZodType = ZodType>(
   checkOptions({
     subject: '@tool',
     options,
-    rules: { description: optionRules.string, input: DECLARATION_RULES.input! },
+    rules: {
+      description: optionRules.string,
+      input: DECLARATION_RULES.input!,
+      runs: DECLARATION_RULES.runs!,
+    },
     checkedApart: ['name'],
     error: invalidTool,
   });
@@ -90,7 +96,8 @@ export function tool<S extends ZodType = ZodType>(
       });
     }
     Reflect.defineMetadata(TOOL_METADATA, options, target);
-    for (const key of ['name', 'description', 'input'] as const) {
+    for (const key of ['name', 'description', 'input', 'runs'] as const) {
+      if (key === 'runs' && options.runs === undefined) continue;
       if (!Object.hasOwn(target.prototype, key)) {
         Object.defineProperty(target.prototype, key, {
           configurable: true,

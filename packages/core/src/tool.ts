@@ -43,6 +43,18 @@ export interface Tool<I = unknown> {
    */
   readonly idempotent?: boolean;
   /**
+   * The named limits this call counts against, with its weight in each (`{ github: 1 }`): each
+   * name must be a limit of the Dispatcher (`limits`) or of its coordinator, each weight an
+   * integer from 1 up to that limit's capacity (README: Named limits). Default none.
+   */
+  limits?(input: I): Readonly<Record<string, number>>;
+  /**
+   * Named limits every call of the tool counts against when the Dispatcher or its coordinator
+   * has a limit of that name, and that are ignored otherwise (an MCP server's `mcp:<server>`).
+   * A name in `limits` takes the weight given there.
+   */
+  readonly limitsIfConfigured?: Readonly<Record<string, number>>;
+  /**
    * `'after-previous'`: each call of this tool starts only after every earlier call of its turn
    * (model order) has ended — for tools like `commit` or `deploy`. Default: no such wait.
    */

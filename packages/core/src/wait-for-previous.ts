@@ -1,13 +1,23 @@
+import { checkOptions } from './check-options.js';
 import { describeValue } from './describe-value.js';
 import type { JsonSchema } from './json-schema.js';
-import { ToolwavesError } from './toolwaves-error.js';
+import { optionRules } from './option-rule.js';
+import { invalidOptions, ToolwavesError } from './toolwaves-error.js';
 
 /** The argument `modelOrdering` adds to every tool's input schema given to the model. */
 export const WAIT_FOR_PREVIOUS = 'wait_for_previous';
 
 /** What the model reads about {@link WAIT_FOR_PREVIOUS}. */
 export const WAIT_FOR_PREVIOUS_DESCRIPTION =
-  'Set to true only when this call must start after every tool call written before it in this message has finished (it needs their results or effects). Leave it out otherwise: calls then run in parallel where that is safe. Not passed to the tool.';
+  'Set to true only when this call must start after every tool call written before it in this message has finished, e.g. it runs or reads what they change. Otherwise leave it out (or null): calls then run in parallel where that is safe. Not passed to the tool.';
+
+/** What {@link withWaitForPrevious} reads. */
+export interface WithWaitForPreviousOptions {
+  /** The tool's own input JSON Schema (copied, never changed). */
+  readonly schema: JsonSchema;
+  /** The tool's name, for the error when its input already has the field. */
+  readonly toolName: string;
+}
 
 /**
  * A tool's input JSON Schema with the optional boolean {@link WAIT_FOR_PREVIOUS} added to its
@@ -16,10 +26,21 @@ export const WAIT_FOR_PREVIOUS_DESCRIPTION =
  * @throws ToolwavesError `invalid_tool` when the tool's own input already has a field of that
  *   name (the model's answer could not be told from the tool's), naming the tool.
  * @example
- * withWaitForPrevious({ type: 'object', properties: { path: { type: 'string' } } }, 'read_file');
+ * withWaitForPrevious({
+ *   schema: { type: 'object', properties: { path: { type: 'string' } } },
+ *   toolName: 'read_file',
+ * });
  * // { type: 'object', properties: { path: …, wait_for_previous: { type: 'boolean', description: … } } }
  */
-export function withWaitForPrevious(schema: JsonSchema, toolName: string): JsonSchema {
+export function withWaitForPrevious(options: WithWaitForPreviousOptions): JsonSchema {
+  checkOptions({
+    subject: 'withWaitForPrevious',
+    options,
+    rules: { schema: optionRules.object, toolName: optionRules.nonEmptyString },
+    required: ['schema', 'toolName'],
+    error: invalidOptions,
+  });
+  const { schema, toolName } = options;
   const properties = (schema.properties ?? {}) as Record<string, unknown>;
   if (Object.hasOwn(properties, WAIT_FOR_PREVIOUS)) {
     throw new ToolwavesError({

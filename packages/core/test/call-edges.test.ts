@@ -1,3 +1,5 @@
+import 'reflect-metadata';
+import * as core from '@toolwaves/core';
 import {
   fnTool,
   type ToolCall,
@@ -101,7 +103,10 @@ describe('wait_for_previous in schemas', () => {
 
   it('refuses a tool whose own input has the field, and unknown options', () => {
     expect(() =>
-      withWaitForPrevious({ type: 'object', properties: { wait_for_previous: {} } }, 'x'),
+      withWaitForPrevious({
+        schema: { type: 'object', properties: { wait_for_previous: {} } },
+        toolName: 'x',
+      }),
     ).toThrow('Tool `x` already has an input field `wait_for_previous`');
     expect(() => toolJsonSchema(read, { ordering: true } as never)).toThrow(
       'Unknown option `ordering`',
@@ -117,6 +122,26 @@ describe('wait_for_previous in schemas', () => {
     expect(takeWaitForPrevious(plain).input).toBe(plain);
     expect(takeWaitForPrevious({ wait_for_previous: 1 }).invalid).toBe(
       '`wait_for_previous`: expected a boolean, got `1` (number)',
+    );
+  });
+});
+
+describe('runs on a class tool', () => {
+  it("@tool({ runs: 'after-previous' }) makes each call follow every earlier call", () => {
+    @core.tool({ name: 'deploy', description: 'deploys', runs: 'after-previous' })
+    class Deploy extends core.ToolClass {
+      execute() {
+        return 'deployed';
+      }
+    }
+    const classes = new ToolRegistry().add(read).add(new Deploy());
+    const nodes = classes.toPlanNodes([
+      { id: 'a', name: 'read', input: { path: 'x' } },
+      { id: 'b', name: 'deploy', input: {} },
+    ]);
+    expect(nodes[1]).toEqual({ index: 1, parallelizable: false, afterPrevious: 'after-previous' });
+    expect(() => core.tool({ name: 'x', description: 'x', runs: 'first' } as never)).toThrow(
+      'Expected `runs` to be one of "after-previous"',
     );
   });
 });

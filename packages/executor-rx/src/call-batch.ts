@@ -57,6 +57,8 @@ export interface CallPlace {
   readonly arrivedAt?: number | undefined;
   /** Calls it waited for, ascending (eager: dependencies open on arrival; waves: its plan's). */
   readonly waitedFor: readonly number[];
+  /** The named limits it waited for while a slot was free (only with the Dispatcher's `limits`). */
+  readonly limitWaits?: readonly string[] | undefined;
   /** The async context of the code that submitted the call, entered around its own code. */
   readonly submitter: SubmitterContext;
 }

@@ -51,6 +51,11 @@ export interface CallStartEvent {
   /** Eager mode and streams only: time from the call's arrival to this attempt's start, in ms. */
   readonly waitedMs?: number;
   /**
+   * The named limits (the Dispatcher's `limits`) the call waited for: a slot was free, but one
+   * of these had no room for its weight. First attempt only; absent when it waited for none.
+   */
+  readonly waitedForLimits?: readonly string[];
+  /**
    * The call's ordering edges, when it has any: each earlier call it follows and why
    * (`'after'`, `'after-previous'`, `'wait_for_previous'`; README: Ordering edges).
    */

@@ -45,6 +45,12 @@ export interface DispatcherOptions {
   /** What a soft error does to the rest of the batch. Default `'continue'`. */
   readonly onFailure?: FailurePolicy | undefined;
   /**
+   * Named limits with their capacities (`{ github: 4, 'mcp:web': 2 }`), shared by every batch of
+   * this dispatcher: a call counts against those its tool declares (`Tool.limits`), with its
+   * weight, besides `maxConcurrency` (README: Named limits). Default none.
+   */
+  readonly limits?: Readonly<Record<string, number>> | undefined;
+  /**
    * The model was given the optional boolean `wait_for_previous` on every tool (`toolJsonSchema`
    * or a provider's tool list with `modelOrdering`; the framework adapters read this option):
    * it is taken out of each call's input before validation, and `true` makes the call start only

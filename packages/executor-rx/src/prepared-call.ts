@@ -11,6 +11,7 @@ import {
   validateInput,
 } from '@toolwaves/core/internal';
 import { type CallEdge, edgesOf, type PlanNode } from '@toolwaves/planner';
+import { type CallLimits, callLimitsOf, type LimitCatalog, NO_LIMITS } from './call-limits.js';
 import { CallOrdering } from './call-ordering.js';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
@@ -34,6 +35,8 @@ export interface PreparedCallsOptions {
   readonly fleetExclusiveForUnsafe: boolean;
   /** Per call, the earlier call with the same id, if any (a stream's set as calls arrive). */
   readonly repeats: readonly (number | undefined)[];
+  /** The named limits the dispatcher knows; `undefined`: no call counts against any. */
+  readonly limits?: LimitCatalog | undefined;
   /** Calls may carry the model's `wait_for_previous`: taken out of the input, made an edge. */
   readonly modelOrdering?: boolean | undefined;
 }
@@ -50,9 +53,12 @@ export class PreparedCalls {
   readonly #validations: (InputValidation<unknown> | undefined)[];
   readonly #nodes: (PlanNode | undefined)[];
   readonly #declarations: (Declarations | undefined)[];
+  readonly #limitCatalog: LimitCatalog | undefined;
+  readonly #limits: (CallLimits | undefined)[] = [];
   readonly #ordering: CallOrdering;
 
   constructor(options: PreparedCallsOptions) {
+    this.#limitCatalog = options.limits;
     this.registry = options.registry;
     this.health = options.health;
     this.executeOf = options.executeOf;
@@ -129,6 +135,28 @@ export class PreparedCalls {
       this.#nodes[index] = node;
     }
     return node;
+  }
+
+  /**
+   * The named limits call `index` counts against, read once (none for an unknown tool, an input
+   * that fails the schema, or a repeated id: such a call never runs its tool).
+   * @throws DispatchError `invalid_config` for a wrong declaration (see `callLimitsOf`).
+   */
+  limits(index: number): CallLimits {
+    const catalog = this.#limitCatalog;
+    if (catalog === undefined) return NO_LIMITS;
+    let limits = this.#limits[index];
+    if (limits === undefined) {
+      const call = this.calls[index]!;
+      const tool = this.toolOf(index, String(call.name));
+      const validation = tool === undefined ? undefined : this.validation(index);
+      limits =
+        tool === undefined || validation?.ok !== true || this.repeats[index] !== undefined
+          ? NO_LIMITS
+          : callLimitsOf({ tool, input: validation.value, catalog, toolCallId: call.id });
+      this.#limits[index] = limits;
+    }
+    return limits;
   }
 
   /** The tool call `index` runs as `name`: the registered one, or the one given with the call. */
@@ -217,6 +245,11 @@ export class PreparedCall {
       edges: this.#batch.edges(this.index),
     });
     return this.#node;
+  }
+
+  /** The named limits the call counts against (its first reading: a correction keeps them). */
+  get limits(): CallLimits {
+    return this.#batch.limits(this.index);
   }
 
   /** The call's ordering edges, one per earlier call it follows (`undefined`: none). */

@@ -19,10 +19,12 @@ import {
   type Planner,
 } from '@toolwaves/planner';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import type { LimitCatalog } from './call-limits.js';
 import { invalidConfig } from './dispatch-error.js';
 import type { PostHook, PreHook } from './dispatch-hooks.js';
 import type { DispatcherOptions, DispatchMode, DispatchOptions } from './dispatcher-options.js';
 import type { FailurePolicy } from './failure-policy.js';
+import { limitCatalogOf } from './limit-catalog.js';
 import { OutlivingTools } from './outliving-tools.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 import { basicReflector, type Reflector } from './reflector.js';
@@ -53,6 +55,9 @@ export interface DispatcherConfig {
   /** Where batches and attempts are reported; `undefined` for `noInstrumentation`. */
   readonly instrumentation: Instrumentation | undefined;
   readonly onFailure: FailurePolicy;
+  /** The named limits calls may count against; `undefined` when neither the Dispatcher nor its
+   * coordinator has any (nothing is read of the tools' `limits` then). */
+  readonly limits: LimitCatalog | undefined;
   /** Calls may carry the model's `wait_for_previous` (taken out of their input). */
   readonly modelOrdering: boolean;
   readonly whileStreaming: WhileStreaming;
@@ -121,6 +126,10 @@ const DISPATCHER_RULES: Readonly<Record<string, OptionRule<unknown>>> = {
   },
   instrumentation: withMethods('an Instrumentation ({ startBatch(info) })', ['startBatch']),
   onFailure: ON_FAILURE,
+  limits: {
+    ...optionRules.object,
+    expected: 'an object of limit names and capacities (integers from 1 and up)',
+  },
   modelOrdering: optionRules.boolean,
   whileStreaming: WHILE_STREAMING,
 };
@@ -174,6 +183,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): Dispatcher
     outliving: new OutlivingTools({ scheduler: clock, settleTimeoutMs }),
     instrumentation: instrumentation === noInstrumentation ? undefined : instrumentation,
     onFailure: options.onFailure ?? 'continue',
+    limits: limitCatalogOf({ limits: options.limits, coordinator }),
     modelOrdering: options.modelOrdering === true,
     whileStreaming: options.whileStreaming ?? 'read-only',
   };

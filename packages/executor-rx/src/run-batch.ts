@@ -103,6 +103,7 @@ class BatchRun implements ScheduledBatch {
       // Only a coordinator reads what an unsafe call holds: without one, its declarations stay unread.
       fleetExclusiveForUnsafe: config.coordinator === undefined || config.fleetExclusiveForUnsafe,
       repeats: options.repeats ?? this.repeats,
+      limits: config.limits,
       modelOrdering: dispatch.modelOrdering,
     });
     const { mode } = dispatch;

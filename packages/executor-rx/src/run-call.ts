@@ -79,11 +79,16 @@ class CallAttempts {
   start(prepared: PreparedCall): void {
     // Tied to the call before the first attempt: unsubscribed inside a synchronous stage, it stops
     // there; unsubscribed before the call ended, the call stops quietly.
-    const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
-    this.#stops = stops;
     // A batch that nothing can stop (no signal, no source, no pre hook, no recovery) never emits
-    // a stop: its calls don't subscribe (a subscription made and undone per call saved).
-    if (this.batch.mayStop) this.batch.stops.subscribe(stops);
+    // a stop: its calls only hear their own unsubscription, through one teardown (no observer
+    // tied to the call and untied again, per call).
+    if (!this.batch.mayStop) {
+      this.subscriber.add(() => this.unsubscribed());
+    } else {
+      const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
+      this.#stops = stops;
+      this.batch.stops.subscribe(stops);
+    }
     this.#begin(prepared, 1, this.place.readyAt);
   }
 

@@ -1,5 +1,5 @@
 import type { ToolCall } from '@toolwaves/core';
-import { dependencies } from '@toolwaves/planner';
+import { dependencies, type LimitWeights } from '@toolwaves/planner';
 import { catchError, EMPTY, from, identity, map, merge, type Observable } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, ScheduledBatch } from './call-batch.js';
@@ -69,8 +69,10 @@ export function scheduleReadyCalls(
       // Before the source's failure is handled: a failing source releases nothing.
       hold?.calls ?? identity,
       catchError((cause: unknown) => {
+        // A call's wrong limit declaration stays what it is (`invalid_config`).
         const error =
-          cause instanceof DispatchError && cause.code === 'source_failed'
+          cause instanceof DispatchError &&
+          (cause.code === 'source_failed' || cause.code === 'invalid_config')
             ? cause
             : new DispatchError({
                 code: 'source_failed',
@@ -83,7 +85,11 @@ export function scheduleReadyCalls(
     );
   }
   const scheduled = calls.pipe(
-    scheduleEager<DispatchEvent>({ maxConcurrency: batch.cap, priority }),
+    scheduleEager<DispatchEvent>({
+      maxConcurrency: batch.cap,
+      priority,
+      limits: batch.config.limits?.local,
+    }),
   );
   return {
     start,
@@ -98,6 +104,7 @@ export function scheduleReadyCalls(
 /** A call for the ready queue (a class: its `run` is not made per call). */
 class ReadyCall implements EagerCall<DispatchEvent> {
   readonly estimateMs: number | undefined;
+  readonly limits: LimitWeights | undefined;
 
   constructor(
     readonly batch: ScheduledBatch,
@@ -107,15 +114,18 @@ class ReadyCall implements EagerCall<DispatchEvent> {
     readonly submitter: SubmitterContext,
   ) {
     this.estimateMs = batch.prepared.node(index).estimateMs;
+    this.limits =
+      batch.config.limits === undefined ? undefined : batch.prepared.limits(index).local;
   }
 
-  run(waitedFor: readonly number[]): Observable<DispatchEvent> {
+  run(waitedFor: readonly number[], limitWaits?: readonly string[]): Observable<DispatchEvent> {
     const { batch, index, arrivedAt, submitter } = this;
     return runCall(batch, batch.prepared.call(index), {
       wave: undefined,
       readyAt: arrivedAt,
       arrivedAt,
       waitedFor,
+      limitWaits,
       submitter,
     });
   }

@@ -12,6 +12,7 @@ import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, CallPlace, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { limitedWave } from './limited-wave.js';
 import { operate } from './operate.js';
 import { runCall } from './run-call.js';
 
@@ -24,6 +25,10 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
   const { mode } = batch.dispatch;
   const cap = batch.cap;
   const plan = planWaves(batch);
+  // Every call's named limits, read now: a wrong declaration refuses the batch before it starts.
+  const pool = config.limits?.local;
+  if (config.limits !== undefined)
+    for (let i = 0; i < batch.calls.length; i++) batch.prepared.limits(i);
   // Per call, the calls it conflicts with that its plan ran in an earlier wave (what it depends on,
   // for the failure policy; made on first need: a sequential batch never reads declarations else).
   let conflicting: (readonly number[])[] | undefined;
@@ -71,9 +76,17 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
       subscriber.next({ type: 'wave-start', wave: position, calls });
       if (subscriber.closed) return;
       const body =
-        calls.length === 1
-          ? call(calls[0]!, place)
-          : from(calls).pipe(mergeMap((index) => call(index, place), cap));
+        pool !== undefined
+          ? limitedWave({
+              calls,
+              cap,
+              limits: pool,
+              weightsOf: (index) => batch.prepared.limits(index).local,
+              run: (index, limitWaits) => call(index, { ...place, limitWaits }),
+            })
+          : calls.length === 1
+            ? call(calls[0]!, place)
+            : from(calls).pipe(mergeMap((index) => call(index, place), cap));
       // Tied to the wave before it is subscribed: an unsubscribe in a synchronous stage stops it.
       const events = operate<DispatchEvent>({
         destination: subscriber,

@@ -90,7 +90,7 @@ describe('Dispatcher options', () => {
     ],
     [
       { maxConcurency: 4 },
-      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`, `modelOrdering`, `whileStreaming`',
+      'Unknown option `maxConcurency` in the options of the Dispatcher; did you mean `maxConcurrency`? The options are `registry`, `mode`, `maxConcurrency`, `priority`, `planner`, `hooks`, `recovery`, `timeoutMs`, `health`, `scheduler`, `coordinator`, `fleetExclusiveForUnsafe`, `settleTimeoutMs`, `instrumentation`, `onFailure`, `limits`, `modelOrdering`, `whileStreaming`',
     ],
   ])('refuses %o at construction', (options, message) => {
     expect(configError(make(options)).message).toBe(message);

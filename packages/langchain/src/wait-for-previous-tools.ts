@@ -22,7 +22,10 @@ export function withWaitForPreviousTools<T>(tools: readonly T[]): T[] {
     const candidate = tool as ToolLike;
     if (typeof candidate.name !== 'string' || candidate.schema === undefined) return tool;
     const own = toJsonSchema(candidate.schema as Parameters<typeof toJsonSchema>[0]);
-    const parameters = withWaitForPrevious(own as Record<string, unknown>, candidate.name);
+    const parameters = withWaitForPrevious({
+      schema: own as Record<string, unknown>,
+      toolName: candidate.name,
+    });
     return {
       type: 'function',
       function: {

@@ -29,6 +29,7 @@ export {
   type McpToolsErrorCode,
   type McpToolsErrorOptions,
 } from './mcp-tools-error.js';
+export type { McpTrust } from './mcp-trust.js';
 export {
   type TraceContextMeta,
   traceContextMeta,

@@ -1,6 +1,7 @@
 import { checkOption, checkOptions, type OptionRule, optionRules } from '@toolwaves/core/internal';
 import type { McpClientLike } from './mcp-client-like.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import type { McpTrust } from './mcp-trust.js';
 
 /** A {@link McpToolsError} `invalid_options` with that message (the `error` of the checks). */
 export function invalidOptions(message: string): McpToolsError {
@@ -19,6 +20,7 @@ export const OVERRIDE_RULES = {
     expected: 'an array of accesses or a function of the input',
     test: (value: unknown): value is unknown => Array.isArray(value) || typeof value === 'function',
   },
+  idempotent: optionRules.boolean,
   description: optionRules.string,
 } satisfies Record<string, OptionRule<unknown>>;
 
@@ -48,6 +50,10 @@ export const MCP_OPTION_RULES = {
       optionRules.object.test(value) && typeof (value as { name?: unknown }).name === 'string',
   },
   registry: optionRules.withMethods('a ToolRegistry', ['get', 'add']),
+  trust: {
+    expected: "'annotations' or 'none'",
+    test: (value: unknown): value is McpTrust => value === 'annotations' || value === 'none',
+  },
 } satisfies Record<string, OptionRule<unknown>>;
 
 /** The rules of the options of that name, for `checkOptions`. */

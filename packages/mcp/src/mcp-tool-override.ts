@@ -5,7 +5,8 @@ export type McpToolInput = Readonly<Record<string, unknown>>;
 
 /**
  * What the user says about one MCP tool, over what its annotations say. Every field is
- * optional; a field that is present replaces the default.
+ * optional; a field that is present replaces the default. Under `trust: 'none'` (the default) a
+ * tool runs alone unless its override declares `readOnly`, `concurrencySafe` or `access`.
  *
  * @example
  * ```ts
@@ -34,6 +35,11 @@ export interface McpToolOverride {
    * `mcp:fs` but not with `mcp:fs/b.txt`.
    */
   readonly access?: readonly Access[] | ((input: McpToolInput) => readonly Access[]);
+  /**
+   * Running it again with the same input has no further effect (`Tool.idempotent`: a durable
+   * turn may re-run it after a crash). Replaces the `idempotentHint` annotation.
+   */
+  readonly idempotent?: boolean;
   /** Replaces the description the server gives. */
   readonly description?: string;
 }

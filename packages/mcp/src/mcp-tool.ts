@@ -1,6 +1,5 @@
 import type { JsonSchema, Tool, ToolContext, ToolOutput } from '@toolwaves/core';
 import { checkOptions } from '@toolwaves/core/internal';
-import type { Access } from '@toolwaves/planner';
 import type { McpClientLike, McpListedTool, McpToolAnnotations } from './mcp-client-like.js';
 import { mcpInputSchema } from './mcp-input-schema.js';
 import { checkOverride, invalidOptions, mcpOptionRules } from './mcp-option-rules.js';
@@ -8,6 +7,7 @@ import { mcpServerKey } from './mcp-server-key.js';
 import { mcpToolOutput } from './mcp-tool-output.js';
 import type { McpToolInput, McpToolOverride } from './mcp-tool-override.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import { type McpTrust, mcpDeclarations } from './mcp-trust.js';
 import { withTraceContext } from './trace-context-meta.js';
 import { withRequestSignal } from './with-request-signal.js';
 
@@ -24,8 +24,10 @@ export interface McpTool extends Tool<McpToolInput> {
   readonly readOnly: boolean;
   /** The server's JSON Schema of the arguments, as listed. */
   readonly jsonSchema: JsonSchema;
-  /** The server's annotations, as listed. */
+  /** The server's annotations, as listed (believed only under `trust: 'annotations'`). */
   readonly annotations: McpToolAnnotations | undefined;
+  /** Its calls count against the limit `mcp:<server>` when the Dispatcher has one. */
+  readonly limitsIfConfigured: Readonly<Record<string, number>>;
 }
 
 /** Options of {@link mcpTool}. */
@@ -39,16 +41,21 @@ export interface McpToolOptions {
   readonly prefix?: string | undefined;
   /** Time limit of each `tools/call` request in ms; default the client's. */
   readonly requestTimeoutMs?: number | undefined;
+  /** Whether the server's annotations are believed; default `'none'` (see {@link McpTrust}). */
+  readonly trust?: McpTrust | undefined;
 }
 
 const resolve = <T>(value: T | ((input: McpToolInput) => T), input: McpToolInput): T =>
   typeof value === 'function' ? (value as (input: McpToolInput) => T)(input) : value;
 
 /**
- * Wraps one listed MCP tool. By default every call is concurrency-safe and declares one access
- * on `mcp:<server>`: a read when the tool is read-only (`readOnlyHint: true`), else a write. So
- * a server's mutating calls serialize among themselves and with its reads, while its reads
- * overlap each other and calls to other servers or tools. The override replaces any part.
+ * Wraps one listed MCP tool. With `trust: 'annotations'` every call is concurrency-safe and
+ * declares one access on `mcp:<server>`: a read when the tool is read-only (`readOnlyHint:
+ * true`), else a write. So a server's mutating calls serialize among themselves and with its
+ * reads, while its reads overlap each other and calls to other servers or tools. With `trust:
+ * 'none'` (the default: annotations are untrusted hints) a tool runs alone unless its override
+ * declares it. The override replaces any part. Every call counts against the limit
+ * `mcp:<server>` (weight 1) when the Dispatcher (or its coordinator) has one.
  *
  * `execute` sends `tools/call` with the call's signal (an abort cancels the request) and the
  * active W3C trace context in `_meta` (so a traced server continues the trace). The answer
@@ -61,19 +68,28 @@ export function mcpTool(options: McpToolOptions): McpTool {
   checkOptions({
     subject: 'mcpTool',
     options,
-    rules: mcpOptionRules(['client', 'server', 'listed', 'override', 'prefix', 'requestTimeoutMs']),
+    rules: mcpOptionRules([
+      'client',
+      'server',
+      'listed',
+      'override',
+      'prefix',
+      'requestTimeoutMs',
+      'trust',
+    ]),
     required: ['client', 'server', 'listed'],
     error: invalidOptions,
   });
   if (options.override !== undefined)
     checkOverride({ name: 'override', override: options.override });
   const { client, server, listed, override = {}, prefix = '', requestTimeoutMs } = options;
-  const readOnly = override.readOnly ?? listed.annotations?.readOnlyHint === true;
-  const defaultAccess: readonly Access[] = [
-    { key: mcpServerKey(server), mode: readOnly ? 'read' : 'write' },
-  ];
-  const concurrencySafe = override.concurrencySafe ?? true;
-  const access = override.access ?? defaultAccess;
+  const trust = options.trust ?? 'none';
+  const { readOnly, concurrencySafe, access, idempotent } = mcpDeclarations({
+    server,
+    listed,
+    override,
+    trust,
+  });
   const jsonSchema = listed.inputSchema;
   return {
     name: `${prefix}${listed.name}`,
@@ -89,6 +105,8 @@ export function mcpTool(options: McpToolOptions): McpTool {
     readOnly,
     jsonSchema,
     annotations: listed.annotations,
+    idempotent,
+    limitsIfConfigured: { [mcpServerKey(server)]: 1 },
     isConcurrencySafe: (input) => resolve(concurrencySafe, input),
     access: (input) => resolve(access, input),
     execute: async (input: McpToolInput, context: ToolContext): Promise<ToolOutput> => {

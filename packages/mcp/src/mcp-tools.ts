@@ -10,6 +10,7 @@ import {
 import { type McpTool, mcpTool } from './mcp-tool.js';
 import type { McpToolOverride } from './mcp-tool-override.js';
 import { McpToolsError } from './mcp-tools-error.js';
+import type { McpTrust } from './mcp-trust.js';
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions {
@@ -28,12 +29,19 @@ export interface McpToolsOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** Cancels the listing. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Whether the server's annotations are believed: `'none'` (the default, as the MCP
+   * specification asks of a client for a server it has not been told to trust: every tool runs
+   * alone unless `overrides` declare it) or `'annotations'` (see {@link McpTrust}).
+   */
+  readonly trust?: McpTrust | undefined;
 }
 
 /**
  * Lists the tools of a connected MCP client (every page) and wraps each as a toolwaves tool
- * (see {@link mcpTool} for the declarations): `readOnlyHint: true` → a read of `mcp:<server>`,
- * anything else → a write of it, overridable per tool.
+ * (see {@link mcpTool} for the declarations): under `trust: 'annotations'`, `readOnlyHint: true`
+ * → a read of `mcp:<server>`, anything else → a write of it; under `trust: 'none'` (the default)
+ * every tool runs alone unless `overrides` declare it. Overrides win, per tool.
  *
  * @throws McpToolsError `invalid_options` naming a bad option, `unknown_override` for an
  *   override of a tool the server does not list, `list_failed` when listing fails.
@@ -50,7 +58,7 @@ export interface McpToolsOptions {
  */
 export async function mcpTools(options: McpToolsOptions): Promise<McpTool[]> {
   checkMcpToolsOptions({ subject: 'mcpTools', options });
-  const { client, server, overrides = {}, prefix, requestTimeoutMs, signal } = options;
+  const { client, server, overrides = {}, prefix, requestTimeoutMs, signal, trust } = options;
   const listed = await listAllMcpTools({ client, server, signal });
   const names = listed.map((tool) => tool.name);
   for (const name of Object.keys(overrides)) {
@@ -71,6 +79,7 @@ export async function mcpTools(options: McpToolsOptions): Promise<McpTool[]> {
       override: Object.hasOwn(overrides, tool.name) ? overrides[tool.name] : undefined,
       prefix,
       requestTimeoutMs,
+      trust,
     }),
   );
 }
@@ -102,4 +111,5 @@ const MCP_TOOLS_OPTIONS = [
   'prefix',
   'requestTimeoutMs',
   'signal',
+  'trust',
 ] as const;

@@ -4,7 +4,6 @@
  */
 import { getEventListeners } from 'node:events';
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -19,17 +18,7 @@ import {
   McpPathKeys,
   type McpToolOverride,
 } from '../src/index.js';
-
-const require = createRequire(import.meta.url);
-
-/** The server's executable script, from its package.json `bin`. */
-function serverScript(): string {
-  const manifest = require.resolve('@modelcontextprotocol/server-filesystem/package.json');
-  const { bin } = require(manifest) as { bin: Record<string, string> };
-  const script = bin['mcp-server-filesystem'];
-  if (script === undefined) throw new Error('the server package has no mcp-server-filesystem bin');
-  return join(dirname(manifest), script);
-}
+import { serverScript } from './filesystem-server-script.js';
 
 let outside: string;
 let root: string;
@@ -68,7 +57,7 @@ async function tree(name: string, files: Record<string, string>): Promise<string
 
 async function registryWith(overrides: Record<string, McpToolOverride>): Promise<ToolRegistry> {
   const registry = new ToolRegistry();
-  await addMcpTools({ registry, client, server: 'fs', overrides });
+  await addMcpTools({ registry, client, server: 'fs', overrides, trust: 'annotations' });
   return registry;
 }
 
@@ -132,7 +121,9 @@ describe('McpPathKeys against the filesystem server', () => {
 describe('the filesystem-server preset, dispatched for real', () => {
   it('declares reads and writes from the annotations, and every path of a call', async () => {
     const dir = await tree('declare', { 'a.txt': 'a' });
-    const registry = await registryWith(await filesystemServerOverrides({ client, server: 'fs' }));
+    const registry = await registryWith(
+      await filesystemServerOverrides({ client, server: 'fs', trust: 'annotations' }),
+    );
     const key = (name: string) => `mcp:fs${dir}/${name}`;
     const batch = calls([
       ['move_file', { source: 'declare/a.txt', destination: 'declare/b.txt' }],
@@ -162,7 +153,9 @@ describe('the filesystem-server preset, dispatched for real', () => {
 
   it('serializes aliases of one file: a write to alias.txt, then a read by absolute path', async () => {
     const dir = await tree('alias', { 'alias.txt': 'old', 'other.txt': 'other' });
-    const registry = await registryWith(await filesystemServerOverrides({ client, server: 'fs' }));
+    const registry = await registryWith(
+      await filesystemServerOverrides({ client, server: 'fs', trust: 'annotations' }),
+    );
     const batch = calls([
       ['write_file', { path: 'alias/alias.txt', content: 'new' }],
       ['read_text_file', { path: `${dir}/alias.txt` }],
@@ -188,7 +181,9 @@ describe('the filesystem-server preset, dispatched for real', () => {
 
   it('overlaps writes to different files; move_file writes both of its paths', async () => {
     const dir = await tree('move', { 'a.txt': 'a', 'from.txt': 'moved', 'c.txt': 'c' });
-    const registry = await registryWith(await filesystemServerOverrides({ client, server: 'fs' }));
+    const registry = await registryWith(
+      await filesystemServerOverrides({ client, server: 'fs', trust: 'annotations' }),
+    );
     const batch = calls([
       ['write_file', { path: 'move/a.txt', content: 'A' }],
       ['write_file', { path: 'move/b.txt', content: 'B' }],
@@ -251,7 +246,9 @@ describe('the filesystem-server preset, dispatched for real', () => {
 
     // Per path: calls 0–9 touch ten different paths (one wave); 10–15 read what 1, 3, 5, 7, 9
     // wrote (the next wave); 16 writes x1, read in wave one only, so it joins wave two.
-    const registry = await registryWith(await filesystemServerOverrides({ client, server: 'fs' }));
+    const registry = await registryWith(
+      await filesystemServerOverrides({ client, server: 'fs', trust: 'annotations' }),
+    );
     expect(planWaves(registry, batch)).toEqual([
       [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
       [10, 11, 12, 13, 14, 15, 16],

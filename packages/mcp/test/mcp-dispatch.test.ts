@@ -42,8 +42,18 @@ describe('MCP tools dispatched in parallel', () => {
   it('overlaps reads and other servers, serializes a server’s writes with its calls, answers in order', async () => {
     const log: Handled[] = [];
     const registry = new ToolRegistry();
-    await addMcpTools({ registry, client: await connect(fsServer(log)), server: 'fs' });
-    await addMcpTools({ registry, client: await connect(webServer(log)), server: 'web' });
+    await addMcpTools({
+      registry,
+      client: await connect(fsServer(log)),
+      server: 'fs',
+      trust: 'annotations',
+    });
+    await addMcpTools({
+      registry,
+      client: await connect(webServer(log)),
+      server: 'web',
+      trust: 'annotations',
+    });
     const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
 
     const results = await dispatch(
@@ -100,6 +110,7 @@ describe('MCP tools dispatched in parallel', () => {
       registry,
       client: await connect(fsServer(log)),
       server: 'fs',
+      trust: 'annotations',
       overrides: {
         write_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'write' }] },
         read_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'read' }] },
@@ -145,7 +156,12 @@ describe('MCP tools dispatched in parallel', () => {
   it('keeps to maxConcurrency across read-only calls', async () => {
     const log: Handled[] = [];
     const registry = new ToolRegistry();
-    await addMcpTools({ registry, client: await connect(fsServer(log)), server: 'fs' });
+    await addMcpTools({
+      registry,
+      client: await connect(fsServer(log)),
+      server: 'fs',
+      trust: 'annotations',
+    });
     const dispatcher = new Dispatcher({ registry, mode: 'parallel', maxConcurrency: 2 });
     await dispatch(
       dispatcher,
@@ -186,8 +202,18 @@ describe('MCP answers and failures as results', () => {
       content: [{ type: 'text', text: 'still here' }],
     }));
     const registry = new ToolRegistry();
-    await addMcpTools({ registry, client: await connect(server), server: 'fs' });
-    await addMcpTools({ registry, client: await connect(brokenServer()), server: 'broken' });
+    await addMcpTools({
+      registry,
+      client: await connect(server),
+      server: 'fs',
+      trust: 'annotations',
+    });
+    await addMcpTools({
+      registry,
+      client: await connect(brokenServer()),
+      server: 'broken',
+      trust: 'annotations',
+    });
     // the server drops a tool after the client listed it
     gone.remove();
     const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
@@ -224,7 +250,12 @@ describe('MCP answers and failures as results', () => {
   it('cancels the request on the server when the dispatch is cancelled', async () => {
     const log: Handled[] = [];
     const registry = new ToolRegistry();
-    await addMcpTools({ registry, client: await connect(fsServer(log)), server: 'fs' });
+    await addMcpTools({
+      registry,
+      client: await connect(fsServer(log)),
+      server: 'fs',
+      trust: 'annotations',
+    });
     const dispatcher = new Dispatcher({ registry, mode: 'parallel' });
     const controller = new AbortController();
 

@@ -108,7 +108,7 @@ describe('mcpTools: declarations', () => {
 
   it('reads mcp:<server> when readOnlyHint is true, writes it otherwise, always concurrency-safe', async () => {
     const registry = new ToolRegistry();
-    await addMcpTools({ registry, client: await fs(), server: 'fs' });
+    await addMcpTools({ registry, client: await fs(), server: 'fs', trust: 'annotations' });
     expect(mcpServerKey('fs')).toBe('mcp:fs');
     expect(registry.toPlanNodes(calls)).toEqual([
       { index: 0, parallelizable: true, access: [{ key: 'mcp:fs', mode: 'read' }] },
@@ -125,6 +125,7 @@ describe('mcpTools: declarations', () => {
       registry,
       client: await fs(),
       server: 'fs',
+      trust: 'annotations',
       overrides: {
         write_file: { access: (input) => [{ key: `mcp:fs/${String(input.path)}`, mode: 'write' }] },
         list_dir: { readOnly: true, description: 'List entries' },
@@ -167,6 +168,7 @@ describe('mcpTools: declarations', () => {
       client: await fs(),
       server: 'backup',
       prefix: 'backup_',
+      trust: 'annotations',
     });
     expect(added.map((tool) => [tool.name, tool.mcpName])).toContainEqual([
       'backup_read_file',
@@ -216,11 +218,11 @@ describe('mcpTools: bad options', () => {
     ],
     [
       { prefx: 'fs_' },
-      'Unknown option `prefx` in the options of mcpTools; did you mean `prefix`? The options are `client`, `server`, `overrides`, `prefix`, `requestTimeoutMs`, `signal`',
+      'Unknown option `prefx` in the options of mcpTools; did you mean `prefix`? The options are `client`, `server`, `overrides`, `prefix`, `requestTimeoutMs`, `signal`, `trust`',
     ],
     [
       { overrides: { read_file: { readonly: true } } },
-      'Unknown option `readonly` in the options of `overrides.read_file`; did you mean `readOnly`? The options are `readOnly`, `concurrencySafe`, `access`, `description`',
+      'Unknown option `readonly` in the options of `overrides.read_file`; did you mean `readOnly`? The options are `readOnly`, `concurrencySafe`, `access`, `idempotent`, `description`',
     ],
     [
       { overrides: { read_file: { concurrencySafe: 'yes' } } },

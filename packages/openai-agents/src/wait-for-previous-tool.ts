@@ -19,7 +19,7 @@ export function parametersWithWaitForPrevious(
   tool: AnyFunctionTool,
 ): AnyFunctionTool['parameters'] {
   const own = tool.parameters as unknown as Record<string, unknown>;
-  const added = withWaitForPrevious(own, tool.name);
+  const added = withWaitForPrevious({ schema: own, toolName: tool.name });
   if (tool.strict !== true) return added as unknown as AnyFunctionTool['parameters'];
   const properties = added.properties as Record<string, unknown>;
   const required = Array.isArray(own.required) ? (own.required as string[]) : [];

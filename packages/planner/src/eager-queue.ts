@@ -20,6 +20,9 @@ export interface EagerQueueCall {
   readonly estimateMs?: number | undefined;
 }
 
+/** What a call that waits for nothing waits for. */
+const NO_WAITS: readonly number[] = Object.freeze([]);
+
 /**
  * The ready queue of eager scheduling, pure: each added call waits until every call it
  * depends on has {@link EagerQueue.end ended}, then becomes ready; {@link EagerQueue.take}
@@ -94,6 +97,13 @@ export class EagerQueue {
         code: 'invalid_nodes',
         message: `Expected a new call index (an integer from 0 up), got ${describeValue(index)}`,
       });
+    }
+    // A call that waits for nothing (the usual keyless safe call) gets the one empty answer.
+    if (dependencies.length === 0) {
+      this.#estimates[index] = estimateMs ?? 0;
+      this.#pending[index] = 0;
+      this.#ready.push(index);
+      return NO_WAITS;
     }
     const waits: number[] = [];
     for (const dependency of dependencies) {

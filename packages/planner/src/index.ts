@@ -9,10 +9,16 @@ export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './expl
 export { explainPlan } from './explain-plan.js';
 export { greedyPlanner } from './greedy-planner.js';
 export { keysOverlap } from './keys-overlap.js';
+export {
+  type LimitedQueueCall,
+  LimitedReadyQueue,
+  type LimitedReadyQueueOptions,
+} from './limited-ready-queue.js';
 export type { LowerBoundOptions } from './lower-bound.js';
 export { lowerBound } from './lower-bound.js';
 export { makespan } from './makespan.js';
 export { DEFAULT_MAX_CONCURRENCY, resolveMaxConcurrency } from './max-concurrency.js';
+export { type LimitWeights, NamedLimits } from './named-limits.js';
 export { optimalPlanner } from './optimal-planner.js';
 export type { OptimalPlannerOptions } from './optimal-planner-options.js';
 export { DEFAULT_BUDGET_MS, DEFAULT_MAX_EXPANSIONS } from './optimal-planner-options.js';

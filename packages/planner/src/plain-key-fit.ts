@@ -1,6 +1,7 @@
 import { assertNode } from './assert-nodes.js';
+import { collectWaves } from './collect-waves.js';
 import { hasEdges } from './edges-of.js';
-import type { FirstFitOptions, Plan, PlanNode, Wave } from './types.js';
+import type { FirstFitOptions, Plan, PlanNode } from './types.js';
 
 /**
  * The fast path of {@link firstFit} for the seed model: every concurrency-safe call declares at
@@ -86,15 +87,7 @@ export function plainKeyFit(
     if (id !== -1) latestWave[id] = position;
   }
 
-  const waves: Wave[] = new Array<Wave>(waveCount);
-  const lists: number[][] = new Array<number[]>(waveCount);
-  for (let w = 0; w < waveCount; w++) lists[w] = new Array<number>(sizes[w]!);
-  const filled = sizes.fill(0, 0, waveCount);
-  for (let i = 0; i < count; i++) {
-    const w = waveOf[i]!;
-    lists[w]![filled[w]!++] = i;
-  }
-  for (let w = 0; w < waveCount; w++) waves[w] = { calls: lists[w]!, open: open[w] === 1 };
+  const waves = collectWaves({ waveOf, sizes, open, waveCount });
   return { planner: options.planner, waves };
 }
 

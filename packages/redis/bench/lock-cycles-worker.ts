@@ -21,13 +21,16 @@ type Cycle = (key: string) => Promise<void>;
 
 function toolwaves(): { cycle: Cycle; roundTrips: () => number; close: () => Promise<void> } {
   const coordinator = redisCoordinator({ url, namespace: 'compare' });
+  // the caller's signal: the Dispatcher has one per call whether or not it coordinates, so it is
+  // not made here per cycle (that would time the AbortController, not the lock)
+  const signal = new AbortController().signal;
   return {
     cycle: async (key) => {
       const request: CoordinationRequest = {
         toolCallId: key,
         toolName: 'bench',
         access: [{ key, mode: 'write' }],
-        signal: new AbortController().signal,
+        signal,
       };
       const grant = await coordinator.acquire(request);
       await grant.release();

@@ -4,7 +4,7 @@ import { fleetScripts, scriptCommand } from './fleet-scripts.js';
 import type { RequestShape } from './request-shape.js';
 
 /** An uncontended acquire waiting for the next GRANT-AT-ONCE. */
-interface PendingAcquire {
+export interface PendingAcquire {
   readonly shape: RequestShape;
   readonly id: string;
   readonly granted: (token: number, sentAt: number) => void;
@@ -25,9 +25,10 @@ const MOST_IN_FLIGHT = 4;
 /**
  * The requests of one coordinator that may be granted at once (no limit, not exclusive) and
  * their releases, gathered while the current task runs and sent together when it ends (a
- * microtask): one GRANT-AT-ONCE for the acquires, one RELEASE-AT-ONCE for the releases, sent
- * releases first. So the calls a process asks for at the same moment cost Redis one script
- * call, not one each, and still one round trip apiece.
+ * microtask): one GRANT-AT-ONCE that takes out the releases first and then grants the acquires
+ * (RELEASE-AT-ONCE alone when no acquire goes with them). So the calls a process asks for at the
+ * same moment cost Redis one script call, not one each, and still one round trip apiece; a
+ * worker that gives a lock back and asks for the next one costs one script call per cycle.
  *
  * Order is kept as asked. A request that GRANT-AT-ONCE could not grant goes through ENQUEUE
  * before anything asked after it: the script grants nothing after it in its own call, a call
@@ -38,11 +39,12 @@ const MOST_IN_FLIGHT = 4;
 export class AtOnceBatch {
   readonly #connection: FleetConnection;
   readonly #keys: FleetKeys;
-  readonly #leaseMs: number;
+  readonly #leaseArg: string;
   readonly #followUp: (shape: RequestShape, id: string) => void;
   #acquires: PendingAcquire[] = [];
   #releases: PendingRelease[] = [];
   #scheduled = false;
+  #releasesScheduled: ReturnType<typeof setImmediate> | undefined;
   /** GRANT-AT-ONCE calls out. */
   #inFlight = 0;
   /** What must wait for the calls out to answer, in the order it was asked. */
@@ -60,7 +62,7 @@ export class AtOnceBatch {
   }) {
     this.#connection = options.connection;
     this.#keys = options.keys;
-    this.#leaseMs = options.leaseMs;
+    this.#leaseArg = String(options.leaseMs);
     this.#followUp = options.followUp;
   }
 
@@ -84,20 +86,35 @@ export class AtOnceBatch {
     else send();
   }
 
+  /**
+   * Gathers a release. It goes with the next GRANT-AT-ONCE when an acquire is asked in the same
+   * task (a worker that gives a lock back and asks for the next one, as every worker of a
+   * process does when one answer grants them all); else alone, once the task and the callbacks
+   * of this turn of the event loop are done (`setImmediate`, the turn node-redis writes in).
+   */
   release(pending: PendingRelease): void {
     this.#releases.push(pending);
-    this.#schedule();
+    this.#releasesScheduled ??= setImmediate(this.#flushGatheredReleases);
   }
 
-  /** Sends what is gathered: the releases, then the acquires (as many calls out as allowed). */
+  /**
+   * Sends what is gathered: the releases with the acquires in one call when they can go now,
+   * else the releases alone (the acquires go as many calls out as allowed).
+   */
   readonly flush = (): void => {
     this.#scheduled = false;
+    if (this.#acquires.length > 0) {
+      // behind something that waits for the calls out: keep the order
+      if (this.#waiting.length > 0) this.#waiting.push(...this.#acquires.splice(0));
+      // else sent now (the releases with them), or by the next answer when the most calls are out
+      else if (this.#inFlight < MOST_IN_FLIGHT) this.#sendAcquires();
+    }
     this.flushReleases();
-    if (this.#acquires.length === 0) return;
-    // behind something that waits for the calls out: keep the order
-    if (this.#waiting.length > 0) this.#waiting.push(...this.#acquires.splice(0));
-    // else sent now, or by the next answer when the most calls are out
-    else if (this.#inFlight < MOST_IN_FLIGHT) this.#sendAcquires();
+  };
+
+  readonly #flushGatheredReleases = (): void => {
+    this.#releasesScheduled = undefined;
+    this.flushReleases();
   };
 
   /** Sends the gathered releases. */
@@ -111,8 +128,10 @@ export class AtOnceBatch {
     queueMicrotask(this.flush);
   }
 
+  /** Sends one GRANT-AT-ONCE: the gathered releases, then the gathered acquires. */
   #sendAcquires(): void {
     const acquires = this.#acquires.splice(0);
+    const releases = this.#releases.splice(0);
     const number = this.#sent;
     this.#sent += 1;
     this.#inFlight += 1;
@@ -120,14 +139,19 @@ export class AtOnceBatch {
     const script = fleetScripts().grantAtOnce;
     const command = scriptCommand(
       script,
-      [keys.fence, keys.leases, keys.present, keys.entries],
-      [String(this.#leaseMs)],
+      [keys.fence, keys.leases, keys.present, keys.entries, keys.queue, keys.exclusive],
+      [this.#leaseArg, String(releases.length)],
     );
-    for (const { id, shape } of acquires) command.push(id, ...shape.block);
+    for (const { id, shape } of releases) command.push(id, shape.packed);
+    for (const { id, shape } of acquires) command.push(id, shape.packed);
     const sentAt = performance.now();
-    this.#connection.run(script, command).then(
-      (tokens) => {
+    const answered = this.#connection.run(script, command);
+    // the releases in it finish on their own: close() waits for them
+    if (releases.length > 0) this.#connection.inBackground(answered);
+    answered.then(
+      ({ followUp, tokens }) => {
         this.#inFlight -= 1;
+        this.#followUpAll(releases, followUp);
         const undo = number < this.#undoBefore;
         let inOrder = true;
         for (const [i, pending] of acquires.entries()) {
@@ -191,14 +215,19 @@ export class AtOnceBatch {
       keys.queue,
       keys.exclusive,
     ]);
-    for (const { id, shape } of releases) command.push(id, ...shape.block);
+    for (const { id, shape } of releases) command.push(id, shape.packed);
     this.#connection.inBackground(
-      this.#connection.run(script, command).then((positions) => {
-        for (const position of positions) {
-          const released = releases[position - 1];
-          if (released !== undefined) this.#followUp(released.shape, released.id);
-        }
-      }),
+      this.#connection
+        .run(script, command)
+        .then((positions) => this.#followUpAll(releases, positions)),
     );
+  }
+
+  /** Hands on the releases (of `releases`, 1-based `positions`) that someone may wait for. */
+  #followUpAll(releases: readonly PendingRelease[], positions: readonly number[]): void {
+    for (const position of positions) {
+      const released = releases[position - 1];
+      if (released !== undefined) this.#followUp(released.shape, released.id);
+    }
   }
 }

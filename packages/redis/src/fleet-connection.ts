@@ -237,6 +237,15 @@ function reconnectDelay(retries: number): number {
  * by dropping the socket (a command sent over a half-open link is never answered).
  */
 async function closeQuietly(client: RedisClientLike, timeoutMs: number): Promise<void> {
+  // a reconnect already under way when the client is closed can still finish (node-redis opens
+  // the new socket and calls it ready): such a socket is dropped as soon as it is
+  client.on('ready', () => {
+    try {
+      client.destroy();
+    } catch {
+      // already closed
+    }
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), timeoutMs);

@@ -29,10 +29,28 @@ export interface FleetScripts {
   readonly release: FleetScript<number>;
   /** Extends a granted lease: 1, or 0 when it is lost. */
   readonly renew: FleetScript<number>;
-  /** Grants several uncontended requests at once: per request its token, or 0 (it must ENQUEUE). */
-  readonly grantAtOnce: FleetScript<number[]>;
+  /**
+   * Takes out the releases gathered with it, then grants several uncontended requests at once:
+   * the releases RELEASE must still hand on, and per request its token, or 0 (it must ENQUEUE).
+   */
+  readonly grantAtOnce: FleetScript<AtOnceReply>;
   /** Takes several requests granted at once out: the positions (1-based) RELEASE must still hand on. */
   readonly releaseAtOnce: FleetScript<number[]>;
+}
+
+/** What GRANT-AT-ONCE answers. */
+export interface AtOnceReply {
+  /** The positions (1-based) of the releases whose departure RELEASE must still hand on. */
+  readonly followUp: readonly number[];
+  /** Per request to grant, its fencing token, or 0: not granted (it must ENQUEUE). */
+  readonly tokens: readonly number[];
+}
+
+function readAtOnce(raw: unknown): AtOnceReply {
+  if (!Array.isArray(raw) || raw.length !== 2) {
+    throw new Error(`Unexpected reply from a fleet script: ${JSON.stringify(raw)}`);
+  }
+  return { followUp: readNumbers(raw[0]), tokens: readNumbers(raw[1]) };
 }
 
 function readTry(raw: unknown): TryReply {
@@ -59,7 +77,7 @@ export function fleetScripts(): FleetScripts {
     retry: { lua: loadLuaScript('retry-12.lua'), read: readTry },
     release: { lua: loadLuaScript('release-12.lua'), read: Number },
     renew: { lua: loadLuaScript('renew-1.lua'), read: Number },
-    grantAtOnce: { lua: loadLuaScript('grant-at-once-4.lua'), read: readNumbers },
+    grantAtOnce: { lua: loadLuaScript('grant-at-once-6.lua'), read: readAtOnce },
     releaseAtOnce: { lua: loadLuaScript('release-at-once-5.lua'), read: readNumbers },
   };
   return loaded;

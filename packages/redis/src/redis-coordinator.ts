@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest, Coordinator } from '@toolwaves/core';
 import { AtOnceBatch } from './at-once-batch.js';
 import { departureConcerns, parseDeparture } from './departure.js';
+import { FirstRenewals } from './first-renewals.js';
 import { FleetConnection, type Listening } from './fleet-connection.js';
 import { leaveQueue } from './fleet-grant.js';
 import { type FleetKeys, fleetKeys } from './fleet-keys.js';
+import { fleetLimitOf } from './fleet-limit-of.js';
 import { fleetScripts } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 import {
@@ -16,6 +18,11 @@ import { type WaitContext, type Waiter, waitForGrant } from './wait-for-grant.js
 
 /** A {@link Coordinator} on Redis, from {@link redisCoordinator}. */
 export interface RedisCoordinator extends Coordinator {
+  /**
+   * The fleet-wide limits (`limits` option): a tool's name, or a named limit tools declare
+   * (`Tool.limits`); a Dispatcher sends a call's weight in those it declares.
+   */
+  readonly limits: Readonly<Record<string, number>>;
   /** Round trips to Redis so far (script runs and lease renewals), for measuring overhead. */
   readonly roundTrips: number;
   /**
@@ -128,6 +135,7 @@ class FleetCoordinator implements RedisCoordinator {
       batch,
       keys: options.keys,
       leaseMs: options.leaseMs,
+      renewals: new FirstRenewals(options.leaseMs / 3),
       pollMs: this.#pollMs,
       waiters: this.#waiters,
     };
@@ -146,22 +154,26 @@ class FleetCoordinator implements RedisCoordinator {
     );
   }
 
+  get limits(): Readonly<Record<string, number>> {
+    return Object.fromEntries(this.#limits);
+  }
+
   get roundTrips(): number {
     return this.#connection.roundTrips;
   }
 
   acquire(request: CoordinationRequest): Promise<CoordinationGrant> {
     const exclusive = request.exclusive === true;
-    if (request.access.length === 0 && !exclusive && !this.#limits.has(request.toolName)) {
+    // The one limit the call counts against fleet-wide: its named limit, or its tool's.
+    const counted =
+      request.limits === undefined ? request.toolName : fleetLimitOf(request, this.#limits);
+    if (typeof counted !== 'string') return Promise.reject(counted);
+    if (request.access.length === 0 && !exclusive && !this.#limits.has(counted)) {
       return Promise.resolve(NOTHING_HELD);
     }
     const refused = this.#refusal(request);
     if (refused !== undefined) return Promise.reject(refused);
-    const shape = this.#shapes.of({
-      toolName: request.toolName,
-      access: request.access,
-      exclusive,
-    });
+    const shape = this.#shapes.of({ toolName: counted, access: request.access, exclusive });
     const context = this.#context;
     const ready = this.#connection.whenReady(this.#listening);
     if (ready === undefined) return waitForGrant(context, shape, request);

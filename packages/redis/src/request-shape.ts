@@ -27,8 +27,11 @@ export interface RequestShape {
    * few enough accesses for one script call to unpack them).
    */
   readonly batchable: boolean;
-  /** What those scripts take for it after its id: n, m, the accesses, their bounds, the members. */
-  readonly block: readonly string[];
+  /**
+   * What those scripts take for it after its id: its accesses packed as `<mode><key>` joined by
+   * NUL (`scripts/includes/at-once.lua` makes the rest from the keys).
+   */
+  readonly packed: string;
 }
 
 /** Where a request's id (ARGV[1]) and record flag (ARGV[2]) sit in its commands. */
@@ -114,7 +117,7 @@ export function requestShape(options: {
     retry: scriptCommand(scripts.retry, names, args),
     release: scriptCommand(scripts.release, names, args),
     batchable: !exclusive && limit === 0 && access.length <= 250 && memberList.length <= 500,
-    block,
+    packed: access.map((a) => `${a.mode === 'read' ? 'r' : 'w'}${a.key}`).join('\u0000'),
   };
 }
 

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
-import type { AtOnceBatch } from './at-once-batch.js';
+import type { PendingAcquire } from './at-once-batch.js';
 import type { WaitingFor } from './departure.js';
-import type { FleetConnection } from './fleet-connection.js';
-import { FleetGrant, leaveQueue } from './fleet-grant.js';
-import type { FleetKeys } from './fleet-keys.js';
+import { FleetGrant, type GrantContext, leaveQueue } from './fleet-grant.js';
 import { fleetScripts, type TryReply } from './fleet-scripts.js';
 import { RedisCoordinatorError } from './redis-coordinator-error.js';
 import { ID_AT, type RequestShape } from './request-shape.js';
@@ -18,12 +16,7 @@ export interface Waiter extends WaitingFor {
 }
 
 /** What one request needs from its coordinator. */
-export interface WaitContext {
-  readonly connection: FleetConnection;
-  /** Where uncontended acquires and their releases are gathered. */
-  readonly batch: AtOnceBatch;
-  readonly keys: FleetKeys;
-  readonly leaseMs: number;
+export interface WaitContext extends GrantContext {
   /** The fallback poll while waiting (also renews the waiting entry's lease). */
   readonly pollMs: number;
   /** Waiters by request id: woken when something they wait for leaves, or handed a grant. */
@@ -47,22 +40,51 @@ export function waitForGrant(
   if (request.signal.aborted) return Promise.reject(cancelled(shape, request));
   if (!shape.batchable) return enqueue(context, shape, request);
   return new Promise<CoordinationGrant>((resolve, reject) => {
-    const id = randomUUID();
-    context.batch.acquire({
-      shape,
-      id,
-      granted: (token, sentAt) => {
-        if (request.signal.aborted) {
-          context.batch.release({ shape, id });
-          reject(cancelled(shape, request));
-        } else {
-          resolve(grantOf(context, shape, request, id, token, sentAt, false));
-        }
-      },
-      notGranted: () => resolve(enqueue(context, shape, request)),
-      failed: reject,
-    });
+    context.batch.acquire(new AtOnceAcquire({ context, shape, request, resolve, reject }));
   });
+}
+
+/** An acquire sent through GRANT-AT-ONCE: settles its promise with what the batch learns. */
+class AtOnceAcquire implements PendingAcquire {
+  readonly shape: RequestShape;
+  readonly id = randomUUID();
+  readonly #context: WaitContext;
+  readonly #request: CoordinationRequest;
+  readonly #resolve: (grant: CoordinationGrant | Promise<CoordinationGrant>) => void;
+  readonly #reject: (error: unknown) => void;
+
+  constructor(options: {
+    context: WaitContext;
+    shape: RequestShape;
+    request: CoordinationRequest;
+    resolve: (grant: CoordinationGrant | Promise<CoordinationGrant>) => void;
+    reject: (error: unknown) => void;
+  }) {
+    this.shape = options.shape;
+    this.#context = options.context;
+    this.#request = options.request;
+    this.#resolve = options.resolve;
+    this.#reject = options.reject;
+  }
+
+  granted(token: number, sentAt: number): void {
+    if (this.#request.signal.aborted) {
+      this.#context.batch.release({ shape: this.shape, id: this.id });
+      this.#reject(cancelled(this.shape, this.#request));
+    } else {
+      this.#resolve(
+        grantOf(this.#context, this.shape, this.#request, this.id, token, sentAt, false),
+      );
+    }
+  }
+
+  notGranted(): void {
+    this.#resolve(enqueue(this.#context, this.shape, this.#request));
+  }
+
+  failed(error: unknown): void {
+    this.#reject(error);
+  }
 }
 
 /** ENQUEUE: granted at once, or a {@link WaitingRequest} until it is. */
@@ -115,16 +137,13 @@ function grantOf(
   recorded: boolean,
 ): FleetGrant {
   return new FleetGrant({
-    connection: context.connection,
-    batch: context.batch,
-    keys: context.keys,
+    context,
     shape,
     id,
     token,
-    leaseMs: context.leaseMs,
     grantedFrom,
     recorded,
-    describe: `call ${request.toolCallId} (${shape.toolName}) on ${shape.describe}`,
+    toolCallId: request.toolCallId,
   });
 }
 

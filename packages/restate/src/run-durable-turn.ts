@@ -6,6 +6,7 @@ import type {
   ToolContext,
   ToolOutput,
   ToolResult,
+  WhileStreaming,
 } from '@toolwaves/core';
 import { checkOption, checkOptions } from '@toolwaves/core/internal';
 import { durableExecute } from './durable-execute.js';
@@ -14,7 +15,7 @@ import { CONTEXT_RULE, invalidOptions, RESTATE_OPTION_RULES } from './restate-op
 
 /** The part of a toolwaves `Dispatcher` a durable turn uses (`dispatcher.openTurn()`). */
 export interface TurnOpener {
-  openTurn(): {
+  openTurn(options?: { readonly whileStreaming?: WhileStreaming }): {
     run(
       call: ToolCall,
       execute?: (
@@ -79,7 +80,9 @@ export async function runDurableTurn(
   const turnId = options.turnId ?? ctx.request().id;
   const driver = new JournalDriver(ctx);
   const durations = new Map<string, number>();
-  const turn = dispatcher.openTurn();
+  // The turn's calls are a finished message, all handed over before close(): nothing to hold
+  // back, and each call starts as the rules allow, in the order it always did.
+  const turn = dispatcher.openTurn({ whileStreaming: 'all' });
   const results = calls.map((call) =>
     turn.run(
       call,

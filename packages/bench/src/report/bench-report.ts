@@ -1,4 +1,5 @@
 import type { BenchProfile } from '../bench-profile.js';
+import type { RateLimitedFigures } from '../limits/compare-remote-strategies.js';
 import type { Strategy } from '../strategies/strategy.js';
 
 /** A whole batch at once, or a streamed turn whose calls arrive while the model writes. */
@@ -167,4 +168,6 @@ export interface BenchReport {
   readonly realStreams: readonly RealStreamFigures[];
   /** The retried-streams workload; `null` when the profile runs no such turns. */
   readonly retriedStreams: RetriedStreamsFigures | null;
+  /** The rate-limited servers workload: each strategy with and without named limits. */
+  readonly rateLimited?: RateLimitedFigures;
 }

@@ -1,3 +1,4 @@
+import { rateLimitedBlocks } from '../limits/rate-limited-blocks.js';
 import type { BenchReport, StrategySummary, TurnMode } from './bench-report.js';
 import { formatDuration, formatPercent, formatRatio, formatSpread } from './format-figures.js';
 import { blocksToMarkdown, type ReportBlock } from './report-blocks.js';
@@ -79,6 +80,7 @@ export function headlineBlocks(report: BenchReport): ReportBlock[] {
     perWorkload('stream'),
     ...realBlocks(report),
     ...retriedStreamsBlocks(report),
+    ...rateLimitedBlocks(report.rateLimited),
     { kind: 'paragraph', text: `Reproduce: \`${meta.command}\`` },
   ];
 }

@@ -36,7 +36,9 @@ export function toolJsonSchema(tool: Tool, options: ToolSchemaOptions = {}): Jso
     error: invalidOptions,
   });
   const schema = ownSchema(tool);
-  return options.modelOrdering === true ? withWaitForPrevious(schema, tool.name) : schema;
+  return options.modelOrdering === true
+    ? withWaitForPrevious({ schema, toolName: tool.name })
+    : schema;
 }
 
 function ownSchema(tool: Tool): JsonSchema {

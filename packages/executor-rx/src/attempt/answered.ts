@@ -15,9 +15,9 @@ export interface ToolInput {
   readonly value: unknown;
 }
 
-/** The tool, its input, and the fleet grant it runs under (what stage 5 takes). */
+/** The tool, its input, and the fleet grant it runs under, if any (what stage 5 takes). */
 export interface Granted extends ToolInput {
-  readonly grant: CoordinationGrant | undefined;
+  readonly grant?: CoordinationGrant | undefined;
 }
 
 /**

@@ -161,6 +161,10 @@ export class Attempt {
       event.waitedFor = this.#waitedFor();
       event.waitedMs = this.now() - arrivedAt;
     }
+    const limitWaits = place.limitWaits;
+    if (limitWaits !== undefined && limitWaits.length > 0 && this.number === 1) {
+      event.waitedForLimits = limitWaits;
+    }
     const edges = this.prepared.edges;
     if (edges !== undefined) event.edges = edges;
     this.emit(event);

@@ -1,5 +1,11 @@
 import type { AttemptInstrument, CoordinationGrant, ToolContext } from '@toolwaves/core';
-import { Observable, type Subscriber, type Subscription, type TeardownLogic } from 'rxjs';
+import {
+  Observable,
+  type Subscriber,
+  type Subscription,
+  type TeardownLogic,
+  type Unsubscribable,
+} from 'rxjs';
 import {
   type AttemptAnswer,
   answerOf,
@@ -26,13 +32,15 @@ export function executeTool(attempt: Attempt, granted: Granted): Observable<Answ
 }
 
 /** One run of a tool (a class: its callbacks are made once per run, not per closure). */
-class ToolRun {
+class ToolRun implements Unsubscribable {
   #settled = false;
   #output: PromiseLike<unknown> | undefined;
   /** Whether the tool marked its effect committed (with a grant only). */
   #committed: (() => boolean) | undefined;
   /** After a lost lease: the settle timeout, past which the outcome is unknown. */
   #lostWait: Subscription | undefined;
+  /** Listens for the grant's loss while the tool runs (with a grant only). */
+  #onLost: (() => void) | undefined;
 
   constructor(
     private readonly attempt: Attempt,
@@ -78,18 +86,24 @@ class ToolRun {
       return undefined;
     }
     this.#output = output;
-    // Callbacks passed inline, not kept in named fields: nothing named is made per run.
-    const onLost = grant === undefined ? undefined : (): void => this.#lost(); // none without a grant
-    grant?.lost.addEventListener('abort', onLost!, { once: true });
+    if (grant !== undefined) {
+      const onLost = (): void => this.#lost(); // none without a grant
+      this.#onLost = onLost;
+      grant.lost.addEventListener('abort', onLost, { once: true });
+    }
     output.then(
       (value) => this.#settle(value, false),
       (error: unknown) => this.#settle(error, true),
     );
-    return () => {
-      grant?.lost.removeEventListener('abort', onLost!);
-      this.#lostWait?.unsubscribe();
-      this.#outlive();
-    };
+    // The run is its own teardown (no closure made per run).
+    return this;
+  }
+
+  /** Its attempt ended or was stopped: a tool still running outlives it. */
+  unsubscribe(): void {
+    if (this.#onLost !== undefined) this.grant?.lost.removeEventListener('abort', this.#onLost);
+    this.#lostWait?.unsubscribe();
+    this.#outlive();
   }
 
   #answered(answer: AttemptAnswer): void {

@@ -1,4 +1,4 @@
-import type { CoordinationGrant } from '@toolwaves/core';
+import type { CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
 import { Observable } from 'rxjs';
 import { lostLeaseAnswer, refusedGrantAnswer } from '../attempt-answer.js';
 import { isPromiseLike, type MaybeAsync } from '../maybe-async.js';
@@ -18,7 +18,8 @@ export function fleetGrant(
   input: ToolInput,
 ): Observable<Staged<Granted>> | Granted {
   const coordinator = attempt.batch.config.coordinator;
-  if (coordinator === undefined) return { tool: input.tool, value: input.value, grant: undefined };
+  // No coordinator: the input goes on as it is, with no grant (nothing made per attempt).
+  if (coordinator === undefined) return input;
   const { call, toolName } = attempt.prepared;
   return new Observable<Staged<Granted>>((subscriber) => {
     attempt.fleetAsked();
@@ -26,13 +27,13 @@ export function fleetGrant(
     try {
       const { access, exclusive } = attempt.prepared.fleetClaim;
       const signal = attempt.context.signal;
-      grant = attempt.place.submitter(() =>
-        coordinator.acquire(
-          exclusive
-            ? { toolCallId: call.id, toolName, access, exclusive, signal }
-            : { toolCallId: call.id, toolName, access, signal },
-        ),
-      );
+      const request: CoordinationRequest = exclusive
+        ? { toolCallId: call.id, toolName, access, exclusive, signal }
+        : { toolCallId: call.id, toolName, access, signal };
+      // The coordinator's named limits the call counts against go with it (none: not a field).
+      const limits = attempt.prepared.limits.fleet;
+      const asked = limits === undefined ? request : { ...request, limits };
+      grant = attempt.place.submitter(() => coordinator.acquire(asked));
     } catch (error) {
       grant = Promise.reject(error);
     }

@@ -1,0 +1,69 @@
+import type { CoordinationGrant } from '@toolwaves/core';
+import { expect, it } from 'vitest';
+import { RedisCoordinatorError } from '../src/index.js';
+import {
+  coordinatorFor,
+  describeWithRedis,
+  freshNamespace,
+  lockRequest,
+  settleEarlierRequests,
+  tracked,
+} from './fleet-fixture.js';
+
+describeWithRedis('named fleet limits', () => {
+  it('counts the calls of every tool that declares a limit against it, across processes', async () => {
+    const namespace = freshNamespace();
+    const limits = { github: 2 };
+    const one = coordinatorFor({ namespace, limits });
+    const two = coordinatorFor({ namespace, limits });
+    expect(one.limits).toEqual({ github: 2 });
+    const ask = (coordinator: typeof one, toolName: string) =>
+      tracked(coordinator.acquire({ ...lockRequest([], { toolName }), limits: { github: 1 } }));
+    const a = ask(one, 'gh_issues');
+    const b = ask(two, 'gh_pulls');
+    await settleEarlierRequests(one);
+    await settleEarlierRequests(two);
+    const c = ask(two, 'gh_issues');
+    const free = tracked(one.acquire(lockRequest([], { toolName: 'gh_issues' })));
+    await settleEarlierRequests(two);
+    await settleEarlierRequests(one);
+    // Two tools, one limit: the third call waits; a call that declares no limit does not.
+    expect([a, b, c, free].map((t) => t.status)).toEqual([
+      'resolved',
+      'resolved',
+      'pending',
+      'resolved',
+    ]);
+    await (a.value as CoordinationGrant).release();
+    await (await c.promise).release();
+    await (b.value as CoordinationGrant).release();
+    await (free.value as CoordinationGrant).release();
+  });
+
+  it('refuses what one Redis limit per call cannot hold, sending nothing', async () => {
+    const coordinator = coordinatorFor({
+      namespace: freshNamespace(),
+      limits: { github: 4, search: 2 },
+    });
+    const refusal = async (limits: Record<string, number>, toolName = 'tool') => {
+      const error: unknown = await coordinator
+        .acquire({ ...lockRequest([], { toolName }), limits })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RedisCoordinatorError);
+      expect((error as RedisCoordinatorError).code).toBe('invalid_request');
+      return (error as RedisCoordinatorError).message;
+    };
+    expect(await refusal({ github: 2 })).toMatch(
+      /^Cannot hold weight 2 in the fleet limit `github` for call call-\d+ \(tool\): the Redis coordinator counts one unit per call; nothing was sent to Redis$/,
+    );
+    expect(await refusal({ github: 1, search: 1 })).toMatch(
+      /^Cannot hold the fleet limits `github`, `search` of call call-\d+ \(tool\)/,
+    );
+    expect(await refusal({ github: 1 }, 'search')).toMatch(/fleet limits `github`, `search`/);
+    expect(coordinator.roundTrips).toBe(0);
+    // A name it does not have is not its business: counted where it is configured.
+    const grant = await coordinator.acquire({ ...lockRequest([]), limits: { local: 3 } });
+    expect(coordinator.roundTrips).toBe(0);
+    await grant.release();
+  });
+});
