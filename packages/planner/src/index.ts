@@ -8,8 +8,8 @@ export { DEFAULT_ESTIMATE_MS, estimateOf } from './estimate-of.js';
 export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './explain-plan.js';
 export { explainPlan } from './explain-plan.js';
 export { greedyPlanner } from './greedy-planner.js';
-export type { ExplainLimits, LimitUse, LimitWait } from './limit-uses.js';
 export { keysOverlap } from './keys-overlap.js';
+export type { ExplainLimits, LimitUse, LimitWait } from './limit-uses.js';
 export {
   type LimitedQueueCall,
   LimitedReadyQueue,
