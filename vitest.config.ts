@@ -1,6 +1,8 @@
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -36,10 +38,43 @@ const alias = [
   { find: /^@toolwaves\/restate$/, replacement: here('./packages/restate/src/index.ts') },
 ];
 
+/**
+ * The naming rule of the split: a test file that starts processes of its own (servers, agents,
+ * sandboxed or scripted commands) or waits in real time (leases running out, paused holders,
+ * crash-restart rounds) is named `*.process.test.ts` and runs in the `processes` project; every
+ * other file runs in its package's project.
+ */
+const PROCESS_TESTS = '**/*.process.test.ts';
+
 const project = (name: string, root: string) => ({
   extends: true as const,
-  test: { name, root, include: ['test/**/*.test.ts'] },
+  test: { name, root, include: ['test/**/*.test.ts'], exclude: [PROCESS_TESTS] },
 });
+
+/**
+ * Runs the longest files first, across projects (vitest's own order goes project by project,
+ * alphabetically, which left the crash rounds of `restate` to start last): the `processes`
+ * files first (they are the longest and mostly wait on their children, so the others fill the
+ * cores meanwhile), then by the last run's duration, then by size when there is no last run.
+ */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const { cache, config } = this.ctx;
+    const key = (file: TestSpecification) =>
+      `${file.project.name}:${relative(config.root, file.moduleId)}`;
+    const weight = (file: TestSpecification) => [
+      file.project.config.sequence.groupOrder,
+      file.project.name === 'processes' ? 0 : 1,
+      -(cache.getFileTestResults(key(file))?.duration ?? 0),
+      -(cache.getFileStats(key(file))?.size ?? 0),
+    ];
+    return [...files].sort((a, b) => {
+      const [wa, wb] = [weight(a), weight(b)];
+      const i = wa.findIndex((value, j) => value !== wb[j]);
+      return i === -1 ? 0 : (wa[i] ?? 0) - (wb[i] ?? 0);
+    });
+  }
+}
 
 export default defineConfig({
   resolve: { alias },
@@ -49,11 +84,26 @@ export default defineConfig({
     // Where the time went: every test file re-imported the shared graph (zod, rxjs, inversify,
     // the AI SDK, the packages' barrels) in a fresh process, one file after another (vitest's
     // default on 2 cores is a single worker). Worker threads, one module cache per worker (tests
-    // leave no global state behind; module mocks load their subject afresh), and a worker per core.
+    // leave no global state behind; module mocks load their subject afresh), and a worker per core,
+    // plus one: a worker running a process test mostly waits on its children (a paused holder,
+    // a lease running out, a service restarting), and the others keep the cores busy meanwhile.
+    // Not more: the property tests are CPU-bound, and each worker more slows every one of them.
     pool: 'threads',
     isolate: false,
-    maxWorkers: Math.max(2, availableParallelism()),
+    maxWorkers: Math.max(2, availableParallelism()) + 1,
+    sequence: { sequencer: LongestFirst },
     projects: [
+      {
+        // Every package's process tests, in one project whose files start first (see
+        // LongestFirst). The redis files use the shared redis-server of the redis global setup.
+        extends: true,
+        test: {
+          name: 'processes',
+          root: '.',
+          include: [`packages/*/test/${PROCESS_TESTS}`, `apps/*/test/${PROCESS_TESTS}`],
+          globalSetup: ['./packages/redis/test/global-setup.ts'],
+        },
+      },
       project('planner', './packages/planner'),
       project('core', './packages/core'),
       project('executor-rx', './packages/executor-rx'),

@@ -5,6 +5,7 @@ import { demoRegistry } from './demo-registry.js';
 import { formatTable } from './format-table.js';
 import { compareFrameworkSchedules, type FrameworkComparisonRow } from './framework-comparison.js';
 import { type FrameworkName, runFrameworkSession } from './framework-session.js';
+import { frameworkCallLabels } from './framework-session-options.js';
 import { type FrameworkCall, FrameworkView } from './framework-view.js';
 import type { SessionWorkspace } from './sample-workspace.js';
 import { scriptedSession } from './scripted-session.js';
@@ -47,14 +48,14 @@ export async function runFrameworkDemo(context: {
   process.once('SIGINT', () => {
     stop.abort(new DemoError({ code: 'interrupted', message: 'interrupted' }));
   });
-  const view = new FrameworkView({ write: say, style });
+  const turns = scriptedSession(workspace.dir);
+  const view = new FrameworkView({ write: say, style, labels: frameworkCallLabels(turns) });
   const dispatcher = new Dispatcher({
     registry,
     mode: 'eager',
     maxConcurrency: options.maxConcurrency,
     instrumentation: view.instrumentation,
   });
-  const turns = scriptedSession(workspace.dir);
   say(style.bold('toolwaves demo') + style.dim(` · framework: ${framework} (${HOW[framework]})`));
   say(style.dim(`workspace: ${workspace.root}${workspace.dir === '.' ? '' : `/${workspace.dir}`}`));
   say(

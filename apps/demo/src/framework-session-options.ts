@@ -1,4 +1,5 @@
 import type { ToolRegistry, TurnSource } from '@toolwaves/core';
+import { callLabel } from './describe-call.js';
 import type { ScriptedTurn } from './scripted-session.js';
 
 /** What the demo's task says to a framework's agent. */
@@ -22,7 +23,25 @@ export interface FrameworkSessionOptions {
   readonly onTurn: (turn: number, text: string, calls: number) => void;
 }
 
-/** The id of call `index` of turn `turn` (from 0), as the scripted model gives it. */
+/**
+ * The id the framework's fake model gives call `index` of turn `turn` (both from 0): the same id
+ * as the demo's own scripted model gives it (`call_2_3` is `#2.3`). The framework keeps it (it
+ * pairs results with calls by it); what the user reads is the call's label (`callLabel`).
+ */
 export function scriptedCallId(turn: number, index: number): string {
-  return `call_${turn + 1}_${index}`;
+  return `call_${turn + 1}_${index + 1}`;
+}
+
+/**
+ * Each scripted call's label (`#2.3`), by the id the framework knows it by: the live view and the
+ * JSON report of `--framework` name calls as the other modes do.
+ */
+export function frameworkCallLabels(turns: readonly ScriptedTurn[]): Map<string, string> {
+  return new Map(
+    turns.flatMap((turn, t) =>
+      turn.calls.map(
+        (_, index) => [scriptedCallId(t, index), callLabel({ turn: t + 1, index })] as const,
+      ),
+    ),
+  );
 }

@@ -7,6 +7,7 @@ import { DemoError } from '../src/demo-error.js';
 import { demoRegistry } from '../src/demo-registry.js';
 import { compareFrameworkSchedules } from '../src/framework-comparison.js';
 import { FRAMEWORK_NAMES, runFrameworkSession } from '../src/framework-session.js';
+import { frameworkCallLabels } from '../src/framework-session-options.js';
 import { FrameworkView } from '../src/framework-view.js';
 import { prepareWorkspace } from '../src/sample-workspace.js';
 import { SCRIPTED_FINAL_TEXT } from '../src/scripted-model.js';
@@ -19,16 +20,18 @@ describe('the scripted session in each framework’s own loop (--framework)', ()
       const workspace = await prepareWorkspace({});
       onTestFinished(() => rm(workspace.root, { recursive: true, force: true }));
       const registry = demoRegistry({ root: workspace.root, latency: 0 });
+      const turns = scriptedSession(workspace.dir);
+      const lines: string[] = [];
       const view = new FrameworkView({
-        write: () => undefined,
-        style: terminalStyle({ stream: {}, env: {} }),
+        write: (line) => lines.push(line),
+        style: terminalStyle({ stream: {}, env: { NO_COLOR: '1' } }),
+        labels: frameworkCallLabels(turns),
       });
       const dispatcher = new Dispatcher({
         registry,
         mode: 'eager',
         instrumentation: view.instrumentation,
       });
-      const turns = scriptedSession(workspace.dir);
       const asked: number[] = [];
 
       const finalText = await runFrameworkSession(framework, {
@@ -44,11 +47,19 @@ describe('the scripted session in each framework’s own loop (--framework)', ()
       const calls = turns.flatMap((turn) => turn.calls).length;
       expect(view.calls).toHaveLength(calls);
       expect(view.calls.filter((call) => call.outcome !== 'ok')).toEqual([]);
-      const waited = (id: string) => view.calls.find((call) => call.toolCallId === id)?.waitedFor;
+      // one numbering, as in the other modes: call i of turn t (both from 1) is #t.i, in the
+      // report and in every line of the view, whatever id the framework knows it by
+      const numbering = turns.flatMap((turn, t) => turn.calls.map((_, i) => `#${t + 1}.${i + 1}`));
+      expect(view.calls.map((call) => call.call).sort()).toEqual([...numbering].sort());
+      const callLines = lines.filter((line) => /^ {4}[▶✓✗] /.test(line));
+      expect(callLines).toHaveLength(2 * calls);
+      for (const line of callLines) expect(line).toMatch(/^ {4}[▶✓✗] #\d+\.\d+ \w+\(/);
+      const waited = (name: string) => view.calls.find((call) => call.call === name)?.waitedFor;
       // turn 3: the second edit of src/price.ts waits for the first; the read of it for the
       // second (and so, through it, for the first)
-      expect(waited('call_3_1')).toEqual(['call_3_0']);
-      expect(waited('call_3_4')).toContain('call_3_1');
+      expect(waited('#3.2')).toEqual(['#3.1']);
+      expect(waited('#3.5')).toContain('#3.2');
+      expect(lines.find((line) => line.startsWith('    ▶ #3.2 '))).toMatch(/ after #3\.1$/);
       const price = await readFile(join(workspace.root, 'src/price.ts'), 'utf8');
       expect(price).toContain('* 100) / 100;');
       expect(price).toContain('/** Adds tax, rounded to cents. */');

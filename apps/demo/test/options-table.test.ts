@@ -18,6 +18,7 @@ import * as openaiAgents from '@toolwaves/openai-agents';
 import * as otel from '@toolwaves/otel';
 import * as planner from '@toolwaves/planner';
 import * as redis from '@toolwaves/redis';
+import * as restate from '@toolwaves/restate';
 import * as toolsFs from '@toolwaves/tools-fs';
 import { describe, expect, it } from 'vitest';
 
@@ -33,6 +34,7 @@ const barrels = {
   mcp,
   bench,
   redis,
+  restate,
 } as const;
 type PackageName = keyof typeof barrels;
 
@@ -70,6 +72,7 @@ const { ToolLoopError } = aiSdk;
 const { McpToolsError } = mcp;
 const { BenchError } = bench;
 const { RedisCoordinatorError } = redis;
+const { RestateTurnError } = restate;
 
 const unknown = (key: string, where: string, meant: string) =>
   new RegExp(
@@ -327,6 +330,32 @@ const ROWS: readonly Row[] = [
     error: DispatchError,
     code: 'invalid_config',
     message: /^Expected `alpha` .*, got `2` \(number\)$/,
+  },
+  {
+    package: 'executor-rx',
+    export: 'exponentialBackoff',
+    call: () => executor.exponentialBackoff({ base: 10 } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message: unknown('base', 'the options of exponentialBackoff', 'baseMs'),
+  },
+  {
+    package: 'executor-rx',
+    export: 'loopDetectionHook',
+    call: () => executor.loopDetectionHook({ treshold: 2 } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message:
+      'Unknown option `treshold` in the options of loopDetectionHook; did you mean `threshold`? The options are `threshold`',
+  },
+  {
+    package: 'executor-rx',
+    export: 'ToolHealth',
+    call: () => new executor.ToolHealth({ alfa: 0.5 } as never),
+    error: DispatchError,
+    code: 'invalid_config',
+    message:
+      'Unknown option `alfa` in the options of ToolHealth; did you mean `alpha`? The options are `alpha`',
   },
   // @toolwaves/tools-fs
   {
@@ -657,6 +686,51 @@ const ROWS: readonly Row[] = [
     code: 'invalid_options',
     message: unknown('leaseMS', 'the options of redisCoordinator', 'leaseMs'),
   },
+  // @toolwaves/restate
+  {
+    package: 'restate',
+    export: 'runDurableTurn',
+    call: () =>
+      restate.runDurableTurn(
+        {} as never,
+        { dispatcher, registry, calls: [], turnID: 't' } as never,
+      ),
+    error: RestateTurnError,
+    code: 'invalid_options',
+    message:
+      'Unknown option `turnID` in the options of runDurableTurn; did you mean `turnId`? The options are `dispatcher`, `registry`, `calls`, `turnId`, `coordinator`',
+  },
+  {
+    package: 'restate',
+    export: 'runDurableTurn',
+    call: () =>
+      restate.runDurableTurn({} as never, { dispatcher: registry, registry, calls: [] } as never),
+    error: RestateTurnError,
+    code: 'invalid_options',
+    message: /^Expected `dispatcher` to be a Dispatcher \(with openTurn\), got /,
+  },
+  {
+    package: 'restate',
+    export: 'durableExecute',
+    call: () =>
+      restate.durableExecute({
+        driver: { step: noop },
+        call: { id: 'a', name: 'read_file', input: {} },
+        tool: undefined,
+        turnID: 't',
+      } as never),
+    error: RestateTurnError,
+    code: 'invalid_options',
+    message: unknown('turnID', 'the options of durableExecute', 'turnId'),
+  },
+  {
+    package: 'restate',
+    export: 'cutByCrashText',
+    call: () => restate.cutByCrashText({ tool: 'edit_file', callId: 'a' } as never),
+    error: RestateTurnError,
+    code: 'invalid_options',
+    message: unknown('tool', 'the options of cutByCrashText', 'toolName'),
+  },
 ];
 
 /**
@@ -751,6 +825,11 @@ const TAKE_NO_OPTIONS: Readonly<Record<PackageName, readonly string[]>> = {
     'renderTraceMarkdown',
   ],
   redis: ['RedisCoordinatorError'],
+  restate: [
+    'RestateTurnError',
+    'JournalDriver', // new JournalDriver(ctx): a Restate Context
+    'mayRerun', // (tool, input)
+  ],
 };
 
 /** What the call threw, synchronously or as a rejection; fails when it did not throw. */

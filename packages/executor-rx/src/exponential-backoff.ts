@@ -1,4 +1,4 @@
-import { checkOption, optionRules } from '@toolwaves/core/internal';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
 import { invalidConfig } from './dispatch-error.js';
 import type { RecoveryStrategy } from './recovery-strategy.js';
 
@@ -12,10 +12,17 @@ export interface ExponentialBackoffOptions {
   readonly capMs?: number;
 }
 
+const RULES = {
+  baseMs: optionRules.numberFrom(0),
+  factor: optionRules.numberFrom(1),
+  capMs: optionRules.numberFrom(0),
+} as const;
+
 /**
  * The recovery strategy that ships: retry what the reflector marks retryable after
  * `baseMs × factor^(attempt − 1)` ms (with its correction, capped at `capMs`); skip the rest.
- * @throws DispatchError `invalid_config` naming a bad option.
+ * @throws DispatchError `invalid_config` naming a bad option, or an unknown one (with a "did you
+ *   mean" for a near miss).
  * @example
  * ```ts
  * new Dispatcher({ registry, recovery: { strategy: exponentialBackoff({ baseMs: 250 }) } });
@@ -23,9 +30,8 @@ export interface ExponentialBackoffOptions {
  * @see basicReflector for what is retryable by default.
  */
 export function exponentialBackoff(options: ExponentialBackoffOptions = {}): RecoveryStrategy {
-  const baseMs = check('baseMs', options.baseMs, 100, 0);
-  const factor = check('factor', options.factor, 2, 1);
-  const capMs = check('capMs', options.capMs, 30_000, 0);
+  checkOptions({ subject: 'exponentialBackoff', options, rules: RULES, error: invalidConfig });
+  const { baseMs = 100, factor = 2, capMs = 30_000 } = options;
   return {
     name: 'exponential-backoff',
     decide: ({ failure, retryable, correction }) => {
@@ -36,10 +42,4 @@ export function exponentialBackoff(options: ExponentialBackoffOptions = {}): Rec
         : { action: 'retry', delayMs, correction };
     },
   };
-}
-
-function check(name: string, value: unknown, fallback: number, min: number): number {
-  const subject = `\`${name}\` of exponentialBackoff`;
-  const rule = optionRules.numberFrom(min);
-  return checkOption({ name, subject, value, rule, error: invalidConfig, default: fallback });
 }

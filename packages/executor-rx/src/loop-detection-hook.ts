@@ -1,4 +1,4 @@
-import { checkOption, optionRules } from '@toolwaves/core/internal';
+import { checkOptions, optionRules } from '@toolwaves/core/internal';
 import { invalidConfig } from './dispatch-error.js';
 import type { PreHook } from './dispatch-hooks.js';
 
@@ -11,7 +11,7 @@ export interface LoopDetectionOptions {
 /**
  * The built-in loop detector, a pre hook: the first attempt with the same tool and canonical
  * input past `threshold` (across dispatches) aborts the batch with `loop_detected`.
- * @throws DispatchError `invalid_config` for a bad `threshold`.
+ * @throws DispatchError `invalid_config` for a bad `threshold` or an unknown option.
  * @example
  * ```ts
  * const dispatcher = new Dispatcher({ registry, hooks: { pre: [loopDetectionHook({ threshold: 3 })] } });
@@ -19,14 +19,13 @@ export interface LoopDetectionOptions {
  * @see PreHook
  */
 export function loopDetectionHook(options: LoopDetectionOptions = {}): PreHook {
-  const threshold = checkOption({
-    name: 'threshold',
-    subject: '`threshold` of loopDetectionHook',
-    value: options.threshold,
-    rule: optionRules.integerFrom(1),
+  checkOptions({
+    subject: 'loopDetectionHook',
+    options,
+    rules: { threshold: optionRules.integerFrom(1) },
     error: invalidConfig,
-    default: 3,
   });
+  const { threshold = 3 } = options;
   const seen = new Map<string, number>();
   return ({ tool, input, attempt }) => {
     if (attempt !== 1) return undefined;

@@ -1,4 +1,4 @@
-import { checkOption } from '@toolwaves/core/internal';
+import { checkOptions } from '@toolwaves/core/internal';
 import { invalidConfig } from './dispatch-error.js';
 
 /** What {@link ToolHealth} knows about one tool. */
@@ -48,16 +48,10 @@ export class ToolHealth {
   readonly alpha: number;
   readonly #entries = new Map<string, Entry>();
 
-  /** @throws DispatchError `invalid_config` when `alpha` is not in (0, 1]. */
+  /** @throws DispatchError `invalid_config` when `alpha` is not in (0, 1], or for an unknown option. */
   constructor(options: ToolHealthOptions = {}) {
-    this.alpha = checkOption({
-      name: 'alpha',
-      subject: '`alpha` of ToolHealth',
-      value: options.alpha,
-      rule: ALPHA,
-      error: invalidConfig,
-      default: 0.2,
-    });
+    checkOptions({ subject: 'ToolHealth', options, rules: { alpha: ALPHA }, error: invalidConfig });
+    this.alpha = options.alpha ?? 0.2;
   }
 
   /** Records one attempt. */

@@ -146,13 +146,22 @@ describe('Dispatcher options', () => {
 
   it('checks the options of the strategy, the loop detector and the health record', () => {
     expect(configError(() => exponentialBackoff({ factor: 0.5 })).message).toBe(
-      'Expected `factor` of exponentialBackoff to be a finite number from 1 and up, got `0.5` (number)',
+      'Expected `factor` to be a finite number from 1 and up, got `0.5` (number)',
+    );
+    expect(configError(() => exponentialBackoff({ base: 10 } as never)).message).toBe(
+      'Unknown option `base` in the options of exponentialBackoff; did you mean `baseMs`? The options are `baseMs`, `factor`, `capMs`',
     );
     expect(configError(() => loopDetectionHook({ threshold: 0 })).message).toBe(
-      'Expected `threshold` of loopDetectionHook to be an integer from 1 and up, got `0` (number)',
+      'Expected `threshold` to be an integer from 1 and up, got `0` (number)',
+    );
+    expect(configError(() => loopDetectionHook({ treshold: 2 } as never)).message).toBe(
+      'Unknown option `treshold` in the options of loopDetectionHook; did you mean `threshold`? The options are `threshold`',
     );
     expect(configError(() => new ToolHealth({ alpha: 0 })).message).toBe(
-      'Expected `alpha` of ToolHealth to be a number above 0 and at most 1, got `0` (number)',
+      'Expected `alpha` to be a number above 0 and at most 1, got `0` (number)',
+    );
+    expect(configError(() => new ToolHealth({ alfa: 0.5 } as never)).message).toBe(
+      'Unknown option `alfa` in the options of ToolHealth; did you mean `alpha`? The options are `alpha`',
     );
   });
 

@@ -53,13 +53,36 @@ describeWithRedis('named fleet limits', () => {
       expect((error as RedisCoordinatorError).code).toBe('invalid_request');
       return (error as RedisCoordinatorError).message;
     };
+    const rule =
+      ', and the Redis coordinator counts one limit per call, one unit per call (see "Named limits" in the @toolwaves/redis README: ' +
+      "declare at most one of the coordinator's limits with weight 1, or leave the others out of its `limits` to count them in each process); " +
+      'nothing was sent to Redis';
+    const expected = (tool: string, which: string, why: string) =>
+      new RegExp(
+        `^Cannot hold the fleet limits of call call-\\d+ \\(${tool}\\): ${which}; ${why}${literally(rule)}$`,
+      );
     expect(await refusal({ github: 2 })).toMatch(
-      /^Cannot hold weight 2 in the fleet limit `github` for call call-\d+ \(tool\): the Redis coordinator counts one unit per call; nothing was sent to Redis$/,
+      expected('tool', literally('`github` (weight 2 of capacity 4)'), 'a weight is not 1'),
     );
     expect(await refusal({ github: 1, search: 1 })).toMatch(
-      /^Cannot hold the fleet limits `github`, `search` of call call-\d+ \(tool\)/,
+      expected(
+        'tool',
+        literally('`github` (weight 1 of capacity 4), `search` (weight 1 of capacity 2)'),
+        'it counts against 2 limits',
+      ),
     );
-    expect(await refusal({ github: 1 }, 'search')).toMatch(/fleet limits `github`, `search`/);
+    // A tool with a limit of its own counts against it too, with weight 1.
+    expect(await refusal({ github: 3 }, 'search')).toMatch(
+      expected(
+        'search',
+        literally('`github` (weight 3 of capacity 4), `search` (weight 1 of capacity 2)'),
+        'it counts against 2 limits and a weight is not 1',
+      ),
+    );
+    // Declaring the tool's own limit by name counts it once, with the declared weight.
+    expect(await refusal({ search: 2 }, 'search')).toMatch(
+      expected('search', literally('`search` (weight 2 of capacity 2)'), 'a weight is not 1'),
+    );
     expect(coordinator.roundTrips).toBe(0);
     // A name it does not have is not its business: counted where it is configured.
     const grant = await coordinator.acquire({ ...lockRequest([]), limits: { local: 3 } });
@@ -67,3 +90,8 @@ describeWithRedis('named fleet limits', () => {
     await grant.release();
   });
 });
+
+/** `text` as a literal inside a regular expression. */
+function literally(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,7 +1,9 @@
 import type { Coordinator, Tool, ToolCall, ToolContext, ToolOutput } from '@toolwaves/core';
+import { checkOptions } from '@toolwaves/core/internal';
 import { acquireGrant, type GrantAnswer, type GrantedRun, runUnderGrant } from './fleet-grant.js';
 import type { JournalDriver } from './journal-driver.js';
 import { mayRerun } from './may-rerun.js';
+import { invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js';
 import { outcomeOf, replayOutcome, type StepOutcome, thrownOutcome } from './step-outcome.js';
 
 /** What a turn's `run(call, execute)` takes: runs one attempt of the call. */
@@ -37,8 +39,24 @@ export interface DurableExecuteOptions {
  * runs (`started` when there is one, so the grant is held before the step that says the tool may
  * have run), never between the scheduler's decision and the step: the journal's order of steps
  * does not depend on how long Redis took, and a replayed finished call asks for nothing.
+ * @throws RestateTurnError `invalid_options` for bad options, naming the field and the value.
  */
 export function durableExecute(options: DurableExecuteOptions): DurableExecute {
+  const rules = RESTATE_OPTION_RULES;
+  checkOptions({
+    subject: 'durableExecute',
+    options,
+    rules: {
+      driver: rules.driver,
+      call: rules.call,
+      tool: rules.tool,
+      turnId: rules.turnId,
+      coordinator: rules.coordinator,
+      durations: rules.durations,
+    },
+    required: ['driver', 'call', 'turnId'],
+    error: invalidOptions,
+  });
   const { driver, call, tool, turnId, coordinator } = options;
   const names = { toolName: call.name, callId: call.id };
   return async (input, context) => {

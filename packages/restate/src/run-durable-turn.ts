@@ -8,9 +8,10 @@ import type {
   ToolResult,
   WhileStreaming,
 } from '@toolwaves/core';
+import { checkOption, checkOptions } from '@toolwaves/core/internal';
 import { durableExecute } from './durable-execute.js';
 import { JournalDriver } from './journal-driver.js';
-import { RestateTurnError } from './restate-turn-error.js';
+import { CONTEXT_RULE, invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js';
 
 /** The part of a toolwaves `Dispatcher` a durable turn uses (`dispatcher.openTurn()`). */
 export interface TurnOpener {
@@ -66,14 +67,16 @@ export interface DurableTurnOptions {
  *   },
  * });
  * ```
- * @throws RestateTurnError `invalid_options` for bad options; a `TerminalError` for the turn's
- *   hard error (a hook's abort, recovery exhausted: a replay would decide the same).
+ * @throws RestateTurnError `invalid_options` for bad options (an unknown key, with a "did you
+ *   mean" for a near miss; a wrong type, naming the field and the value) or a `ctx` that is not
+ *   a Restate Context; a `TerminalError` for the turn's hard error (a hook's abort, recovery
+ *   exhausted: a replay would decide the same).
  */
 export async function runDurableTurn(
   ctx: Context,
   options: DurableTurnOptions,
 ): Promise<ToolResult[]> {
-  const { dispatcher, registry, calls } = checkOptions(options);
+  const { dispatcher, registry, calls } = checkArguments(ctx, options);
   const turnId = options.turnId ?? ctx.request().id;
   const driver = new JournalDriver(ctx);
   const durations = new Map<string, number>();
@@ -118,29 +121,16 @@ export async function runDurableTurn(
   }));
 }
 
-function checkOptions(options: DurableTurnOptions): DurableTurnOptions {
-  const fail = (message: string): never => {
-    throw new RestateTurnError({ code: 'invalid_options', message });
-  };
-  if (typeof options?.dispatcher?.openTurn !== 'function') {
-    fail(`Expected \`dispatcher\` to be a toolwaves Dispatcher, got ${typeof options?.dispatcher}`);
-  }
-  if (typeof options.registry?.get !== 'function') {
-    fail(`Expected \`registry\` to be a ToolRegistry, got ${typeof options.registry}`);
-  }
-  if (!Array.isArray(options.calls)) {
-    fail(`Expected \`calls\` to be an array of tool calls, got ${typeof options.calls}`);
-  }
-  if (
-    options.turnId !== undefined &&
-    (typeof options.turnId !== 'string' || options.turnId === '')
-  ) {
-    fail(`Expected \`turnId\` to be a non-empty string, got \`${String(options.turnId)}\``);
-  }
-  if (options.coordinator !== undefined && typeof options.coordinator?.acquire !== 'function') {
-    fail(
-      `Expected \`coordinator\` to be a fleet Coordinator (with \`acquire\`), got ${typeof options.coordinator}`,
-    );
-  }
+/** The options as every toolwaves package checks them (core's checker), then the context. */
+function checkArguments(ctx: Context, options: DurableTurnOptions): DurableTurnOptions {
+  const { dispatcher, registry, calls, turnId, coordinator } = RESTATE_OPTION_RULES;
+  checkOptions({
+    subject: 'runDurableTurn',
+    options,
+    rules: { dispatcher, registry, calls, turnId, coordinator },
+    required: ['dispatcher', 'registry', 'calls'],
+    error: invalidOptions,
+  });
+  checkOption({ name: 'ctx', value: ctx, rule: CONTEXT_RULE, error: invalidOptions });
   return options;
 }

@@ -1,4 +1,6 @@
 import { outcomeUnknownText, type ToolOutput } from '@toolwaves/core';
+import { checkOptions } from '@toolwaves/core/internal';
+import { invalidOptions, RESTATE_OPTION_RULES } from './restate-option-rules.js';
 
 /**
  * How one attempt's tool ended, as journaled: JSON only, and never a thrown error (a step that
@@ -51,8 +53,17 @@ export function thrownOutcome(error: unknown): StepOutcome {
  * The words of a call cut off by a crash that may not run twice: those of every `outcome_unknown`
  * (`outcomeUnknownText` of `@toolwaves/core`, as for a call whose fleet lease was lost while it
  * ran), with the crash as the cause.
+ * @throws RestateTurnError `invalid_options` for bad options, naming the field and the value.
  */
 export function cutByCrashText(options: { toolName: string; callId: string }): string {
+  const { toolName, callId } = RESTATE_OPTION_RULES;
+  checkOptions({
+    subject: 'cutByCrashText',
+    options,
+    rules: { toolName, callId },
+    required: ['toolName', 'callId'],
+    error: invalidOptions,
+  });
   return outcomeUnknownText({
     toolName: options.toolName,
     cause: `was cut off by a crash while it ran (call \`${options.callId}\`)`,

@@ -2,6 +2,7 @@ import { ToolClass, type ToolContext, type ToolOutput, tool } from '@toolwaves/c
 import { inject } from 'inversify';
 import { z } from 'zod';
 import { draftFile } from './atomic-write.js';
+import { EditRecords, textHash } from './edit-records.js';
 import { fencedWrite } from './fenced-write.js';
 import { fsErrorFrom } from './fs-error-from.js';
 import { FS_HOST_FENCE } from './fs-host-fence-token.js';
@@ -42,7 +43,12 @@ export type EditFileInput = z.infer<typeof editFileInput>;
  * and the file is untouched. The new content is written atomically, keeping the file's mode.
  *
  * Declarations: concurrency-safe, a write on the file's canonical key, so two edits of one file
- * in one batch run one after the other (and both land).
+ * in one batch run one after the other (and both land); idempotent, so a durable turn re-runs a
+ * call a crash cut off. A call that carries `ToolContext.idempotencyKey` keeps a record of what
+ * it read and what it wrote ({@link EditRecords}); a re-run of it checks the file against that
+ * record: holding what the earlier run wrote, it answers "already applied" and writes nothing;
+ * changed by someone else since the earlier run read it, it answers `changed_since_read` and
+ * writes nothing; still as the earlier run read it, it edits.
  *
  * @example
  * ```ts
@@ -58,6 +64,10 @@ export type EditFileInput = z.infer<typeof editFileInput>;
   input: editFileInput,
 })
 export class EditFileTool extends ToolClass {
+  /** A re-run checks what the earlier run of its call read and wrote (see the class). */
+  readonly idempotent = true;
+  #records: EditRecords | undefined;
+
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,
@@ -96,6 +106,21 @@ export class EditFileTool extends ToolClass {
       try {
         await this.fence.claim(write);
         const { text, mode } = await readWholeText(file, { maxBytes });
+        const { idempotencyKey } = context;
+        const at = idempotencyKey === undefined ? undefined : { idempotencyKey, key: file.key };
+        const earlier = at === undefined ? undefined : await this.records.read(at);
+        if (earlier !== undefined && idempotencyKey !== undefined) {
+          const now = textHash(text);
+          if (now === earlier.after) {
+            return `edited ${file.display}: already applied by an earlier run of this call (idempotency key ${idempotencyKey}); nothing written`;
+          }
+          if (now !== earlier.before) {
+            throw new FsToolsError({
+              code: 'changed_since_read',
+              message: `${file.display} changed since an earlier run of this edit_file call read it (another writer got there first): nothing was written; read the file again and redo the edit`,
+            });
+          }
+        }
         const count = occurrences(text, before);
         if (count === 0) {
           throw new FsToolsError({
@@ -121,6 +146,10 @@ export class EditFileTool extends ToolClass {
                 message: `${file.display} changed since edit_file read it (another writer got there first): nothing was written; read the file again and redo the edit`,
               });
             }
+            // the record first: a re-run that finds none knows no run of this call renamed
+            if (at !== undefined) {
+              await this.records.write(at, { before: textHash(text), after: textHash(edited) });
+            }
             await draft.commit();
           });
         } finally {
@@ -133,6 +162,12 @@ export class EditFileTool extends ToolClass {
         this.cache.invalidate([file.key]);
       }
     });
+  }
+
+  /** Made on the first call that carries an idempotency key (a plain turn never needs them). */
+  private get records(): EditRecords {
+    this.#records ??= new EditRecords({ fence: this.fence });
+    return this.#records;
   }
 }
 

@@ -82,6 +82,8 @@ const checkedByClaim = new WeakSet<FencedWrite>();
 export class HostFence {
   /** The fence's folder. */
   readonly dir: string;
+  /** The folder its ownership checks go up to (not included). */
+  readonly tempDir: string;
   readonly #folder: FenceFolder;
   readonly #lock: HostCommitLock;
   readonly #store: FenceStore;
@@ -99,10 +101,8 @@ export class HostFence {
       error: invalidOptions,
     });
     this.dir = resolve(options.dir);
-    const commits = new FenceFolder({
-      dir: join(this.dir, 'commits'),
-      tempDir: options.tempDir ?? resolve(this.dir, '..'),
-    });
+    this.tempDir = resolve(options.tempDir ?? resolve(this.dir, '..'));
+    const commits = new FenceFolder({ dir: join(this.dir, 'commits'), tempDir: this.tempDir });
     this.#folder = commits;
     this.#lock = new HostCommitLock({
       folder: commits,

@@ -36,7 +36,8 @@ export type WriteFileInput = z.infer<typeof writeFileInput>;
  * permission bits of a replaced file. Through a symbolic link, the link's target is written.
  *
  * Declarations: concurrency-safe, a write on the file's canonical key (so it waits for, and is
- * waited for by, every call touching the file or a folder above it).
+ * waited for by, every call touching the file or a folder above it); idempotent: running it
+ * again puts the same content in place, so a durable turn re-runs a call a crash cut off.
  *
  * @example
  * ```ts
@@ -52,6 +53,13 @@ export type WriteFileInput = z.infer<typeof writeFileInput>;
   input: writeFileInput,
 })
 export class WriteFileTool extends ToolClass {
+  /**
+   * A re-run writes the same whole content again. No call of the same turn that touches the
+   * path runs between the two runs (it waits for this call's journaled end); a writer outside
+   * the turn that got in between is overwritten, as by any write that lands after it.
+   */
+  readonly idempotent = true;
+
   constructor(
     @inject(FS_WORKSPACE) private readonly workspace: Workspace,
     @inject(FS_READ_CACHE) private readonly cache: ReadCache,

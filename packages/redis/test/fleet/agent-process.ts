@@ -1,7 +1,7 @@
 /**
  * One agent process of the multi-process tests: its own Dispatcher over the real fs tools
- * (wrapped to write markers) on the shared workspace, coordinated through Redis. Run with tsx;
- * the first argument is the path of its config (JSON).
+ * (wrapped to write markers) on the shared workspace, coordinated through Redis. Run bundled
+ * (`bundleScript`); the first argument is the path of its config (JSON).
  */
 import { readFileSync } from 'node:fs';
 import { type Tool, ToolRegistry, type ToolResult } from '@toolwaves/core';

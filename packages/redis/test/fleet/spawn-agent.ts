@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { ToolResult } from '@toolwaves/core';
 import {
   type AgentConfig,
@@ -10,12 +9,9 @@ import {
   RESULTS_PREFIX,
   STARTED_PREFIX,
 } from './agent-config.js';
+import { bundleScript } from './bundle-script.js';
 
-const require = createRequire(import.meta.url);
-/** tsx as a loader in the agent's own node process (its CLI would start a second process). */
-const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 const SCRIPT = fileURLToPath(new URL('./agent-process.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../../tsconfig.cli.json', import.meta.url));
 
 /** A running agent process. */
 export interface SpawnedAgent {
@@ -35,15 +31,14 @@ export interface SpawnedAgent {
 }
 
 /**
- * Starts `agent-process.ts` under tsx with `config` (written next to the marker log); it
+ * Starts `agent-process.ts` (bundled) with `config` (written next to the marker log); it
  * dispatches once `go()` is called.
  */
 export function spawnAgent(config: AgentConfig): SpawnedAgent {
   const configFile = `${config.log}.${config.agent}.json`;
   writeFileSync(configFile, JSON.stringify(config));
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, SCRIPT, configFile], {
+  const child = spawn(process.execPath, [bundleScript(SCRIPT), configFile], {
     stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
   });
   const startedCalls = new Set<string>();
   const waiting = new Map<string, () => void>();

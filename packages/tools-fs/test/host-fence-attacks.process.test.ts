@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ToolContext } from '@toolwaves/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FS_HOST_FENCE, fsKey, HostFence } from '../src/index.js';
-import { killChildren, startChild, tsxCommand, works } from './fence/spawn-tsx.js';
+import { killChildren, scriptCommand, startChild, works } from './fence/spawn-script.js';
 import { context, fsFixture } from './fixture.js';
 import { tempDir } from './temp-dir.js';
 
@@ -152,7 +152,7 @@ describe('the host fence, left in a mess by this user', () => {
       module: { fenceTempDir, maxCommitWaitMs: 2000 },
     });
     const holder = startChild(
-      tsxCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
+      scriptCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
     );
     await holder.printed('holding');
     holder.process.kill('SIGKILL');
@@ -180,7 +180,7 @@ describe('the host fence, left in a mess by this user', () => {
     const counter = join(fx.root, 'counter');
     await writeFile(counter, '0\n');
     const live = startChild(
-      tsxCommand('fence-counter-process.ts', [fenceTempDir, 'k', counter, '1', 'stay']),
+      scriptCommand('fence-counter-process.ts', [fenceTempDir, 'k', counter, '1', 'stay']),
     );
     await live.printed('done');
     const liveSlot = (await readdir(commits)).filter(

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ToolContext } from '@toolwaves/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fsKey, HostFence } from '../src/index.js';
-import { killChildren, startChild, tsxCommand, works } from './fence/spawn-tsx.js';
+import { killChildren, scriptCommand, startChild, works } from './fence/spawn-script.js';
 import { context, fsFixture } from './fixture.js';
 import { tempDir } from './temp-dir.js';
 
@@ -25,7 +25,7 @@ describe('a holder of the host commit step in another process', () => {
   it('stopped (SIGSTOP) while it holds a file: a write of that file answers commit_blocked naming its pid and "stopped", having written nothing; other files are not held up', async () => {
     const { fx, fenceTempDir } = await workspace(300);
     const holder = startChild(
-      tsxCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
+      scriptCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
     );
     await holder.printed('holding');
     holder.process.kill('SIGSTOP');
@@ -58,7 +58,7 @@ describe('a holder of the host commit step in another process', () => {
   it('stopped: a write that is cancelled while it waits answers stopped, having written nothing', async () => {
     const { fx, fenceTempDir } = await workspace(60_000);
     const holder = startChild(
-      tsxCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
+      scriptCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
     );
     await holder.printed('holding');
     holder.process.kill('SIGSTOP');
@@ -80,7 +80,7 @@ describe('a holder of the host commit step in another process', () => {
   it('holding a folder: a write of a file in it waits for it, a write beside it does not', async () => {
     const { fx, fenceTempDir } = await workspace(300);
     const holder = startChild(
-      tsxCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'src'))]),
+      scriptCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'src'))]),
     );
     await holder.printed('holding');
     const inside = await fx.run('write_file', { path: 'src/c.ts', content: 'x' });
@@ -102,7 +102,7 @@ describe('a holder of the host commit step in another process', () => {
       const { fx, fenceTempDir } = await workspace(300);
       const holder = startChild([
         ...UNSHARE_PID,
-        ...tsxCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
+        ...scriptCommand('fence-holder-process.ts', [fenceTempDir, fsKey(join(fx.root, 'a.txt'))]),
       ]);
       await holder.printed('holding');
       const blocked = await fx.run('write_file', { path: 'a.txt', content: 'mine\n' });
@@ -132,10 +132,12 @@ describe('commits of one key from several processes', () => {
     await writeFile(other, '0\n');
     const key = fsKey(counter);
     const children = [0, 1, 2].map(() =>
-      startChild(tsxCommand('fence-counter-process.ts', [fenceTempDir, key, counter, '30'])),
+      startChild(scriptCommand('fence-counter-process.ts', [fenceTempDir, key, counter, '30'])),
     );
     children.push(
-      startChild(tsxCommand('fence-counter-process.ts', [fenceTempDir, fsKey(other), other, '30'])),
+      startChild(
+        scriptCommand('fence-counter-process.ts', [fenceTempDir, fsKey(other), other, '30']),
+      ),
     );
     const fence = HostFence.forUser({ tempDir: fenceTempDir, maxWaitMs: 60_000 });
     for (let i = 0; i < 30; i += 1) {

@@ -1,17 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { trackPromise } from '@toolwaves/core/testing';
 import { HostFence } from '@toolwaves/tools-fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { bundleScript } from './fleet/bundle-script.js';
 
-const require = createRequire(import.meta.url);
-const TSX_LOADER = pathToFileURL(require.resolve('tsx')).href;
 const SCRIPT = fileURLToPath(new URL('./fleet/commit-step-process.ts', import.meta.url));
-const TSCONFIG = fileURLToPath(new URL('../tsconfig.cli.json', import.meta.url));
 
 const children: ChildProcess[] = [];
 const made: string[] = [];
@@ -28,9 +25,8 @@ function start(args: string[]): {
   exited: Promise<number | null>;
   holding: Promise<void>;
 } {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, SCRIPT, ...args], {
+  const child = spawn(process.execPath, [bundleScript(SCRIPT), ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
   });
   children.push(child);
   const holding = new Promise<void>((resolve) => {

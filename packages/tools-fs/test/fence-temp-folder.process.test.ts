@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { killChildren, startChild, tsxCommand, works } from './fence/spawn-tsx.js';
+import { killChildren, scriptCommand, startChild, works } from './fence/spawn-script.js';
 import { tempDir } from './temp-dir.js';
 
 afterEach(killChildren);
@@ -43,7 +43,7 @@ async function writeWithTempFolder(prepare: string) {
     'sh',
     folder,
     root,
-    ...tsxCommand('fence-write-process.ts', [folder, root]),
+    ...scriptCommand('fence-write-process.ts', [folder, root]),
   ]);
   const code = await child.exited;
   const line = child
