@@ -1,6 +1,7 @@
 import {
   type CallExplanation,
   conflicts,
+  type ExplainPlanOptions,
   explainPlan,
   type Plan,
   type PlanNode,
@@ -49,7 +50,7 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
     callCount: batch.calls.length,
     plan,
     get explanation() {
-      explanation ??= explainPlan(batch.prepared.nodes(), plan);
+      explanation ??= explainPlan(batch.prepared.nodes(), plan, explainOptions(batch));
       return explanation;
     },
   };
@@ -105,6 +106,15 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
     dependenciesOf: (index) => conflictsOf()[index]!.filter((i) => i < index),
     waveCount: plan.waves.length,
   };
+}
+
+/** With the Dispatcher's limits, the explanation also names them and the waits a wave may cause. */
+function explainOptions(batch: ScheduledBatch): ExplainPlanOptions {
+  const pool = batch.config.limits?.local;
+  if (pool === undefined) return {};
+  const capacities = Object.fromEntries(pool.names().map((name) => [name, pool.capacity(name)!]));
+  const weights = batch.calls.map((_, index) => batch.prepared.limits(index).local);
+  return { limits: { capacities, weights } };
 }
 
 /** Plans the waves (one call each when sequential or under 2 calls): `invalid_plan` if wrong. */

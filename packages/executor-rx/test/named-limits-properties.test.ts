@@ -12,7 +12,9 @@ useFakeClock();
 // calls with random weights in some of them, random keys and durations. What is checked is
 // derived from the scenario and the events alone: the weights in use never pass a capacity, a
 // call that could have started (a slot free, its own limits with room) never waits, and a call
-// that waited while a slot was free says which of its own limits it waited for.
+// that waited while a slot was free says which of its own limits it waited for. In waves, the
+// plan's explanation names every limit a call counts against, and every limit it waited for as
+// one it may wait for (its wave needs more of it than the capacity).
 
 const LIMITS = ['api', 'db', 'gpu'] as const;
 type Mode = 'parallel' | 'sequential' | 'eager' | 'stream' | 'turn';
@@ -46,7 +48,7 @@ function weightsOf(op: Op, capacities: readonly number[]): Record<string, number
   return weights;
 }
 
-it('limits hold in every mode; no call waits for a limit it does not use; every limit wait is named', async () => {
+it('limits hold in every mode; no call waits for a limit it does not use; every limit wait is named, in events and the explanation', async () => {
   await fc.assert(
     fc.asyncProperty(scenarioArb, async ({ capacities, ops, cap, mode }) => {
       let seq = 0;
@@ -204,6 +206,36 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
         }
         // A call that waited while a slot was free names what it waited for.
         if (freeSlotWhileWaiting[c]) expect(named.length).toBeGreaterThan(0);
+      }
+
+      // 4. Waves: the explanation names each call's own limits with their weights and, for every
+      // limit a call waited for, says it may wait for it, because its wave needs more than fits.
+      if (mode === 'parallel' || mode === 'sequential') {
+        const start = events.find(({ event }) => event.type === 'batch-start')?.event;
+        if (start?.type !== 'batch-start') throw new Error('expected a batch-start event');
+        const waveOf = new Map<number, number>();
+        for (const { event } of events)
+          if (event.type === 'call-start') waveOf.set(event.index, event.wave!);
+        for (let c = 0; c < ops.length; c++) {
+          const explained = start.explanation[c]!;
+          const own = Object.entries(weights[c]!).map(([name, weight]) => ({
+            name,
+            weight,
+            capacity: limits[name]!,
+          }));
+          expect(explained.limits ?? []).toEqual(own);
+          for (const name of waitedFor.get(c) ?? []) {
+            const needed = ops.reduce(
+              (sum, _, d) => sum + (waveOf.get(d) === waveOf.get(c) ? (weights[d]![name] ?? 0) : 0),
+              0,
+            );
+            expect(needed).toBeGreaterThan(limits[name]!);
+            expect(explained.limitWaits).toContainEqual({ name, needed, capacity: limits[name]! });
+            expect(explained.reason).toContain(
+              `may wait for limit \`${name}\`: its wave needs ${needed} of ${limits[name]!}`,
+            );
+          }
+        }
       }
     }),
     { numRuns: 300 },

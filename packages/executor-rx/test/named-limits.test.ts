@@ -92,6 +92,31 @@ describe('named limits', () => {
     expect(start?.type === 'call-start' && start.waitedForLimits).toEqual(['api']);
   });
 
+  it("names a wave's limit waits in the plan's explanation, before any call starts", async () => {
+    const registry = new ToolRegistry()
+      .add(slow({ name: 'a', ms: 10, limits: () => ({ api: 2 }) }))
+      .add(slow({ name: 'b', ms: 10 }));
+    const dispatcher = new Dispatcher({ registry, mode: 'parallel', limits: { api: 4 } });
+    const events: DispatchEvent[] = [];
+    const done = dispatcher.dispatch([...calls('a', 3), ...calls('b', 1)], {
+      onEvent: (event) => events.push(event),
+    });
+    await vi.runAllTimersAsync();
+    await done;
+    const start = events[0];
+    if (start?.type !== 'batch-start') throw new Error('expected batch-start first');
+    // One wave of four keyless calls; three take 2 of `api` (4): 6 of 4, so one waits.
+    const wait = '; counts against `api` (2 of 4); may wait for limit `api`: its wave needs 6 of 4';
+    expect(start.explanation.map((e) => e.reason)).toEqual([
+      `keyless: joins the earliest open wave${wait}`,
+      `keyless: joins the earliest open wave${wait}`,
+      `keyless: joins the earliest open wave${wait}`,
+      'keyless: joins the earliest open wave',
+    ]);
+    const waited = events.filter((e) => e.type === 'call-start' && e.waitedForLimits !== undefined);
+    expect(waited.map((e) => e.type === 'call-start' && e.index)).toEqual([2]);
+  });
+
   it('gives the weights of a cancelled or abandoned batch back to the dispatcher', async () => {
     const ran: { name: string; i: number; start: number; end: number }[] = [];
     const registry = new ToolRegistry().add(

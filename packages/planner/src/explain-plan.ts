@@ -1,6 +1,13 @@
 import { AccessIndex, AccessRecord, type KeyNode } from './access-index.js';
 import { accessesOf } from './accesses-of.js';
 import { edgesOf } from './edges-of.js';
+import {
+  describeLimitUses,
+  type ExplainLimits,
+  type LimitUse,
+  type LimitWait,
+  limitUsesOf,
+} from './limit-uses.js';
 import { PlannerError } from './planner-error.js';
 import type { AccessMode, CallEdge, EdgeSource, Plan, PlanNode } from './types.js';
 import { checkPlannerOptions } from './unknown-options.js';
@@ -49,6 +56,16 @@ export interface CallExplanation {
   readonly cause: PlacementCause;
   /** The call's ordering edges ({@link edgesOf}), when it has any. */
   readonly edges?: readonly CallEdge[];
+  /**
+   * With {@link ExplainPlanOptions.limits}: the named limits the call counts against, when any
+   * ("counts against `api` (2 of 4)", also in `reason`).
+   */
+  readonly limits?: readonly LimitUse[];
+  /**
+   * Of {@link limits}, those the call may wait for behind others of its wave, when any: its wave
+   * needs more of them than their capacity ("may wait for limit `api`: its wave needs 6 of 4").
+   */
+  readonly limitWaits?: readonly LimitWait[];
 }
 
 /** Options of {@link explainPlan}. */
@@ -58,6 +75,11 @@ export interface ExplainPlanOptions {
    * back. Default: `true` for plans of the `ordered` and `sequential` planners.
    */
   readonly ordered?: boolean;
+  /**
+   * The batch's named limits (capacities and each call's weights): each call's explanation then
+   * names the limits it counts against and those its wave may make it wait for.
+   */
+  readonly limits?: ExplainLimits;
 }
 
 /**
@@ -78,7 +100,10 @@ export interface ExplainPlanOptions {
  *   "placed by the planner: no rule keeps it out of wave 2".
  *
  * A call's edges that are not its binding constraint are named after it: "…; follows call 0
- * (`after`)", or "…; follows every earlier call (`wait_for_previous`)".
+ * (`after`)", or "…; follows every earlier call (`wait_for_previous`)". With `limits`, so are
+ * its named limits: "…; counts against `api` (2 of 4); may wait for limit `api`: its wave needs
+ * 6 of 4" (a wave's calls start together, so a limit its wave over-subscribes may hold it back;
+ * calls of other batches sharing the limits may too, which no plan can foresee).
  *
  * @throws {PlannerError} `invalid_plan` when the plan breaks the rules ({@link verifyPlan}).
  * @example
@@ -91,7 +116,7 @@ export function explainPlan(
   plan: Plan,
   options: ExplainPlanOptions = {},
 ): CallExplanation[] {
-  checkPlannerOptions({ subject: 'explainPlan', options, known: ['ordered'] });
+  checkPlannerOptions({ subject: 'explainPlan', options, known: ['ordered', 'limits'] });
   const ordered = options.ordered ?? (plan.planner === 'ordered' || plan.planner === 'sequential');
   const violations = verifyPlan(nodes, plan, { ordered });
   if (violations.length > 0) {
@@ -176,7 +201,15 @@ export function explainPlan(
       explanations.push(explain({ kind: own.length === 0 ? 'keyless' : 'free' }));
     }
   }
-  return explanations;
+  if (options.limits === undefined) return explanations;
+  const uses = limitUsesOf(plan, nodes.length, options.limits);
+  return explanations.map((explained, call) => {
+    const use = uses[call];
+    if (use === undefined) return explained;
+    const reason = `${explained.reason}; ${describeLimitUses(use)}`;
+    const waits = use.limitWaits.length > 0 ? { limitWaits: use.limitWaits } : {};
+    return { ...explained, reason, limits: use.limits, ...waits };
+  });
 }
 
 /** Of a call's edges, the one to the call in the latest wave (ties: the earliest call). */

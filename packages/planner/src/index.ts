@@ -9,6 +9,7 @@ export type { CallExplanation, ExplainPlanOptions, PlacementCause } from './expl
 export { explainPlan } from './explain-plan.js';
 export { greedyPlanner } from './greedy-planner.js';
 export { keysOverlap } from './keys-overlap.js';
+export type { ExplainLimits, LimitUse, LimitWait } from './limit-uses.js';
 export {
   type LimitedQueueCall,
   LimitedReadyQueue,
