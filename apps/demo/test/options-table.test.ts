@@ -130,7 +130,7 @@ const ROWS: readonly Row[] = [
     error: PlannerError,
     code: 'invalid_options',
     message:
-      'Unknown option `orderd` in the options of explainPlan; did you mean `ordered`? The options are `ordered`',
+      'Unknown option `orderd` in the options of explainPlan; did you mean `ordered`? The options are `ordered`, `limits`',
   },
   {
     package: 'planner',
