@@ -6,13 +6,12 @@ import {
   fleetClaimOf,
   type InputValidation,
   planNodeOf,
-  readDeclarations,
-  unreadableDeclarations,
   validateInput,
 } from '@toolwaves/core/internal';
 import { type CallEdge, edgesOf, type PlanNode } from '@toolwaves/planner';
 import { type CallLimits, callLimitsOf, type LimitCatalog, NO_LIMITS } from './call-limits.js';
 import { CallOrdering } from './call-ordering.js';
+import { declarationsOf } from './declarations-of.js';
 import type { RecoveryCorrection } from './reflector.js';
 import type { ToolHealth } from './tool-health.js';
 
@@ -279,22 +278,6 @@ export class PreparedCall {
     return this.#read;
   }
 }
-
-/** A call's declarations: unreadable for an unknown tool or an invalid input. */
-function declarationsOf(
-  tool: Tool | undefined,
-  validation: InputValidation<unknown> | undefined,
-  fleetExclusiveForUnsafe: boolean,
-): Declarations {
-  if (tool === undefined) return UNKNOWN_TOOL;
-  if (validation?.ok !== true) return INVALID_INPUT;
-  return readDeclarations(tool, validation.value, {
-    accessesWhenUnsafe: !fleetExclusiveForUnsafe,
-  });
-}
-
-const UNKNOWN_TOOL = unreadableDeclarations('unknown_tool');
-const INVALID_INPUT = unreadableDeclarations('invalid_input');
 
 /** A tool only the caller knows (no schema): the implementation given with its call. */
 function undeclaredTool(name: string, execute: ToolExecute): Tool {
