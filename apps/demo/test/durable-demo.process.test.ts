@@ -51,6 +51,10 @@ describe.skipIf(binary === undefined)('pnpm demo --durable', () => {
         expect(row, id).toEqual({ runs: 2, what: expect.stringMatching(/^ran again/) });
       } else if (cut.has(id)) {
         expect(row, id).toEqual({ runs: 1, what: expect.stringMatching(/^outcome unknown/) });
+      } else if (MAY_RERUN.has(id) && row.runs === 2) {
+        // Its tool had returned when the service was killed, but the journal had not yet recorded
+        // its end (steps are at least once): a call that may run twice runs again, and says so.
+        expect(row.what, id).toMatch(/^ran again/);
       } else {
         expect(row.runs, id).toBe(1);
         expect(row.what, id).toMatch(/^answered from the journal|^ran after a restart/);
