@@ -1,7 +1,7 @@
 import { assertNode } from './assert-nodes.js';
-import { collectWaves } from './collect-waves.js';
 import { hasEdges } from './edges-of.js';
 import type { FirstFitOptions, Plan, PlanNode } from './types.js';
+import { WavePlacement } from './wave-placement.js';
 
 /**
  * The fast path of {@link firstFit} for the seed model: every concurrency-safe call declares at
@@ -12,83 +12,74 @@ import type { FirstFitOptions, Plan, PlanNode } from './types.js';
  * Whether the fast path applies is found while planning: each distinct key is checked once when
  * first seen (its `/`-prefixes against the keys seen, and against the prefixes of the keys
  * seen). On the first safe call with an `access` list, an ordering edge or a key that overlaps
- * another, it gives up and returns `undefined`, and the caller plans with the general path.
- * Same plan as {@link firstFit}'s general path; internal to the package.
+ * another, it gives up and returns `undefined`. Same plan as {@link firstFit}'s general path;
+ * internal to the package.
  */
 export function plainKeyFit(
   nodes: readonly PlanNode[],
   options: FirstFitOptions,
 ): Plan | undefined {
+  const placement = new WavePlacement({ count: nodes.length, ordered: options.ordered });
+  const placed = placePlainKeys(nodes, placement);
+  if (placed.calls < nodes.length) return undefined;
+  return { planner: options.planner, waves: placement.waves() };
+}
+
+/** How far {@link placePlainKeys} got, and what it knows of the keys of the calls it placed. */
+export interface PlainKeysPlaced {
+  /** How many calls it placed: all of them, or those before the first it could not place. */
+  readonly calls: number;
+  /** Each key seen, with its number. */
+  readonly keyIds: Readonly<Record<string, number | undefined>>;
+  /** The latest wave holding each key, by number. */
+  readonly latestWave: Int32Array;
+}
+
+/**
+ * Places the calls of `nodes` in model order, as {@link plainKeyFit} does, up to the first
+ * call the fast path cannot place; {@link firstFit} goes on from there with the general path,
+ * so no call is placed twice and no array is allocated twice.
+ */
+export function placePlainKeys(
+  nodes: readonly PlanNode[],
+  placement: WavePlacement,
+): PlainKeysPlaced {
   const count = nodes.length;
   const keyIds: Record<string, number | undefined> = Object.create(null);
   const prefixes = new Set<string>();
   let latestWave = new Int32Array(256);
   let keyCount = 0;
-  // Typed arrays sized once (a batch has at most one wave per call); the waves' call lists are
-  // built at the end with their exact sizes.
-  const waveOf = new Int32Array(count);
-  const sizes = new Int32Array(count);
-  const open = new Uint8Array(count);
-  const openWaves = new Int32Array(count);
-  const openUpTo = new Int32Array(count);
-  let waveCount = 0;
-  let openCount = 0;
-  let fence = -1;
 
-  for (let i = 0; i < count; i++) {
+  let i = 0;
+  for (; i < count; i++) {
     const node = nodes[i];
     assertNode(node, i);
     if (!node.parallelizable) {
-      if (options.ordered) {
-        for (let o = openCount - 1; o >= 0 && open[openWaves[o]!] === 1; o--)
-          open[openWaves[o]!] = 0;
-        fence = waveCount;
-      }
-      waveOf[i] = waveCount;
-      sizes[waveCount] = 1;
-      openUpTo[waveCount++] = openCount;
+      placement.alone(i);
       continue;
     }
-    if (node.access !== undefined || hasEdges(node)) return undefined;
+    if (node.access !== undefined || hasEdges(node)) break;
     const key = node.resourceKey;
-    let id = -1;
-    let after = fence;
-    if (key !== undefined) {
-      const known = keyIds[key];
-      if (known === undefined) {
-        if (!isolated(key, keyIds, prefixes)) return undefined;
-        id = keyCount++;
-        keyIds[key] = id;
-        if (id === latestWave.length) {
-          const grown = new Int32Array(latestWave.length * 2);
-          grown.set(latestWave);
-          latestWave = grown;
-        }
-        latestWave[id] = -1;
-      } else {
-        id = known;
-        if (latestWave[id]! > after) after = latestWave[id]!;
+    if (key === undefined) {
+      placement.join(i, -1);
+      continue;
+    }
+    let id = keyIds[key];
+    if (id === undefined) {
+      if (!isolated(key, keyIds, prefixes)) break;
+      id = keyCount++;
+      keyIds[key] = id;
+      if (id === latestWave.length) {
+        const grown = new Int32Array(latestWave.length * 2);
+        grown.set(latestWave);
+        latestWave = grown;
       }
-    }
-
-    const rank = after < 0 ? 0 : openUpTo[after]!;
-    let position: number;
-    if (rank < openCount) {
-      position = openWaves[rank]!;
-      sizes[position]!++;
+      latestWave[id] = placement.join(i, -1);
     } else {
-      position = waveCount++;
-      sizes[position] = 1;
-      open[position] = 1;
-      openWaves[openCount++] = position;
-      openUpTo[position] = openCount;
+      latestWave[id] = placement.join(i, latestWave[id]!);
     }
-    waveOf[i] = position;
-    if (id !== -1) latestWave[id] = position;
   }
-
-  const waves = collectWaves({ waveOf, sizes, open, waveCount });
-  return { planner: options.planner, waves };
+  return { calls: i, keyIds, latestWave };
 }
 
 /**
