@@ -7,12 +7,14 @@
  *   from memory rather than one small batch from cache.
  * Wall-clock time, and below each ratio the same ratio in process CPU time (steadier on a busy
  * machine: time spent waiting for a core does not count; garbage collection on helper threads does).
+ * Every timed run starts with an empty young generation: a minor garbage collection, untimed,
+ * before each one (see `measure`).
  * Four workloads: the seed model (plain keys) with 1 000 and 5 000 keys at 100k calls, access
  * lists with hierarchical keys, and every call on one key (n waves: where a first-fit that scans
  * the waves would be quadratic).
  * Key pools grow with the batch, so a batch ten times larger has the same shape.
  *
- * Run: `npx -y pnpm@10 --filter @toolwaves/planner bench`
+ * Run: `npx -y pnpm@10 --filter @toolwaves/planner bench` (node's `--expose-gc` is on there).
  */
 import { performance } from 'node:perf_hooks';
 import { type Access, greedyPlanner, orderedPlanner, type PlanNode } from '@toolwaves/planner';
@@ -102,6 +104,15 @@ function pushNumbers(count: number): number {
 let sink = 0;
 const ROUNDS = 31;
 
+/** Node's `gc()`, exposed by `--expose-gc`. */
+type Gc = (options?: { type?: 'minor' | 'major' }) => void;
+function exposedGc(): Gc {
+  const gc = (globalThis as { gc?: Gc }).gc;
+  if (gc === undefined) throw new Error('Run with node --expose-gc (`pnpm bench` does)');
+  return gc;
+}
+const collectGarbage = exposedGc();
+
 /** Median and fastest time of a contender, in ms: wall-clock, and process CPU time. */
 interface Timing {
   readonly median: number;
@@ -112,6 +123,15 @@ interface Timing {
 /**
  * Times every contender `ROUNDS` times after 5 warm-up rounds. The contenders take turns within
  * every round, so a slow patch of the (shared) machine hits them all alike.
+ *
+ * A minor GC (the young generation only), untimed, comes before every timed run, so that each
+ * contender starts with an empty young generation and pays only for the collections its own
+ * allocations cause. Without it, young-generation collections fall where the heap happens to fill
+ * up, which with a fixed turn order is the same contender round after round: in one run of the
+ * seed model, 14 of 16 collections fell inside the 100k greedy run (copying what it had built so
+ * far, and collecting the garbage of the ordered and 10k runs), none inside the 10k runs or the
+ * reading. Not a full GC: that also drops what the optimized code depends on (maps no live
+ * object uses), so every contender would start cold — a state a planner in use is rarely in.
  */
 function measure<K extends string>(contenders: Record<K, () => number>): Record<K, Timing> {
   const names = Object.keys(contenders) as K[];
@@ -119,6 +139,7 @@ function measure<K extends string>(contenders: Record<K, () => number>): Record<
   const cpuTimes = new Map<K, number[]>(names.map((name) => [name, []]));
   for (let round = -5; round < ROUNDS; round++) {
     for (const name of names) {
+      collectGarbage({ type: 'minor' });
       const cpu = process.cpuUsage();
       const start = performance.now();
       sink += contenders[name]();
