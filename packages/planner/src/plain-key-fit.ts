@@ -60,24 +60,27 @@ export function placePlainKeys(
     }
     if (node.access !== undefined || hasEdges(node)) break;
     const key = node.resourceKey;
-    if (key === undefined) {
-      placement.join(i, -1);
-      continue;
-    }
-    let id = keyIds[key];
-    if (id === undefined) {
-      if (!isolated(key, keyIds, prefixes)) break;
-      id = keyCount++;
-      keyIds[key] = id;
-      if (id === latestWave.length) {
-        const grown = new Int32Array(latestWave.length * 2);
-        grown.set(latestWave);
-        latestWave = grown;
+    let id = -1;
+    let after = -1;
+    if (key !== undefined) {
+      const known = keyIds[key];
+      if (known === undefined) {
+        if (!isolated(key, keyIds, prefixes)) break;
+        id = keyCount++;
+        keyIds[key] = id;
+        if (id === latestWave.length) {
+          const grown = new Int32Array(latestWave.length * 2);
+          grown.set(latestWave);
+          latestWave = grown;
+        }
+      } else {
+        id = known;
+        after = latestWave[id]!;
       }
-      latestWave[id] = placement.join(i, -1);
-    } else {
-      latestWave[id] = placement.join(i, latestWave[id]!);
     }
+    // One call site: the compiler inlines `join` here, not at three.
+    const position = placement.join(i, after);
+    if (id !== -1) latestWave[id] = position;
   }
   return { calls: i, keyIds, latestWave };
 }
