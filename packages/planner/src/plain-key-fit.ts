@@ -46,7 +46,7 @@ export function placePlainKeys(
 ): PlainKeysPlaced {
   const count = nodes.length;
   const keyIds: Record<string, number | undefined> = Object.create(null);
-  const prefixes = new Set<string>();
+  const seen: SeenKeys = { keyIds, prefixes: new Set(), checkedPath: undefined };
   let latestWave = new Int32Array(256);
   let keyCount = 0;
 
@@ -65,7 +65,7 @@ export function placePlainKeys(
     if (key !== undefined) {
       const known = keyIds[key];
       if (known === undefined) {
-        if (!isolated(key, keyIds, prefixes)) break;
+        if (!isolated(key, seen)) break;
         id = keyCount++;
         keyIds[key] = id;
         if (id === latestWave.length) {
@@ -85,21 +85,33 @@ export function placePlainKeys(
   return { calls: i, keyIds, latestWave };
 }
 
+/** What {@link isolated} knows of the keys seen so far. */
+interface SeenKeys {
+  readonly keyIds: Readonly<Record<string, number | undefined>>;
+  /** Every `/`-prefix of a key seen: none of them is a key seen (else the fast path gave up). */
+  readonly prefixes: Set<string>;
+  /** The path before the last `/` of the latest key whose prefixes were checked (none yet: undefined). */
+  checkedPath: string | undefined;
+}
+
 /**
  * Whether a key first seen overlaps no key seen before (see {@link keysOverlap}): it does not
  * end with `/`, no `/`-prefix of it is a key seen, and it is no `/`-prefix of a key seen.
  * Records its prefixes for the keys to come.
  */
-function isolated(
-  key: string,
-  keyIds: Record<string, number | undefined>,
-  prefixes: Set<string>,
-): boolean {
-  if (key.endsWith('/') || prefixes.has(key)) return false;
+function isolated(key: string, seen: SeenKeys): boolean {
+  if (key.endsWith('/') || seen.prefixes.has(key)) return false;
+  const last = key.lastIndexOf('/');
+  if (last === -1) return true;
+  // Keys of one directory have the same prefixes: checked for the first of them, they need no
+  // second check (a key equal to one of them would have been refused, as a prefix of a key seen).
+  const path = seen.checkedPath;
+  if (path !== undefined && last === path.length && key.startsWith(path)) return true;
   for (let slash = key.indexOf('/'); slash !== -1; slash = key.indexOf('/', slash + 1)) {
     const prefix = key.slice(0, slash);
-    if (keyIds[prefix] !== undefined) return false;
-    prefixes.add(prefix);
+    if (seen.keyIds[prefix] !== undefined) return false;
+    seen.prefixes.add(prefix);
   }
+  seen.checkedPath = key.slice(0, last);
   return true;
 }
