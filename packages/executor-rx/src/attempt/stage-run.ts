@@ -1,5 +1,5 @@
 import { isObservable, type Subscription, type Unsubscribable } from 'rxjs';
-import { operate } from '../operate.js';
+import { detached } from '../operate.js';
 
 /**
  * One stage of an attempt: what the stage before it handed on (the first stage gets
@@ -19,12 +19,14 @@ export interface StagesEnd<A, R> {
 /**
  * The stages of one attempt, one after another: `concatMap` for values that come one at a time,
  * without an Observable per stage. A stage with nothing to wait for hands its value to the next
- * at once; one that waits (a hook, a grant, the tool) is subscribed through one observer tied to
- * the call first (`operate`), so a stop while it waits closes it, and a stop during a synchronous
- * stage (a pre hook that cancels the dispatch) means the next stage never begins.
+ * at once; one that waits (a hook, a grant, the tool) is subscribed through one observer that
+ * this run unsubscribes when it is stopped, so a stop while it waits closes it, and a stop
+ * during a synchronous stage (a pre hook that cancels the dispatch) means the next stage never
+ * begins (it also checks its `destination`, the call's subscriber, before each stage).
  *
  * Made, then kept by its owner as the attempt's work, then started: a stop that comes while the
- * first stages run synchronously finds it.
+ * first stages run synchronously finds it. Its owner must stop it when the call is stopped or
+ * unsubscribed from (the call's attempts do: they are stopped with the call's subscriber).
  *
  * @example
  * ```ts
@@ -81,8 +83,9 @@ export class StageRun<A, R> implements Unsubscribable {
       this.#position += 1;
       const result = stage(value, attempt);
       if (isObservable(result)) {
-        // Tied to the call before it is subscribed: a stop reaches a stage that answers at once.
-        const observer = operate<unknown>(this);
+        // Kept before it is subscribed: a stop reaches a stage that answers at once. Tied to
+        // nothing: the call's attempts, which its stop reaches, stop this run and so the stage.
+        const observer = detached<unknown>(this);
         this.#waiting = observer;
         result.subscribe(observer);
         return;
