@@ -12,8 +12,9 @@ import { WavePlacement } from './wave-placement.js';
  * Whether the fast path applies is found while planning: each distinct key is checked once when
  * first seen (its `/`-prefixes against the keys seen, and against the prefixes of the keys
  * seen). On the first safe call with an `access` list, an ordering edge or a key that overlaps
- * another, it gives up and returns `undefined`. Same plan as {@link firstFit}'s general path;
- * internal to the package.
+ * another, it gives up and returns `undefined`. Same plan as {@link firstFit}'s general path.
+ * This plans a whole batch with the fast path alone; {@link firstFit} calls
+ * {@link placePlainKeys} instead, and carries on from where it stops. Internal to the package.
  */
 export function plainKeyFit(
   nodes: readonly PlanNode[],
