@@ -79,7 +79,7 @@ if released <= 1 and #argv == 4 + 2 * released and not string.find(argv[#argv], 
   end
   -- something present below it (see `anything_below` in includes/at-once)
   if free then
-    if last_slash == #key then
+    if last_slash > 0 and last_slash == #key then
       free = rcall('ZLEXCOUNT', presentKey, '[' .. mark .. '\1', '(' .. string.sub(mark, 1, -2) .. '0') == 0
     else
       free = rcall('ZLEXCOUNT', presentKey, '[' .. mark .. '/', '(' .. mark .. '0') == 0
@@ -89,16 +89,17 @@ if released <= 1 and #argv == 4 + 2 * released and not string.find(argv[#argv], 
     if kept then rcall('ZREM', presentKey, mark) end
     return { {}, { NOT_GRANTED } }
   end
+  -- numbers are passed to Redis as strings made here (a Lua number is formatted as a float)
   local time = rcall('TIME')
   local now_us = time[1] * 1000000 + time[2]
   rcall('ZADD', entriesKey, '0', key .. '\0' .. mode .. '0000000000000000' .. id)
   if not kept then rcall('ZADD', presentKey, '0', mark) end
-  rcall('ZADD', leasesKey, (now_us - now_us % 1000) / 1000 + lease, id)
+  rcall('ZADD', leasesKey, string.format('%d', (now_us - now_us % 1000) / 1000 + lease), id)
   -- max(last + 1, Redis TIME in µs), as includes/clock's next_token
-  local last = tonumber(rcall('SET', fenceKey, now_us, 'GET') or '0')
+  local last = tonumber(rcall('SET', fenceKey, string.format('%d', now_us), 'GET') or '0')
   if last >= now_us then
     now_us = last + 1
-    rcall('SET', fenceKey, now_us)
+    rcall('SET', fenceKey, string.format('%d', now_us))
   end
   return { {}, { now_us } }
 end
