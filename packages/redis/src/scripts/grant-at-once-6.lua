@@ -6,6 +6,8 @@
   something is left alone, nothing written: it goes through ENQUEUE, and so does every request
   after it here (they were asked after it, and must not be granted before it is queued). One
   script for the uncontended calls of a coordinator that were asked, and given back, together.
+  Nothing is read for the releases when nobody waits, and nothing but the presence set for the
+  requests (see includes/take-out.lua and includes/at-once.lua).
 
     Input:
       KEYS[1] fence     the last fencing token
@@ -18,9 +20,6 @@
       ARGV[2] how many releases come first
       then per release, then per request to grant: its id and its packed accesses
       (see includes/at-once.lua)
-
-  Nothing is read for the releases when nobody waits, and nothing at all but the presence set
-  for the requests (see includes/take-out.lua and includes/at-once.lua).
 
     Output:
       { the positions (1-based) of the releases whose departure RELEASE must still hand on,
