@@ -13,7 +13,9 @@ const demoDir = fileURLToPath(new URL('..', import.meta.url));
 const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const env = { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1' };
 
-describe('the demo command', () => {
+// At once: each run is a process of its own, in a temporary workspace of its own, and the test
+// mostly waits on it.
+describe.concurrent('the demo command', () => {
   it('runs end to end, streamed by default, and prints a JSON report with both comparisons', async () => {
     const { stdout } = await run(
       tsx,
