@@ -10,13 +10,13 @@ import { describeWithRedis, freshNamespace } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /**
- * The lease of the scenario: A is paused three times as long. Two seconds, so B (whose lease
- * must hold all along) renews in time on a loaded 2-core machine with the five scenarios running
- * at once (a 1 s lease was lost there).
+ * The lease of the scenario: A is paused three times as long. Three seconds, so B (whose lease
+ * must hold all along) renews in time on a loaded 2-core machine beside the other scenarios
+ * (a 1 s lease, and a 2 s one, were lost there with the load at 25).
  */
-const LEASE_MS = 2000;
+const LEASE_MS = 3000;
 const PAUSE_MS = 3 * LEASE_MS;
-/** Two processes started, a 6 s pause, a restart: on a loaded 2-core machine, well over 30 s. */
+/** Two processes started, a 9 s pause, a restart: on a loaded 2-core machine, well over 30 s. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 
 /** A scenario's own servers and processes (the scenarios run at once: they mostly wait). */
@@ -87,6 +87,11 @@ function increment(id: string): ToolCall {
 }
 
 describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes', () => {
+  // One scenario starts its processes at a time: loading them is the CPU-heavy part, and ten
+  // loading at once stall every process's lease renewals on a 2-core machine. The scenarios then
+  // wait side by side (a paused process, a lease running out).
+  let starting: Promise<void> = Promise.resolve();
+
   /**
    * A starts `a`, reads, and is stopped right before it writes; once its lease has run out, B
    * runs `b` (optionally after Redis was killed and restarted empty, while A is stopped) and
@@ -112,15 +117,23 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
       holdMs: 0,
       counterUrl: scenario.database.url,
     };
-    const a = spawnAgent({
-      ...common,
-      agent: 'A',
-      pauseBeforeWriting: options.pauseBeforeWriting,
-      batches: [[options.a]],
+    const started = starting.then(async () => {
+      const a = spawnAgent({
+        ...common,
+        agent: 'A',
+        pauseBeforeWriting: options.pauseBeforeWriting,
+        batches: [[options.a]],
+      });
+      const b = spawnAgent({ ...common, agent: 'B', batches: options.b.map((call) => [call]) });
+      scenario.agents.push(a, b);
+      await Promise.all([a.ready, b.ready]);
+      return { a, b };
     });
-    const b = spawnAgent({ ...common, agent: 'B', batches: options.b.map((call) => [call]) });
-    scenario.agents.push(a, b);
-    await Promise.all([a.ready, b.ready]);
+    starting = started.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { a, b } = await started;
     a.go();
     await a.paused;
     const pausedAt = performance.now();
