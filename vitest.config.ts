@@ -52,26 +52,54 @@ const project = (name: string, root: string) => ({
 });
 
 /**
- * Runs the longest files first, across projects (vitest's own order goes project by project,
- * alphabetically, which left the crash rounds of `restate` to start last): the `processes`
- * files first (they are the longest and mostly wait on their children, so the others fill the
- * cores meanwhile), then by the last run's duration, then by size when there is no last run.
+ * Runs the files project by project, so that a worker goes on with the next file of its project
+ * with the modules it has already loaded: vitest keeps a worker (and its module cache, with
+ * `isolate: false`) only when the next file in its queue belongs to the same project, and starts
+ * a fresh worker, which imports the whole graph again (zod, rxjs, inversify, the AI SDK, the
+ * packages' barrels), for a file of another project. Ordering files across projects by duration
+ * alone made nearly every file start in a fresh worker.
+ *
+ * The `processes` files come first (they are the longest and mostly wait on their children, so
+ * the others fill the cores meanwhile), then the projects by their files' total duration in the
+ * last run (or size when there is no last run), longest first, and inside a project its longest
+ * files first.
  */
-class LongestFirst extends BaseSequencer {
+class ProjectByProject extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
     const key = (file: TestSpecification) =>
       `${file.project.name}:${relative(config.root, file.moduleId)}`;
-    const weight = (file: TestSpecification) => [
-      file.project.config.sequence.groupOrder,
-      file.project.name === 'processes' ? 0 : 1,
-      -(cache.getFileTestResults(key(file))?.duration ?? 0),
-      -(cache.getFileStats(key(file))?.size ?? 0),
+    const cost = (file: TestSpecification) => [
+      cache.getFileTestResults(key(file))?.duration ?? 0,
+      cache.getFileStats(key(file))?.size ?? 0,
     ];
+    const projectCost = new Map<string, number[]>();
+    for (const file of files) {
+      const sum = projectCost.get(file.project.name) ?? [0, 0];
+      const [duration = 0, size = 0] = cost(file);
+      projectCost.set(file.project.name, [(sum[0] ?? 0) + duration, (sum[1] ?? 0) + size]);
+    }
+    const weight = (file: TestSpecification): (number | string)[] => {
+      const [projectDuration = 0, projectSize = 0] = projectCost.get(file.project.name) ?? [];
+      const [duration = 0, size = 0] = cost(file);
+      return [
+        file.project.config.sequence.groupOrder,
+        file.project.name === 'processes' ? 0 : 1,
+        -projectDuration,
+        -projectSize,
+        file.project.name,
+        -duration,
+        -size,
+      ];
+    };
     return [...files].sort((a, b) => {
       const [wa, wb] = [weight(a), weight(b)];
       const i = wa.findIndex((value, j) => value !== wb[j]);
-      return i === -1 ? 0 : (wa[i] ?? 0) - (wb[i] ?? 0);
+      if (i === -1) return 0;
+      const [x, y] = [wa[i], wb[i]];
+      return typeof x === 'number' && typeof y === 'number'
+        ? x - y
+        : String(x).localeCompare(String(y));
     });
   }
 }
@@ -91,7 +119,7 @@ export default defineConfig({
     pool: 'threads',
     isolate: false,
     maxWorkers: Math.max(2, availableParallelism()) + 1,
-    sequence: { sequencer: LongestFirst },
+    sequence: { sequencer: ProjectByProject },
     projects: [
       {
         // Every package's process tests, in one project whose files start first (see
