@@ -42,7 +42,7 @@ const alias = [
  * The naming rule of the split: a test file that starts processes of its own (servers, agents,
  * sandboxed or scripted commands) or waits in real time (leases running out, paused holders,
  * crash-restart rounds) is named `*.process.test.ts` and runs in the `processes` project; every
- * other file runs in its package's project.
+ * other file runs in its package's project (in a shared one when the whole suite runs).
  */
 const PROCESS_TESTS = '**/*.process.test.ts';
 
@@ -50,6 +50,106 @@ const project = (name: string, root: string) => ({
   extends: true as const,
   test: { name, root, include: ['test/**/*.test.ts'], exclude: [PROCESS_TESTS] },
 });
+
+/** Where each package's project (and the demo's) finds its tests. */
+const PACKAGES = {
+  planner: 'packages/planner',
+  core: 'packages/core',
+  'executor-rx': 'packages/executor-rx',
+  'tools-fs': 'packages/tools-fs',
+  bench: 'packages/bench',
+  'ai-sdk': 'packages/ai-sdk',
+  mcp: 'packages/mcp',
+  otel: 'packages/otel',
+  langchain: 'packages/langchain',
+  'openai-agents': 'packages/openai-agents',
+  redis: 'packages/redis',
+  restate: 'packages/restate',
+  demo: 'apps/demo',
+};
+
+/**
+ * One redis-server for the redis tests of a project (root `.`); skipped with one line when it
+ * is not installed.
+ */
+const REDIS_SETUP = './packages/redis/test/global-setup.ts';
+
+/**
+ * The ai-sdk tests once more against AI SDK 7 (the peer range is `^6 || ^7`): `ai` resolves to
+ * the `ai-v7` dev dependency (`npm:ai@^7`) of @toolwaves/ai-sdk.
+ */
+const aiSdkV7 = {
+  ...project('ai-sdk-v7', `./${PACKAGES['ai-sdk']}`),
+  resolve: {
+    alias: [
+      { find: /^ai\/test$/, replacement: 'ai-v7/test' },
+      { find: /^ai$/, replacement: 'ai-v7' },
+    ],
+  },
+};
+
+/** One project per package, for a command line that picks some (`--project redis`). */
+const packageProjects = [
+  ...Object.entries(PACKAGES).map(([name, folder]) => {
+    const { test, ...rest } = project(name, `./${folder}`);
+    // The redis project's root is its package: the same setup, from there.
+    return {
+      ...rest,
+      test: name === 'redis' ? { ...test, globalSetup: ['./test/global-setup.ts'] } : test,
+    };
+  }),
+  aiSdkV7,
+];
+
+/**
+ * A run of the whole suite puts the packages' tests in two projects instead of fourteen: a worker
+ * keeps the modules it loaded only from one file to the next of the same project, so each project
+ * costs each worker a fresh import of the shared graph (zod, rxjs, inversify, the AI SDK, the
+ * packages' sources) and the main process a transform of it. `agents-and-demo` holds the tests
+ * that load the OpenAI Agents SDK (the openai-agents package and the demo): importing it starts a
+ * trace-export loop (a 5 s timer, forever) that the fake timers of the other packages' tests would
+ * run without end. `ai-sdk-v7` stays apart (`ai` resolves elsewhere there).
+ */
+const SHARED_PROJECTS: Record<string, readonly (keyof typeof PACKAGES)[]> = {
+  packages: [
+    'planner',
+    'core',
+    'executor-rx',
+    'tools-fs',
+    'bench',
+    'ai-sdk',
+    'mcp',
+    'otel',
+    'langchain',
+    'redis',
+    'restate',
+  ],
+  'agents-and-demo': ['openai-agents', 'demo'],
+};
+
+const unshared = Object.keys(PACKAGES).filter(
+  (name) => !Object.values(SHARED_PROJECTS).some((members) => members.includes(name as never)),
+);
+if (unshared.length > 0) {
+  // A package left out here would silently not run in the whole suite.
+  throw new Error(`vitest.config.ts: no shared project runs the tests of ${unshared.join(', ')}`);
+}
+
+const sharedProjects = Object.entries(SHARED_PROJECTS).map(([name, members]) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: '.',
+    include: members.map((member) => `${PACKAGES[member]}/test/**/*.test.ts`),
+    exclude: [PROCESS_TESTS],
+    ...(members.includes('redis') ? { globalSetup: [REDIS_SETUP] } : {}),
+  },
+}));
+
+/** Whether the command line picks projects (`--project redis`, `--project=redis`). */
+const picksProjects = process.argv.some(
+  (arg) => arg === '--project' || arg.startsWith('--project='),
+);
 
 /**
  * Runs the files project by project, so that a worker goes on with the next file of its project
@@ -123,46 +223,16 @@ export default defineConfig({
     projects: [
       {
         // Every package's process tests, in one project whose files start first (see
-        // LongestFirst). The redis files use the shared redis-server of the redis global setup.
+        // ProjectByProject). The redis files use the shared redis-server of the redis global setup.
         extends: true,
         test: {
           name: 'processes',
           root: '.',
           include: [`packages/*/test/${PROCESS_TESTS}`, `apps/*/test/${PROCESS_TESTS}`],
-          globalSetup: ['./packages/redis/test/global-setup.ts'],
+          globalSetup: [REDIS_SETUP],
         },
       },
-      project('planner', './packages/planner'),
-      project('core', './packages/core'),
-      project('executor-rx', './packages/executor-rx'),
-      project('tools-fs', './packages/tools-fs'),
-      project('bench', './packages/bench'),
-      project('ai-sdk', './packages/ai-sdk'),
-      {
-        // The same tests against AI SDK 7 (the peer range is `^6 || ^7`): `ai` resolves to the
-        // `ai-v7` dev dependency (`npm:ai@^7`) of @toolwaves/ai-sdk.
-        ...project('ai-sdk-v7', './packages/ai-sdk'),
-        resolve: {
-          alias: [
-            { find: /^ai\/test$/, replacement: 'ai-v7/test' },
-            { find: /^ai$/, replacement: 'ai-v7' },
-          ],
-        },
-      },
-      project('mcp', './packages/mcp'),
-      project('otel', './packages/otel'),
-      project('langchain', './packages/langchain'),
-      project('openai-agents', './packages/openai-agents'),
-      {
-        ...project('redis', './packages/redis'),
-        test: {
-          ...project('redis', './packages/redis').test,
-          // One redis-server for the package's tests; skipped with one line when not installed.
-          globalSetup: ['./test/global-setup.ts'],
-        },
-      },
-      project('restate', './packages/restate'),
-      project('demo', './apps/demo'),
+      ...(picksProjects ? packageProjects : [...sharedProjects, aiSdkV7]),
     ],
   },
 });
