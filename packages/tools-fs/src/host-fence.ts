@@ -32,7 +32,10 @@ export interface FencedWrite {
 
 /** Options of {@link HostFence}. */
 export interface HostFenceOptions {
-  /** The fence's folder (its commit intents in `commits/`, its token records in `tokens.log`). */
+  /**
+   * The fence's folder: the slot (commit intents) and socket of each process using it, its token
+   * records in `tokens.log`, the records of `edit_file` in `edits/`.
+   */
   readonly dir: string;
   /**
    * The folder the ownership checks go up to (not included). Default: the parent of `dir`.
@@ -61,9 +64,11 @@ const checkedByClaim = new WeakSet<FencedWrite>();
  * of overwriting what that holder wrote. Commits of keys that do not overlap never wait for each
  * other.
  *
- * Where: `<temporary folder>/toolwaves-<uid>/fence/`, one fence for every workspace of the user
+ * Where: `<temporary folder>/toolwaves-fence-<uid>/`, one fence for every workspace of the user
  * (keys are canonical absolute paths, so workspaces whose roots overlap share their records),
- * outside the workspaces. Its folders are checked on every use (see {@link FenceFolder}). Every
+ * outside the workspaces. Its folder is checked on every use, with every folder between it and
+ * the temporary folder (see {@link FenceFolder}): placed right in the temporary folder, that is
+ * one `lstat` per use, which is also the look a claim's listing of the slots needs. Every
  * process sharing a workspace must run as the same user and see the same temporary folder.
  * Tokens must come from one coordinator namespace (or be otherwise comparable).
  *
@@ -102,10 +107,11 @@ export class HostFence {
     });
     this.dir = resolve(options.dir);
     this.tempDir = resolve(options.tempDir ?? resolve(this.dir, '..'));
-    const commits = new FenceFolder({ dir: join(this.dir, 'commits'), tempDir: this.tempDir });
-    this.#folder = commits;
+    // the slots and sockets right in the fence's folder: no folder of their own to check per use
+    const folder = new FenceFolder({ dir: this.dir, tempDir: this.tempDir });
+    this.#folder = folder;
     this.#lock = new HostCommitLock({
-      folder: commits,
+      folder,
       maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS,
     });
     this.#store = new FenceStore({ file: join(this.dir, 'tokens.log') });
@@ -128,7 +134,7 @@ export class HostFence {
       error: invalidOptions,
     });
     const tempDir = resolve(options.tempDir ?? tmpdir());
-    const dir = join(tempDir, `toolwaves-${process.getuid?.() ?? 'user'}`, 'fence');
+    const dir = join(tempDir, `toolwaves-fence-${process.getuid?.() ?? 'user'}`);
     const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS;
     const name = `${dir}\0${maxWaitMs}`;
     let fence = shared.get(name);
