@@ -107,10 +107,11 @@ export class FenceStore {
       }
       if (lines === '') return false;
       const fd = this.#open();
-      const bytes = Buffer.from(lines, 'utf8');
+      // written as it is (no Buffer made for it): keys are written as ASCII JSON, one byte a
+      // character, so the line's length is its size
       let info: { readonly nlink: number; readonly size: number };
       try {
-        writeSync(fd, bytes);
+        writeSync(fd, lines);
         info = fstatSync(fd);
       } catch (error) {
         throw fenceError({ error, path: this.file, doing: 'append a token record to' });
@@ -120,7 +121,7 @@ export class FenceStore {
         // Nothing but these lines was added since the last read: skip them instead of reading
         // them back. Otherwise the next refresh reads them with the rest (raising again is
         // harmless).
-        if (this.#partial === '' && info.size === this.#offset + bytes.length) {
+        if (this.#partial === '' && info.size === this.#offset + lines.length) {
           this.#offset = info.size;
           return true;
         }

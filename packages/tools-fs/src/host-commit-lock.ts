@@ -69,18 +69,30 @@ export class HostCommitLock {
   }
 
   /**
-   * Waits for the step on `keys` and resolves with the function that gives it back. Rejects
-   * with the signal's reason when aborted, and with `FsToolsError` `commit_blocked` after
-   * `maxWaitMs` of waiting; nothing is held then.
+   * Takes the step on `keys`: the function that gives it back, at once when no overlapping
+   * commit is under way (the common case: no promise is made, so the caller's commit goes on
+   * in the same tick), else a promise of it. Throws (or rejects) with the signal's reason when
+   * aborted, and with `FsToolsError` `commit_blocked` after `maxWaitMs` of waiting; nothing is
+   * held then.
    */
-  async acquire(options: AcquireOptions): Promise<() => void> {
+  acquire(options: AcquireOptions): Release | Promise<Release> {
     this.#folder.prepare();
-    const beacon = FenceBeacon.current(this.#folder) ?? (await FenceBeacon.of(this.#folder));
+    const beacon = FenceBeacon.current(this.#folder);
+    if (beacon === undefined) {
+      // publishing (the first commit of this process) took a while
+      return FenceBeacon.of(this.#folder).then((published) => this.#take(options, published));
+    }
+    return this.#take(options, beacon);
+  }
+
+  #take(options: AcquireOptions, beacon: FenceBeacon): Release | Promise<Release> {
     // a commit that names no key may touch anything: it excludes every other (fail closed)
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
     const intent = new CommitIntent({ beacon, keys });
+    const release = () => intent.yieldTurn();
+    let waiting: Promise<void> | undefined;
     try {
-      const waiting = this.#waitWhileBlocked(options, {
+      waiting = this.#waitWhileBlocked(options, {
         keys: intent.keys,
         intent,
         beacon,
@@ -88,12 +100,18 @@ export class HostCommitLock {
         // look at the folder is the listing's too: one `lstat` fewer per commit
         looked: options.checked === true ? undefined : 'check',
       });
-      if (waiting !== undefined) await waiting;
     } catch (error) {
       intent.yieldTurn();
       throw error;
     }
-    return () => intent.yieldTurn();
+    if (waiting === undefined) return release;
+    return waiting.then(
+      () => release,
+      (error: unknown) => {
+        intent.yieldTurn();
+        throw error;
+      },
+    );
   }
 
   /**
@@ -191,6 +209,9 @@ export class HostCommitLock {
     return undefined;
   }
 }
+
+/** Gives the commit step back. */
+export type Release = () => void;
 
 /** The commit that waits: its keys, its intent (none for a claim), its process's beacon. */
 interface Mine {

@@ -6,7 +6,7 @@ import { stoppedBeforeCommit } from './fence-errors.js';
 import { FenceFolder } from './fence-folder.js';
 import { FenceStore } from './fence-store.js';
 import { FsToolsError, invalidOptions } from './fs-tools-error.js';
-import { HostCommitLock } from './host-commit-lock.js';
+import { HostCommitLock, type Release } from './host-commit-lock.js';
 import type { NewerToken } from './token-index.js';
 
 /** Default of `maxWaitMs`: how long a commit waits for an overlapping one before giving up. */
@@ -194,14 +194,15 @@ export class HostFence {
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
-    let release: () => void;
+    let release: Release;
     try {
-      release = await this.#lock.acquire({
+      const taken = this.#lock.acquire({
         keys: write.keys,
         what: write.what,
         signal: write.signal,
         checked: checkedByClaim.has(write),
       });
+      release = typeof taken === 'function' ? taken : await taken;
     } catch (error) {
       throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
     }

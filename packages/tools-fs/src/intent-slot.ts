@@ -40,7 +40,7 @@ export class IntentSlot {
     this.#fd = fd;
     this.#head = `{"pid":${owner.pid},"pidNamespace":${JSON.stringify(owner.pidNamespace)},"intents":[`;
     this.#headHash = fnv(FNV_START, this.#head);
-    this.#idle = this.#encode('');
+    this.#idle = Buffer.from(this.#encode(''), 'utf8');
   }
 
   /** Creates the slot file (mode 0600), empty: no intent. `owner` is the process writing it. */
@@ -57,9 +57,10 @@ export class IntentSlot {
    * are the intents as JSON, each serialized once when it was made.
    */
   write(intentsJson: readonly string[]): void {
-    const bytes = intentsJson.length === 0 ? this.#idle : this.#encode(intentsJson.join(','));
     try {
-      writeSync(this.#fd, bytes, 0, bytes.length, 0);
+      if (intentsJson.length === 0) writeSync(this.#fd, this.#idle, 0, this.#idle.length, 0);
+      // a string is written as it is: no Buffer is made for it
+      else writeSync(this.#fd, this.#encode(intentsJson.join(',')), 0, 'utf8');
     } catch (error) {
       throw fenceError({ error, path: this.path, doing: 'write a commit intent to' });
     }
@@ -71,11 +72,11 @@ export class IntentSlot {
   }
 
   /** `<body length> <checksum>\n<body>`, the body's checksum carried on from its head's. */
-  #encode(intents: string): Buffer {
+  #encode(intents: string): string {
     const tail = `${intents}]}`;
     const body = this.#head + tail;
     const sum = (fnv(this.#headHash, tail) >>> 0).toString(16);
-    return Buffer.from(`${Buffer.byteLength(body)} ${sum}\n${body}`, 'utf8');
+    return `${Buffer.byteLength(body)} ${sum}\n${body}`;
   }
 }
 
