@@ -10,6 +10,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { asciiJson } from './ascii-json.js';
 import { fenceError, fenceUnsafe } from './fence-errors.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { type NewerToken, TokenIndex } from './token-index.js';
@@ -224,18 +225,6 @@ export class FenceStore {
       message: `the host fence's token record file ${this.file} holds a line it cannot read (${JSON.stringify(line.slice(0, 80))}): nothing was written (remove the file only when no fleet call is running)`,
     });
   }
-}
-
-const NON_ASCII = /[\u007f-\uffff]/;
-
-/** A key as JSON with every non-ASCII character escaped: a read may split the file anywhere. */
-function asciiJson(key: string): string {
-  const json = JSON.stringify(key);
-  if (!NON_ASCII.test(json)) return json;
-  return json.replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 function parseKey(json: string | undefined): string | undefined {

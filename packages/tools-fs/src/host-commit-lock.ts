@@ -89,7 +89,6 @@ export class HostCommitLock {
     // a commit that names no key may touch anything: it excludes every other (fail closed)
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
     const intent = new CommitIntent({ beacon, keys });
-    const release = () => intent.yieldTurn();
     let waiting: Promise<void> | undefined;
     try {
       waiting = this.#waitWhileBlocked(options, {
@@ -104,9 +103,9 @@ export class HostCommitLock {
       intent.yieldTurn();
       throw error;
     }
-    if (waiting === undefined) return release;
+    if (waiting === undefined) return () => intent.yieldTurn();
     return waiting.then(
-      () => release,
+      () => () => intent.yieldTurn(),
       (error: unknown) => {
         intent.yieldTurn();
         throw error;

@@ -27,6 +27,12 @@ interface Listing {
   readonly size: number;
   /** `Date.now()` right before the folder was read. */
   readonly listedAt: number;
+  /**
+   * Taken long enough after the folder's last change (as its times were then): reusable while
+   * the folder shows the same times. One that is not is never reused (the times it would be
+   * compared with are the same), so this is decided once, when the folder is read.
+   */
+  readonly settled: boolean;
   readonly beacons: readonly string[];
 }
 
@@ -67,7 +73,7 @@ export function listSlots(
     last.mtimeMs === info.mtimeMs &&
     last.ctimeMs === info.ctimeMs &&
     last.size === info.size &&
-    last.listedAt - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info) &&
+    last.settled &&
     now >= last.listedAt
   ) {
     return last.beacons;
@@ -89,6 +95,7 @@ export function listSlots(
     ctimeMs: info.ctimeMs,
     size: info.size,
     listedAt: now,
+    settled: now - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info),
     beacons,
   });
   return beacons;
