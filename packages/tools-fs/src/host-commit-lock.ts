@@ -6,6 +6,7 @@ import { FenceBeacon } from './fence-beacon.js';
 import { commitBlocked } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { describeHolder } from './process-identity.js';
+import { listSlots, soleSince } from './slot-listing.js';
 
 /** How long to wait before looking again at a peer whose connection queue is full. */
 const BUSY_RETRY_MS = 5;
@@ -111,6 +112,30 @@ export class HostCommitLock {
         throw error;
       },
     );
+  }
+
+  /**
+   * Makes this process's slot and socket in the folder on its first use (`undefined` when they
+   * are out already): before anything else is written into the fence, so that a listing showing
+   * no other slot tells that no other process wrote anything (see `aloneSince`).
+   */
+  publish(): Promise<unknown> | undefined {
+    return FenceBeacon.current(this.#folder) === undefined
+      ? FenceBeacon.of(this.#folder)
+      : undefined;
+  }
+
+  /**
+   * Since when (`performance.now()`) no other process has had a slot in the folder, as a
+   * listing tells: one taken now with the caller's look at the folder (`looked`), else the last
+   * one taken (a commit takes one right after writing its intent). `undefined` when another
+   * process has one, when the listing cannot tell yet, or before this process's slot is out.
+   */
+  aloneSince(looked?: Stats): number | undefined {
+    const beacon = FenceBeacon.current(this.#folder);
+    if (beacon === undefined) return undefined;
+    if (looked !== undefined) listSlots(this.#folder, { looked });
+    return soleSince(this.#folder, beacon.id);
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkOptions, optionRules } from '@toolwaves/core/internal';
@@ -46,6 +47,8 @@ export interface HostFenceOptions {
 }
 
 const shared = new Map<string, HostFence>();
+/** How many stores of each record file this process made: records are skipped only by a sole one. */
+const storesOf = new Map<string, number>();
 
 /**
  * Writes whose claim checked the fence's folders: their commit does not check again. Nobody else
@@ -115,6 +118,7 @@ export class HostFence {
       maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS,
     });
     this.#store = new FenceStore({ file: join(this.dir, 'tokens.log') });
+    storesOf.set(this.#store.file, (storesOf.get(this.#store.file) ?? 0) + 1);
   }
 
   /**
@@ -154,15 +158,19 @@ export class HostFence {
     if (write.token === undefined) return;
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
     this.#folder.prepare();
+    const publishing = this.#lock.publish();
+    if (publishing !== undefined) await publishing;
     // Recorded first, into the record file this process opened and checked: a record of a token
     // that turns out stale only refuses writers older than a grant the coordinator made, which
     // are stale too. So the folder is checked once, after the append, and that look at it is
     // also the listing's; and when nothing but this record was appended since the last read,
     // the records are not read again.
-    const current = this.#store.record(write.keys, write.token);
+    const { keys, token } = write;
+    const appended = this.#store.append(keys, token);
     const looked = this.#folder.check();
     checkedByClaim.add(write);
-    if (!current) this.#store.refresh();
+    const alone = this.#alone(looked);
+    if (!this.#store.settle({ keys, token, appended, alone })) this.#store.refresh();
     const newer = this.#store.newerThan(write.keys, write.token);
     if (newer !== undefined) throw staleToken(write, newer);
     // A commit of an older token that checked the records before this one was appended may
@@ -210,7 +218,8 @@ export class HostFence {
     try {
       if (write.signal?.aborted) throw stoppedBeforeCommit(write);
       if (write.token !== undefined) {
-        this.#store.refresh();
+        // the listing taken right after this commit's intent: alone, nothing new to read
+        if (!this.#alone()) this.#store.refresh();
         const newer = this.#store.newerThan(write.keys, write.token);
         if (newer !== undefined) throw staleToken(write, newer);
         // recorded before the effect: a full or read-only fence folder fails with nothing written
@@ -227,6 +236,19 @@ export class HostFence {
     // best effort: a compaction that cannot run now is tried again after a later commit
     if (this.#store.wantsCompaction) await this.#compact().catch(() => undefined);
     return result;
+  }
+
+  /**
+   * Whether nobody else can have appended to the token records since this process last read
+   * them all: no other process has had a slot in the folder since before that read (every
+   * process makes its slot before it records anything), as the listing taken now with `looked`
+   * (else the last one) tells, and this is the only store of the file in this process.
+   */
+  #alone(looked?: Stats): boolean {
+    const since = this.#lock.aloneSince(looked);
+    return (
+      since !== undefined && since <= this.#store.readTick && storesOf.get(this.#store.file) === 1
+    );
   }
 
   async #compact(): Promise<void> {
