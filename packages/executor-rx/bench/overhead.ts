@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import pLimit from 'p-limit';
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
-import { Dispatcher } from '../src/index.js';
+import { Dispatcher } from '@toolwaves/executor-rx';
 
 const CALLS = 10_000;
 const CAP = 8;

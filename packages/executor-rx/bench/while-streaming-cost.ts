@@ -8,7 +8,7 @@
  */
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { from } from 'rxjs';
-import { Dispatcher } from '../src/index.js';
+import { Dispatcher } from '@toolwaves/executor-rx';
 
 const CALLS = 10_000;
 const WARMUP_ROUNDS = 3;
