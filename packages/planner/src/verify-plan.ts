@@ -165,22 +165,37 @@ function checkEdges(nodes: readonly PlanNode[], waveOf: Int32Array, violations: 
   for (let call = 0; call < nodes.length; call++) {
     const node = nodes[call]!;
     const w = waveOf[call]!;
-    const broken = (earlier: number, source: string): void => {
-      violations.push(
-        `call ${call} (wave ${w + 1}) does not run after call ${earlier} (wave ${waveOf[earlier]! + 1}), which it follows by an edge (\`${source}\`)`,
-      );
-    };
     if (w !== -1) {
       if (node.afterPrevious !== undefined) {
-        if (latest !== -1 && waveOf[latest]! >= w) broken(latest, node.afterPrevious);
+        if (latest !== -1 && waveOf[latest]! >= w) {
+          violations.push(
+            edgeViolation({ call, earlier: latest, source: node.afterPrevious, waveOf }),
+          );
+        }
       } else if (node.after !== undefined) {
         for (const earlier of node.after) {
-          if (waveOf[earlier] !== -1 && waveOf[earlier]! >= w) broken(earlier, 'after');
+          if (waveOf[earlier] !== -1 && waveOf[earlier]! >= w) {
+            violations.push(edgeViolation({ call, earlier, source: 'after', waveOf }));
+          }
         }
       }
     }
     if (w !== -1 && (latest === -1 || w > waveOf[latest]!)) latest = call;
   }
+}
+
+/**
+ * The message of a broken edge, built only when one is found (a closure made per call for it
+ * cost every plan a function object per call, and under `tsx` a name-keeping call too).
+ */
+function edgeViolation(edge: {
+  call: number;
+  earlier: number;
+  source: string;
+  waveOf: Int32Array;
+}): string {
+  const { call, earlier, source, waveOf } = edge;
+  return `call ${call} (wave ${waveOf[call]! + 1}) does not run after call ${earlier} (wave ${waveOf[earlier]! + 1}), which it follows by an edge (\`${source}\`)`;
 }
 
 /** Rule 5. */
