@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import {
   abortableDelay,
   type Instrumentation,
@@ -184,14 +186,21 @@ it("'skip-dependents': a call runs iff none of its (transitive) dependencies fai
         bad[j] = skipped[j] || op.end !== 'ok';
       });
       const ran = ops.map((_, i) => toolRuns.filter((r) => r.index === i).length);
-      expect(ran).toEqual(skipped.map((s) => (s ? 0 : 1)));
+      assert.deepEqual(
+        ran,
+        skipped.map((s) => (s ? 0 : 1)),
+      );
       const skips = skippedEvents(events);
-      expect(skips.map((e) => e.index).sort((a, b) => a - b)).toEqual(
+      assert.deepEqual(
+        skips.map((e) => e.index).sort((a, b) => a - b),
         ops.flatMap((_, i) => (skipped[i] ? [i] : [])),
       );
       for (const event of skips) {
-        expect(event.reason).toBe('dependency-failed');
-        expect(starts(events).some((s) => s.index === event.index)).toBe(false);
+        assert.equal(event.reason, 'dependency-failed');
+        assert.equal(
+          starts(events).some((s) => s.index === event.index),
+          false,
+        );
       }
       results.forEach((result, j) => {
         if (!skipped[j]) {
@@ -202,14 +211,14 @@ it("'skip-dependents': a call runs iff none of its (transitive) dependencies fai
           /^Call `c(\d+)` \(`op`\) did not run: it depends on call `c(\d+)` \(`op`\)/.exec(
             result.content,
           );
-        expect(named?.[1]).toBe(String(j));
+        assert.equal(named?.[1], String(j));
         const failed = Number(named?.[2]);
         // The call named failed itself (it ran and answered a soft error) and j depends on it.
-        expect(skipped[failed]).toBe(false);
-        expect(ops[failed]!.end).not.toBe('ok');
-        expect(dependsOn(before, failed, j)).toBe(true);
-        expect(result.isError).toBe(true);
-        expect(skips.find((e) => e.index === j)?.failedCallId).toBe(`c${failed}`);
+        assert.equal(skipped[failed], false);
+        assert.notEqual(ops[failed]!.end, 'ok');
+        assert.equal(dependsOn(before, failed, j), true);
+        assert.equal(result.isError, true);
+        assert.equal(skips.find((e) => e.index === j)?.failedCallId, `c${failed}`);
       });
     }),
     { numRuns: 800 },
@@ -227,11 +236,14 @@ it("'stop': no call starts after the first failure's end; calls in flight finish
       const first = failedRuns.sort((a, b) => answeredSeq[a.index]! - answeredSeq[b.index]!)[0];
       for (const toolRun of toolRuns) {
         if (first !== undefined) {
-          expect(toolRun.startSeq).toBeLessThan(answeredSeq[first.index]!);
+          assert.ok(
+            toolRun.startSeq < answeredSeq[first.index]!,
+            `expected toolRun.startSeq (${toolRun.startSeq}) < answeredSeq[first.index] (${answeredSeq[first.index]!})`,
+          );
         }
       }
       const ranSet = new Set(toolRuns.map((r) => r.index));
-      if (first === undefined) expect(ranSet.size).toBe(ops.length);
+      if (first === undefined) assert.equal(ranSet.size, ops.length);
       results.forEach((result, i) => {
         if (ranSet.has(i)) {
           // Ran (maybe in flight when the first failure came): its own answer.
@@ -244,7 +256,8 @@ it("'stop': no call starts after the first failure's end; calls in flight finish
         });
       });
       const skips = skippedEvents(events).sort((a, b) => a.index - b.index);
-      expect(skips.map((e) => [e.index, e.reason, e.failedCallId])).toEqual(
+      assert.deepEqual(
+        skips.map((e) => [e.index, e.reason, e.failedCallId]),
         ops.flatMap((_, i) => (ranSet.has(i) ? [] : [[i, 'stopped', `c${first!.index}`]])),
       );
     }),
@@ -261,9 +274,12 @@ it('every call a call waited for (instrumentation, call-start) had ended before 
       >,
       async (scenario, onFailure) => {
         const { waitBreaches, firstStarts } = await runScenario(scenario, onFailure);
-        expect(waitBreaches).toEqual([]);
+        assert.deepEqual(waitBreaches, []);
         // Every call, run or skipped, was reported once as a first attempt.
-        expect([...firstStarts].sort((a, b) => a - b)).toEqual(scenario.ops.map((_, i) => i));
+        assert.deepEqual(
+          [...firstStarts].sort((a, b) => a - b),
+          scenario.ops.map((_, i) => i),
+        );
       },
     ),
     { numRuns: 400 },
