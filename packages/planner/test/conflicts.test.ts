@@ -79,8 +79,7 @@ describe('conflicts', () => {
 
   it('matches the pairwise reference on generated calls', () => {
     fc.assert(
-      fc.property(accessBatch(2), (nodes) => {
-        fc.pre(nodes.length === 2);
+      fc.property(accessBatch(2, 2), (nodes) => {
         const [a, b] = nodes as [PlanNode, PlanNode];
         const expected = !a.parallelizable || !b.parallelizable || keyConflict(a, b);
         assert.equal(conflicts(a, b), expected);
