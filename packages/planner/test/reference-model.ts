@@ -31,10 +31,21 @@ export function referenceKeysOverlap(a: string, b: string): boolean {
   return true;
 }
 
-const accessList = (node: PlanNode) => [
+const listOf = (node: PlanNode) => [
   ...(node.resourceKey === undefined ? [] : [{ key: node.resourceKey, mode: 'write' }]),
   ...(node.access ?? []),
 ];
+
+// Listed once per node (nodes are never changed): the references compare them pair by pair.
+const lists = new WeakMap<PlanNode, { key: string; mode: string }[]>();
+const accessList = (node: PlanNode) => {
+  let list = lists.get(node);
+  if (list === undefined) {
+    list = listOf(node);
+    lists.set(node, list);
+  }
+  return list;
+};
 
 /** Both concurrency-safe and some pair of accesses overlaps with a write. */
 export function keyConflict(a: PlanNode, b: PlanNode): boolean {
