@@ -42,7 +42,7 @@ const alias = [
  * The naming rule of the split: a test file that starts processes of its own (servers, agents,
  * sandboxed or scripted commands) or waits in real time (leases running out, paused holders,
  * crash-restart rounds) is named `*.process.test.ts` and runs in the `processes` project; every
- * other file runs in its package's project.
+ * other file runs in its package's project (in a shared one when the whole suite runs).
  */
 const PROCESS_TESTS = '**/*.process.test.ts';
 
@@ -51,27 +51,155 @@ const project = (name: string, root: string) => ({
   test: { name, root, include: ['test/**/*.test.ts'], exclude: [PROCESS_TESTS] },
 });
 
+/** Where each package's project (and the demo's) finds its tests. */
+const PACKAGES = {
+  planner: 'packages/planner',
+  core: 'packages/core',
+  'executor-rx': 'packages/executor-rx',
+  'tools-fs': 'packages/tools-fs',
+  bench: 'packages/bench',
+  'ai-sdk': 'packages/ai-sdk',
+  mcp: 'packages/mcp',
+  otel: 'packages/otel',
+  langchain: 'packages/langchain',
+  'openai-agents': 'packages/openai-agents',
+  redis: 'packages/redis',
+  restate: 'packages/restate',
+  demo: 'apps/demo',
+};
+
 /**
- * Runs the longest files first, across projects (vitest's own order goes project by project,
- * alphabetically, which left the crash rounds of `restate` to start last): the `processes`
- * files first (they are the longest and mostly wait on their children, so the others fill the
- * cores meanwhile), then by the last run's duration, then by size when there is no last run.
+ * One redis-server for the redis tests of a project (root `.`); skipped with one line when it
+ * is not installed.
  */
-class LongestFirst extends BaseSequencer {
+const REDIS_SETUP = './packages/redis/test/global-setup.ts';
+
+/**
+ * The ai-sdk tests once more against AI SDK 7 (the peer range is `^6 || ^7`): `ai` resolves to
+ * the `ai-v7` dev dependency (`npm:ai@^7`) of @toolwaves/ai-sdk.
+ */
+const aiSdkV7 = {
+  ...project('ai-sdk-v7', `./${PACKAGES['ai-sdk']}`),
+  resolve: {
+    alias: [
+      { find: /^ai\/test$/, replacement: 'ai-v7/test' },
+      { find: /^ai$/, replacement: 'ai-v7' },
+    ],
+  },
+};
+
+/** One project per package, for a command line that picks some (`--project redis`). */
+const packageProjects = [
+  ...Object.entries(PACKAGES).map(([name, folder]) => {
+    const { test, ...rest } = project(name, `./${folder}`);
+    // The redis project's root is its package: the same setup, from there.
+    return {
+      ...rest,
+      test: name === 'redis' ? { ...test, globalSetup: ['./test/global-setup.ts'] } : test,
+    };
+  }),
+  aiSdkV7,
+];
+
+/**
+ * A run of the whole suite puts the packages' tests in two projects instead of fourteen: a worker
+ * keeps the modules it loaded only from one file to the next of the same project, so each project
+ * costs each worker a fresh import of the shared graph (zod, rxjs, inversify, the AI SDK, the
+ * packages' sources) and the main process a transform of it. `agents-and-demo` holds the tests
+ * that load the OpenAI Agents SDK (the openai-agents package and the demo): importing it starts a
+ * trace-export loop (a 5 s timer, forever) that the fake timers of the other packages' tests would
+ * run without end. `ai-sdk-v7` stays apart (`ai` resolves elsewhere there).
+ */
+const SHARED_PROJECTS: Record<string, readonly (keyof typeof PACKAGES)[]> = {
+  packages: [
+    'planner',
+    'core',
+    'executor-rx',
+    'tools-fs',
+    'bench',
+    'ai-sdk',
+    'mcp',
+    'otel',
+    'langchain',
+    'redis',
+    'restate',
+  ],
+  'agents-and-demo': ['openai-agents', 'demo'],
+};
+
+const unshared = Object.keys(PACKAGES).filter(
+  (name) => !Object.values(SHARED_PROJECTS).some((members) => members.includes(name as never)),
+);
+if (unshared.length > 0) {
+  // A package left out here would silently not run in the whole suite.
+  throw new Error(`vitest.config.ts: no shared project runs the tests of ${unshared.join(', ')}`);
+}
+
+const sharedProjects = Object.entries(SHARED_PROJECTS).map(([name, members]) => ({
+  extends: true as const,
+  test: {
+    name,
+    root: '.',
+    include: members.map((member) => `${PACKAGES[member]}/test/**/*.test.ts`),
+    exclude: [PROCESS_TESTS],
+    ...(members.includes('redis') ? { globalSetup: [REDIS_SETUP] } : {}),
+  },
+}));
+
+/** Whether the command line picks projects (`--project redis`, `--project=redis`). */
+const picksProjects = process.argv.some(
+  (arg) => arg === '--project' || arg.startsWith('--project='),
+);
+
+/**
+ * Runs the files project by project, so that a worker goes on with the next file of its project
+ * with the modules it has already loaded: vitest keeps a worker (and its module cache, with
+ * `isolate: false`) only when the next file in its queue belongs to the same project, and starts
+ * a fresh worker, which imports the whole graph again (zod, rxjs, inversify, the AI SDK, the
+ * packages' barrels), for a file of another project. Ordering files across projects by duration
+ * alone made nearly every file start in a fresh worker.
+ *
+ * The `processes` files come first (they are the longest and mostly wait on their children, so
+ * the others fill the cores meanwhile), then the projects by their files' total duration in the
+ * last run (or size when there is no last run), longest first, and inside a project its longest
+ * files first.
+ */
+class ProjectByProject extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
     const key = (file: TestSpecification) =>
       `${file.project.name}:${relative(config.root, file.moduleId)}`;
-    const weight = (file: TestSpecification) => [
-      file.project.config.sequence.groupOrder,
-      file.project.name === 'processes' ? 0 : 1,
-      -(cache.getFileTestResults(key(file))?.duration ?? 0),
-      -(cache.getFileStats(key(file))?.size ?? 0),
+    const cost = (file: TestSpecification) => [
+      cache.getFileTestResults(key(file))?.duration ?? 0,
+      cache.getFileStats(key(file))?.size ?? 0,
     ];
+    const projectCost = new Map<string, number[]>();
+    for (const file of files) {
+      const sum = projectCost.get(file.project.name) ?? [0, 0];
+      const [duration = 0, size = 0] = cost(file);
+      projectCost.set(file.project.name, [(sum[0] ?? 0) + duration, (sum[1] ?? 0) + size]);
+    }
+    const weight = (file: TestSpecification): (number | string)[] => {
+      const [projectDuration = 0, projectSize = 0] = projectCost.get(file.project.name) ?? [];
+      const [duration = 0, size = 0] = cost(file);
+      return [
+        file.project.config.sequence.groupOrder,
+        file.project.name === 'processes' ? 0 : 1,
+        -projectDuration,
+        -projectSize,
+        file.project.name,
+        -duration,
+        -size,
+      ];
+    };
     return [...files].sort((a, b) => {
       const [wa, wb] = [weight(a), weight(b)];
       const i = wa.findIndex((value, j) => value !== wb[j]);
-      return i === -1 ? 0 : (wa[i] ?? 0) - (wb[i] ?? 0);
+      if (i === -1) return 0;
+      const [x, y] = [wa[i], wb[i]];
+      return typeof x === 'number' && typeof y === 'number'
+        ? x - y
+        : String(x).localeCompare(String(y));
     });
   }
 }
@@ -91,50 +219,20 @@ export default defineConfig({
     pool: 'threads',
     isolate: false,
     maxWorkers: Math.max(2, availableParallelism()) + 1,
-    sequence: { sequencer: LongestFirst },
+    sequence: { sequencer: ProjectByProject },
     projects: [
       {
         // Every package's process tests, in one project whose files start first (see
-        // LongestFirst). The redis files use the shared redis-server of the redis global setup.
+        // ProjectByProject). The redis files use the shared redis-server of the redis global setup.
         extends: true,
         test: {
           name: 'processes',
           root: '.',
           include: [`packages/*/test/${PROCESS_TESTS}`, `apps/*/test/${PROCESS_TESTS}`],
-          globalSetup: ['./packages/redis/test/global-setup.ts'],
+          globalSetup: [REDIS_SETUP],
         },
       },
-      project('planner', './packages/planner'),
-      project('core', './packages/core'),
-      project('executor-rx', './packages/executor-rx'),
-      project('tools-fs', './packages/tools-fs'),
-      project('bench', './packages/bench'),
-      project('ai-sdk', './packages/ai-sdk'),
-      {
-        // The same tests against AI SDK 7 (the peer range is `^6 || ^7`): `ai` resolves to the
-        // `ai-v7` dev dependency (`npm:ai@^7`) of @toolwaves/ai-sdk.
-        ...project('ai-sdk-v7', './packages/ai-sdk'),
-        resolve: {
-          alias: [
-            { find: /^ai\/test$/, replacement: 'ai-v7/test' },
-            { find: /^ai$/, replacement: 'ai-v7' },
-          ],
-        },
-      },
-      project('mcp', './packages/mcp'),
-      project('otel', './packages/otel'),
-      project('langchain', './packages/langchain'),
-      project('openai-agents', './packages/openai-agents'),
-      {
-        ...project('redis', './packages/redis'),
-        test: {
-          ...project('redis', './packages/redis').test,
-          // One redis-server for the package's tests; skipped with one line when not installed.
-          globalSetup: ['./test/global-setup.ts'],
-        },
-      },
-      project('restate', './packages/restate'),
-      project('demo', './apps/demo'),
+      ...(picksProjects ? packageProjects : [...sharedProjects, aiSdkV7]),
     ],
   },
 });

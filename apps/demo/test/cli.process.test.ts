@@ -7,19 +7,25 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { SessionReport } from '../src/session-report.js';
+import { demoCommand } from './demo-command.js';
 
 const run = promisify(execFile);
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const env = { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1' };
 
-describe('the demo command', () => {
+// At once: each run is a process of its own, in a temporary workspace of its own, and the test
+// mostly waits on it.
+describe.concurrent('the demo command', () => {
   it('runs end to end, streamed by default, and prints a JSON report with both comparisons', async () => {
-    const { stdout } = await run(
-      tsx,
-      ['src/main.ts', '--latency', '0', '--tokens-per-second', '100000', '--json', '--compare'],
-      { cwd: demoDir, env },
-    );
+    const [node, args] = await demoCommand([
+      '--latency',
+      '0',
+      '--tokens-per-second',
+      '100000',
+      '--json',
+      '--compare',
+    ]);
+    const { stdout } = await run(node, args, { cwd: demoDir, env });
     const report = JSON.parse(stdout) as SessionReport;
     expect(existsSync(report.workspace)).toBe(false); // the temp workspace is removed at the end
     try {
@@ -47,20 +53,16 @@ describe('the demo command', () => {
   it('with --no-stream, runs whole turns in waves; --json FILE, relative to where pnpm was run, gets the report', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'toolwaves-json-'));
     try {
-      const { stdout } = await run(
-        tsx,
-        [
-          'src/main.ts',
-          '--no-stream',
-          '--latency',
-          '0',
-          '--tokens-per-second',
-          '100000',
-          '--json',
-          'report.json',
-        ],
-        { cwd: demoDir, env: { ...env, INIT_CWD: dir } },
-      );
+      const [node, args] = await demoCommand([
+        '--no-stream',
+        '--latency',
+        '0',
+        '--tokens-per-second',
+        '100000',
+        '--json',
+        'report.json',
+      ]);
+      const { stdout } = await run(node, args, { cwd: demoDir, env: { ...env, INIT_CWD: dir } });
       const report = JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as SessionReport;
       expect(report.stream).toBe(false);
       expect(report.turns[1]?.waves).toEqual([[0, 1, 3, 4, 5], [2]]);
@@ -86,10 +88,10 @@ describe('the demo command', () => {
   }, 60_000);
 
   it('refuses a bad flag with exit code 2, naming it', async () => {
-    const failure = await run(tsx, ['src/main.ts', '--max-concurrency', '0'], {
-      cwd: demoDir,
-      env,
-    }).catch((error: { code: number; stderr: string }) => error);
+    const [node, args] = await demoCommand(['--max-concurrency', '0']);
+    const failure = await run(node, args, { cwd: demoDir, env }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
     expect(failure).toMatchObject({ code: 2 });
     expect((failure as { stderr: string }).stderr).toContain(
       'Expected `--max-concurrency` to be an integer from 1 and up, got `"0"` (string)',
@@ -97,7 +99,8 @@ describe('the demo command', () => {
   }, 60_000);
 
   it('prints its help', async () => {
-    const { stdout } = await run(tsx, ['src/main.ts', '--help'], { cwd: demoDir, env });
+    const [node, args] = await demoCommand(['--help']);
+    const { stdout } = await run(node, args, { cwd: demoDir, env });
     expect(stdout).toContain('Usage: pnpm demo [options]');
     expect(stdout).toContain('--max-concurrency N');
   }, 60_000);

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { parseCliOptions } from '../src/cli-options.js';
 import { callLabelsById } from '../src/describe-call.js';
 import { formatSpanTree } from '../src/span-tree.js';
+import { demoCommand } from './demo-command.js';
 
 describe('--trace', () => {
   it('takes an optional file: alone, before another flag, or with one', () => {
@@ -93,15 +94,21 @@ describe('--trace', () => {
 
   it('the demo with --trace FILE writes the session as OTLP JSON, FILE relative to where pnpm was run', async () => {
     const demoDir = fileURLToPath(new URL('..', import.meta.url));
-    const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
     const dir = await mkdtemp(join(tmpdir(), 'toolwaves-trace-'));
     try {
       const out = join(dir, 'trace.json');
-      const { stdout } = await promisify(execFile)(
-        tsx,
-        ['src/main.ts', '--latency', '0', '--tokens-per-second', '100000', '--trace', 'trace.json'],
-        { cwd: demoDir, env: { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1', INIT_CWD: dir } },
-      );
+      const [node, args] = await demoCommand([
+        '--latency',
+        '0',
+        '--tokens-per-second',
+        '100000',
+        '--trace',
+        'trace.json',
+      ]);
+      const { stdout } = await promisify(execFile)(node, args, {
+        cwd: demoDir,
+        env: { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1', INIT_CWD: dir },
+      });
       expect(stdout).toMatch(/trace: \d+ spans written to .*trace\.json \(OTLP JSON\)/);
       const request = JSON.parse(await readFile(out, 'utf8')) as {
         resourceSpans: {

@@ -17,9 +17,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { Dispatcher } from '@toolwaves/executor-rx';
 import pLimit from 'p-limit';
 import { from, lastValueFrom, mergeMap, toArray } from 'rxjs';
-import { Dispatcher } from '../src/index.js';
 
 const CALLS = 10_000;
 const CAP = 8;

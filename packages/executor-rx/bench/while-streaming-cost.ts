@@ -7,8 +7,8 @@
  * Run: `npx tsx packages/executor-rx/bench/while-streaming-cost.ts` (from the repository root)
  */
 import { fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
+import { Dispatcher } from '@toolwaves/executor-rx';
 import { from } from 'rxjs';
-import { Dispatcher } from '../src/index.js';
 
 const CALLS = 10_000;
 const WARMUP_ROUNDS = 3;

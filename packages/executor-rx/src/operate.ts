@@ -1,10 +1,8 @@
 import { type Observer, Subscription } from 'rxjs';
 
-/** Options of {@link operate}: RxJS 8's `operate()` shape. The handlers are called as methods of
- * this object, so a class instance may be the options (its methods made once, not per call). */
-export interface OperateOptions<T> {
-  /** What it is tied to: unsubscribing `destination` unsubscribes it (and what it subscribed). */
-  readonly destination: Subscription;
+/** The handlers of an observer ({@link operate}, {@link detached}). They are called as methods of
+ * this object, so a class instance may be the handlers (its methods made once, not per call). */
+export interface ObserverHandlers<T> {
   /** Each value (until it is closed). */
   readonly next: (value: T) => void;
   /** The source's error (once; it is closed first). Default: nothing. */
@@ -13,6 +11,12 @@ export interface OperateOptions<T> {
   readonly complete?: (() => void) | undefined;
   /** When it is closed, for any reason (error, completion, unsubscription). */
   readonly finalize?: (() => void) | undefined;
+}
+
+/** Options of {@link operate}: RxJS 8's `operate()` shape. */
+export interface OperateOptions<T> extends ObserverHandlers<T> {
+  /** What it is tied to: unsubscribing `destination` unsubscribes it (and what it subscribed). */
+  readonly destination: Subscription;
 }
 
 /**
@@ -30,21 +34,40 @@ export interface OperateOptions<T> {
  * ```
  */
 export function operate<T>(options: OperateOptions<T>): Observer<T> & Subscription {
-  const observer = new OperatorObserver<T>(options);
+  const observer = new OperatorObserver<T>(options, options.destination);
   options.destination.add(observer);
   return observer;
 }
 
+/**
+ * An observer that is its own Subscription, as {@link operate} makes, but tied to nothing: for an
+ * owner that is itself stopped with the destination, and unsubscribes the observer then (an
+ * attempt's stage: its call's attempts stop it). Nothing is added to a destination and taken out
+ * again for it.
+ *
+ * @example
+ * ```ts
+ * this.waiting = detached(this); // this: next, error (and this.unsubscribe() stops the waiting)
+ * stage.subscribe(this.waiting);
+ * ```
+ */
+export function detached<T>(handlers: ObserverHandlers<T>): Observer<T> & Subscription {
+  return new OperatorObserver<T>(handlers, undefined);
+}
+
 // TS-private fields, not `#` fields: one is made for every stage of every attempt of every call,
 // and `#` fields on this subclass of Subscription cost about 50 ns more per observer made and closed.
-/** The observer {@link operate} makes (a Subscription: no Subscriber is made or extended). */
+/** The observer {@link operate} and {@link detached} make (a Subscription: no Subscriber is made
+ * or extended). */
 class OperatorObserver<T> extends Subscription implements Observer<T> {
-  private readonly options: OperateOptions<T>;
+  private readonly options: ObserverHandlers<T>;
+  private readonly destination: Subscription | undefined;
   private stopped: boolean;
 
-  constructor(options: OperateOptions<T>) {
+  constructor(options: ObserverHandlers<T>, destination: Subscription | undefined) {
     super(options.finalize === undefined ? undefined : () => options.finalize?.());
     this.options = options;
+    this.destination = destination;
     this.stopped = false;
   }
 
@@ -74,7 +97,7 @@ class OperatorObserver<T> extends Subscription implements Observer<T> {
 
   // As a Subscriber does: stopped before its handler runs, closed (and untied) after it.
   private closeAfterHandler(): void {
-    this.options.destination.remove(this);
+    this.destination?.remove(this);
     this.unsubscribe();
   }
 }

@@ -55,6 +55,8 @@ export class PreparedCalls {
   readonly #limitCatalog: LimitCatalog | undefined;
   readonly #limits: (CallLimits | undefined)[] = [];
   readonly #ordering: CallOrdering;
+  /** Per call, the tool its own name asks for (`null`: none), looked up once. */
+  readonly #tools: (Tool | null | undefined)[] = [];
 
   constructor(options: PreparedCallsOptions) {
     this.#limitCatalog = options.limits;
@@ -79,8 +81,7 @@ export class PreparedCalls {
   validation(index: number): InputValidation<unknown> | undefined {
     const known = this.#validations[index];
     if (known !== undefined) return known;
-    const call = this.calls[index]!;
-    const tool = this.toolOf(index, String(call.name));
+    const tool = this.tool(index);
     if (tool === undefined) return undefined;
     const invalid = this.#ordering.invalid(index);
     const validation: InputValidation<unknown> =
@@ -110,7 +111,7 @@ export class PreparedCalls {
   declarations(index: number): Declarations {
     let declarations = this.#declarations[index];
     if (declarations === undefined) {
-      const tool = this.toolOf(index, String(this.calls[index]!.name));
+      const tool = this.tool(index);
       declarations = declarationsOf(tool, this.validation(index), this.fleetExclusiveForUnsafe);
       this.#declarations[index] = declarations;
     }
@@ -147,7 +148,7 @@ export class PreparedCalls {
     let limits = this.#limits[index];
     if (limits === undefined) {
       const call = this.calls[index]!;
-      const tool = this.toolOf(index, String(call.name));
+      const tool = this.tool(index);
       const validation = tool === undefined ? undefined : this.validation(index);
       limits =
         tool === undefined || validation?.ok !== true || this.repeats[index] !== undefined
@@ -156,6 +157,16 @@ export class PreparedCalls {
       this.#limits[index] = limits;
     }
     return limits;
+  }
+
+  /** The tool call `index` runs as its own name says (a correction may name another). */
+  tool(index: number): Tool | undefined {
+    let tool = this.#tools[index];
+    if (tool === undefined) {
+      tool = this.toolOf(index, String(this.calls[index]!.name)) ?? null;
+      this.#tools[index] = tool;
+    }
+    return tool ?? undefined;
   }
 
   /** The tool call `index` runs as `name`: the registered one, or the one given with the call. */
@@ -215,7 +226,7 @@ export class PreparedCall {
         : batch.inputOf(index);
     this.givenExecute = batch.executeOf?.(index);
     this.repeatOf = batch.repeats[index];
-    this.tool = batch.toolOf(index, this.toolName);
+    this.tool = correction === undefined ? batch.tool(index) : batch.toolOf(index, this.toolName);
   }
 
   /** This call with a recovery's `correction` applied on top of the corrections it already has. */

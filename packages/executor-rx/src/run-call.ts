@@ -1,10 +1,11 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
-import { Observable, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
 import {
   Attempt,
   AttemptContext,
-  attemptStages,
+  attemptRun,
   type Concluded,
+  type StagesEnd,
   startAttempt,
 } from './attempt/index.js';
 import { errorMessage } from './attempt-answer.js';
@@ -62,10 +63,10 @@ export function runCall(
 
 // The attempts of one call, one after another, until one concludes for good. It listens to the
 // batch's stops, and is finalized with the call's subscriber (`operate`: tied to it first).
-class CallAttempts {
+class CallAttempts implements StagesEnd<Attempt, Concluded>, Unsubscribable {
   #attempt: Attempt | undefined;
   /** The current attempt's stages, or the back-off before the next one. */
-  #work: Subscription | undefined;
+  #work: Unsubscribable | undefined;
   /** Its subscription to the batch's stops (tied to the call's subscriber). */
   #stops: Subscription | undefined;
   #ended = false;
@@ -81,9 +82,9 @@ class CallAttempts {
     // there; unsubscribed before the call ended, the call stops quietly.
     // A batch that nothing can stop (no signal, no source, no pre hook, no recovery) never emits
     // a stop: its calls only hear their own unsubscription, through one teardown (no observer
-    // tied to the call and untied again, per call).
+    // tied to the call and untied again, per call; the call's attempts are that teardown).
     if (!this.batch.mayStop) {
-      this.subscriber.add(() => this.unsubscribed());
+      this.subscriber.add(this);
     } else {
       const stops = operate<BatchStop>(new BatchStops(this, this.subscriber));
       this.#stops = stops;
@@ -102,11 +103,11 @@ class CallAttempts {
       events: this.subscriber,
     });
     this.#attempt = attempt;
-    // Tied to the call before it is subscribed: a stop during a synchronous stage (a pre hook that
-    // cancels) closes the stages at once, and the next stage never runs.
-    const work = operate<Concluded>(new AttemptWork(this, attempt, this.subscriber));
+    // Kept as the call's work before it starts: a stop during a synchronous stage (a pre hook that
+    // cancels) stops the stages at once, and the next stage never runs.
+    const work = attemptRun(attempt, this.subscriber, this);
     this.#work = work;
-    attemptStages(attempt).subscribe(work);
+    work.start();
   }
 
   concluded(attempt: Attempt, concluded: Concluded): void {
@@ -198,8 +199,8 @@ class CallAttempts {
     this.subscriber.complete();
   }
 
-  /** Unsubscribed from before the call ended: it stops quietly. */
-  unsubscribed(): void {
+  /** The call was unsubscribed from: before it ended, it stops quietly. */
+  unsubscribe(): void {
     if (this.#ended) return;
     const attempt = this.#attempt;
     if (attempt !== undefined) {
@@ -229,23 +230,6 @@ class BatchStops {
   }
 
   finalize(): void {
-    this.calls.unsubscribed();
-  }
-}
-
-/** What a call's attempts hear of one attempt's stages: how it concluded, or its hard error. */
-class AttemptWork {
-  constructor(
-    readonly calls: CallAttempts,
-    readonly attempt: Attempt,
-    readonly destination: Subscriber<DispatchEvent>,
-  ) {}
-
-  next(concluded: Concluded): void {
-    this.calls.concluded(this.attempt, concluded);
-  }
-
-  error(error: unknown): void {
-    this.calls.failed(this.attempt, error);
+    this.calls.unsubscribe();
   }
 }

@@ -8,9 +8,10 @@ import {
   verifyPlan,
   type Wave,
 } from '@toolwaves/planner';
-import { concatMap, from, mergeMap, Observable, type TeardownLogic } from 'rxjs';
+import { concatMap, from, Observable, type TeardownLogic } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, CallPlace, ScheduledBatch } from './call-batch.js';
+import { cappedWave } from './capped-wave.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { limitedWave } from './limited-wave.js';
@@ -20,7 +21,7 @@ import { runCall } from './run-call.js';
 // A batch in waves (parallel mode, or one call per wave: sequential), one schedule of the batch
 // shell (`runBatch`); the other is the ready queue (`scheduleReadyCalls`).
 
-/** The plan's waves one after another, each a `mergeMap` of its calls under the cap. */
+/** The plan's waves one after another, each its calls under the cap (`mergeMap`'s schedule). */
 export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
   const { config } = batch;
   const { mode } = batch.dispatch;
@@ -55,16 +56,16 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
     },
   };
   const waited = batch.instrument === undefined ? undefined : waitsOf();
+  // A call's events. Not through `unnested`: the wave that runs it is, and a wave starts the calls
+  // that end at once in a loop, not a deeper stack (`cappedWave`, `limitedWave`).
   const call = (index: number, place: CallPlace): Observable<DispatchEvent> =>
-    unnested(
-      runCall(
-        batch,
-        batch.prepared.call(index),
-        waited === undefined ? place : { ...place, waitedFor: waited[index]! },
-      ),
+    runCall(
+      batch,
+      batch.prepared.call(index),
+      waited === undefined ? place : { ...place, waitedFor: waited[index]! },
     );
-  // A wave's events: `wave-start`, its calls' (one, or a `mergeMap` under the cap), then `wave-end`
-  // unless the batch failed meanwhile (one Observable, not a concat: sequential is a wave a call).
+  // A wave's events: `wave-start`, its calls' (one, or under the cap), then `wave-end` unless the
+  // batch failed meanwhile (one Observable, not a concat: sequential is a wave a call).
   const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
     new Observable<DispatchEvent>((subscriber) => {
       if (batch.failure !== undefined) return subscriber.complete();
@@ -87,7 +88,7 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
             })
           : calls.length === 1
             ? call(calls[0]!, place)
-            : from(calls).pipe(mergeMap((index) => call(index, place), cap));
+            : cappedWave({ calls, cap, run: (index) => call(index, place) });
       // Tied to the wave before it is subscribed: an unsubscribe in a synchronous stage stops it.
       const events = operate<DispatchEvent>({
         destination: subscriber,

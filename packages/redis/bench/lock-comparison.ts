@@ -10,7 +10,8 @@
  * EVAL and SET).
  *
  * Run: `npx -y pnpm@10 --filter @toolwaves/redis bench` (`--quick` for shorter windows,
- * `--profile` to write a `--cpu-prof` profile of the toolwaves worker to `bench/profiles/`).
+ * `--workers=1,16` for some of the worker counts only, `--profile` to write a `--cpu-prof`
+ * profile of the toolwaves worker to `bench/profiles/`).
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -22,7 +23,21 @@ import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-s
 
 const quick = process.argv.includes('--quick');
 const profile = process.argv.includes('--profile');
-const WORKERS = [1, 16, 64, 256];
+const ALL_WORKERS = [1, 16, 64, 256];
+const workersArg = process.argv.find((arg) => arg.startsWith('--workers='));
+const WORKERS =
+  workersArg === undefined
+    ? ALL_WORKERS
+    : workersArg
+        .slice('--workers='.length)
+        .split(',')
+        .map((n) => {
+          const count = Number(n);
+          if (!Number.isInteger(count) || count < 1) {
+            throw new Error(`Expected \`--workers\` to list integers from 1 and up, got \`${n}\``);
+          }
+          return count;
+        });
 const ROUNDS = 5;
 const WINDOW_MS = quick ? 1000 : 3000;
 const SIDES = ['toolwaves', 'redis-semaphore'] as const;

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 /**
  * A Lua script read from its own file in `scripts/` (BullMQ's layout: `<name>-<number of
  * keys>.lua`, an Input/Output header, shared code in `scripts/includes/` pulled in by a
- * `--- @include "<path>"` line), with its includes expanded and its SHA1 for EVALSHA.
+ * `--- @include "<path>"` line, indented or not), with its includes expanded and its SHA1 for
+ * EVALSHA.
  */
 export interface LuaScript {
   /** The file's name without the key count, e.g. `enqueue`. */
@@ -17,7 +18,7 @@ export interface LuaScript {
 }
 
 const SCRIPTS = new URL('./scripts/', import.meta.url);
-const INCLUDE = /^--- @include "([^"]+)"[ \t]*$/gm;
+const INCLUDE = /^[ \t]*--- @include "([^"]+)"[ \t]*$/gm;
 
 /**
  * Reads `scripts/<file>` (e.g. `enqueue-13.lua`) and expands its includes: each include's path is

@@ -16,8 +16,12 @@ import { useTempWorkspaces } from './fleet/temp-workspaces.js';
 import { describeWithRedis, freshNamespace } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
-const LEASE_MS = 1000;
-const PAUSE_MS = 3000;
+/**
+ * A is paused three times its lease. Two seconds: B's lease must hold all along, and a 1 s lease
+ * was lost on a loaded 2-core machine while other processes started.
+ */
+const LEASE_MS = 2000;
+const PAUSE_MS = 3 * LEASE_MS;
 const SCENARIO_TIMEOUT_MS = 90_000;
 
 const EXECUTOR_SRC = fileURLToPath(new URL('../../executor-rx/src/', import.meta.url));

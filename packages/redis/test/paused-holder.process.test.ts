@@ -1,28 +1,59 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { expect, it, type TestContext } from 'vitest';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { type SpawnedAgent, spawnAgent } from './fleet/spawn-agent.js';
-import { useTempWorkspaces } from './fleet/temp-workspaces.js';
 import { describeWithRedis, freshNamespace } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
-/** The lease of the scenario: A is paused three times as long. */
-const LEASE_MS = 1000;
-const PAUSE_MS = 3000;
-/** Two processes started, a 3 s pause, a restart: on a loaded 2-core machine, well over 30 s. */
+/**
+ * The lease of the scenario: A is paused three times as long. Three seconds, so B (whose lease
+ * must hold all along) renews in time on a loaded 2-core machine beside the other scenarios
+ * (a 1 s lease, and a 2 s one, were lost there with the load at 25).
+ */
+const LEASE_MS = 3000;
+const PAUSE_MS = 3 * LEASE_MS;
+/** Two processes started, a 9 s pause, a restart: on a loaded 2-core machine, well over 30 s. */
 const SCENARIO_TIMEOUT_MS = 90_000;
 
-const tempFolder = useTempWorkspaces('toolwaves-paused-');
-const agents: SpawnedAgent[] = [];
-afterEach(async () => {
-  for (const agent of agents.splice(0)) {
-    agent.child.kill('SIGKILL');
-    await agent.exited;
-  }
-});
+/** A scenario's own servers and processes (the scenarios run at once: they mostly wait). */
+interface Scenario {
+  /** The coordinator's server: one scenario kills and restarts it. */
+  readonly coordinatorRedis: RedisServer;
+  /** The counter tool's database. */
+  readonly database: RedisServer;
+  readonly agents: SpawnedAgent[];
+  /** A new temporary folder (a workspace, a marker log's), removed when the test ends. */
+  folder(): Promise<string>;
+}
+
+/** Starts a scenario's servers; its processes and servers are stopped when its test ends. */
+async function openScenario(context: TestContext): Promise<Scenario> {
+  const folders: string[] = [];
+  const scenario: Scenario = {
+    coordinatorRedis: await startRedisServer(),
+    database: await startRedisServer(),
+    agents: [],
+    async folder() {
+      const dir = await realpath(await mkdtemp(join(tmpdir(), 'toolwaves-paused-')));
+      folders.push(dir);
+      return dir;
+    },
+  };
+  context.onTestFinished(async () => {
+    for (const agent of scenario.agents) {
+      agent.child.kill('SIGKILL');
+      await agent.exited;
+    }
+    await scenario.coordinatorRedis.stop();
+    await scenario.database.stop();
+    for (const dir of folders) await rm(dir, { recursive: true, force: true });
+  });
+  return scenario;
+}
 
 /** Every answer that says its effect may have happened (the executor's `outcome_unknown`). */
 function saysOutcomeUnknown(result: ToolResult): boolean {
@@ -56,15 +87,10 @@ function increment(id: string): ToolCall {
 }
 
 describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes', () => {
-  const state: { coordinatorRedis?: RedisServer; database?: RedisServer } = {};
-  beforeAll(async () => {
-    state.coordinatorRedis = await startRedisServer();
-    state.database = await startRedisServer();
-  });
-  afterAll(async () => {
-    await state.coordinatorRedis?.stop();
-    await state.database?.stop();
-  });
+  // One scenario starts its processes at a time: loading them is the CPU-heavy part, and ten
+  // loading at once stall every process's lease renewals on a 2-core machine. The scenarios then
+  // wait side by side (a paused process, a lease running out).
+  let starting: Promise<void> = Promise.resolve();
 
   /**
    * A starts `a`, reads, and is stopped right before it writes; once its lease has run out, B
@@ -72,31 +98,42 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
    * finishes; A is resumed after at least {@link PAUSE_MS}. Returns both answers.
    */
   async function pauseA(options: {
+    scenario: Scenario;
     a: ToolCall;
     b: readonly ToolCall[];
     pauseBeforeWriting: string;
     restartRedis: boolean;
+    /** The workspace (a folder of the scenario's). */
     root: string;
   }): Promise<{ a: ToolResult; b: ToolResult[] }> {
-    const redis = state.coordinatorRedis as RedisServer;
+    const { scenario } = options;
+    const redis = scenario.coordinatorRedis;
     const common: Omit<AgentConfig, 'agent' | 'batches'> = {
       redisUrl: redis.url,
       namespace: freshNamespace(),
       leaseMs: LEASE_MS,
       root: options.root,
-      log: join(options.root, '..', `markers-${Date.now()}.jsonl`),
+      log: join(await scenario.folder(), 'markers.jsonl'),
       holdMs: 0,
-      counterUrl: (state.database as RedisServer).url,
+      counterUrl: scenario.database.url,
     };
-    const a = spawnAgent({
-      ...common,
-      agent: 'A',
-      pauseBeforeWriting: options.pauseBeforeWriting,
-      batches: [[options.a]],
+    const started = starting.then(async () => {
+      const a = spawnAgent({
+        ...common,
+        agent: 'A',
+        pauseBeforeWriting: options.pauseBeforeWriting,
+        batches: [[options.a]],
+      });
+      const b = spawnAgent({ ...common, agent: 'B', batches: options.b.map((call) => [call]) });
+      scenario.agents.push(a, b);
+      await Promise.all([a.ready, b.ready]);
+      return { a, b };
     });
-    const b = spawnAgent({ ...common, agent: 'B', batches: options.b.map((call) => [call]) });
-    agents.push(a, b);
-    await Promise.all([a.ready, b.ready]);
+    starting = started.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { a, b } = await started;
     a.go();
     await a.paused;
     const pausedAt = performance.now();
@@ -113,10 +150,11 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
     return { a: aResult as ToolResult, b: bResults };
   }
 
-  it(
+  it.concurrent(
     'write_file (a blind write: no content to compare, the token refuses it): A paused right before it replaces the file while B writes it',
-    async () => {
-      const root = await tempFolder();
+    async (context) => {
+      const scenario = await openScenario(context);
+      const root = await scenario.folder();
       await writeFile(join(root, 'notes.txt'), 'start\n');
       const write = (id: string, agent: string): ToolCall => ({
         id,
@@ -124,6 +162,7 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
         input: { path: 'notes.txt', content: `${agent} wrote this\n` },
       });
       const { a, b } = await pauseA({
+        scenario,
         a: write('a-write', 'A'),
         b: [write('b-write', 'B')],
         pauseBeforeWriting: 'notes.txt',
@@ -145,12 +184,14 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
   for (const restartRedis of [false, true]) {
     const during = restartRedis ? ', and Redis killed and restarted empty during the pause' : '';
 
-    it(
+    it.concurrent(
       `edit_file: A paused right before it replaces the file while B edits it${during}: every edit answered as done is in the file`,
-      async () => {
-        const root = await tempFolder();
+      async (context) => {
+        const scenario = await openScenario(context);
+        const root = await scenario.folder();
         await writeFile(join(root, 'notes.txt'), 'start\n');
         const { a, b } = await pauseA({
+          scenario,
           a: edit('a-edit', 'A'),
           b: [edit('b-edit', 'B')],
           pauseBeforeWriting: 'notes.txt',
@@ -171,15 +212,17 @@ describeWithRedis('a lock holder paused past its lease (SIGSTOP), two processes'
       SCENARIO_TIMEOUT_MS,
     );
 
-    it(
+    it.concurrent(
       `a read-modify-write counter that checks tokens: A paused between its read and its write while B increments three times${during}: no increment lost`,
-      async () => {
-        const root = await tempFolder();
-        const database = createClient({ url: (state.database as RedisServer).url });
+      async (context) => {
+        const scenario = await openScenario(context);
+        const root = await scenario.folder();
+        const database = createClient({ url: scenario.database.url });
         await database.connect();
         try {
           await database.del('counter:hits');
           const { a, b } = await pauseA({
+            scenario,
             a: increment('a-inc'),
             b: [increment('b-inc-1'), increment('b-inc-2'), increment('b-inc-3')],
             pauseBeforeWriting: 'hits',

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCall } from '@toolwaves/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRASH_PHASES } from './fixtures/crash-phases.js';
 import { crashRounds } from './fixtures/crash-rounds.js';
 import {
   hasRedisServer,
@@ -21,7 +22,9 @@ import { notesFence, tokensOf } from './fixtures/turn-tools.js';
  * two cores: the checks then accept the "outcome unknown" answer, and count it).
  */
 const LEASE_MS = 3000;
-const CRASHES = 12;
+/** One crash aimed at each phase of a turn (`CRASH_PHASES`), the held call above besides. */
+const PER_PHASE = 1;
+const CRASHES = PER_PHASE * CRASH_PHASES.length;
 
 let redis: TestRedis | undefined;
 let fixture: RestateFixture | undefined;
@@ -101,15 +104,17 @@ describe('fleet locks (@toolwaves/redis) across a crash of a durable turn', () =
     const report = await crashRounds({
       fixture,
       seed: 20261202,
-      crashes: CRASHES,
+      crashesPerPhase: PER_PHASE,
       prefix: 'fleet-',
       fenced: true,
     });
     console.log(
-      `restate fleet crash test: ${report.turns} turns, ${report.crashes} crashes, ${report.tally.rerun} calls re-run, ${report.tally.cutAndUnknown} cut mid-run and answered outcome unknown, ${report.tally.leaseLost} leases lost to a stalled process`,
+      `restate fleet crash test: ${report.turns} turns, ${report.crashes} crashes (${JSON.stringify(report.phases)}), ${report.tally.rerun} calls re-run, ${report.tally.cutAndUnknown} cut mid-run and answered outcome unknown, ${report.tally.leaseLost} leases lost to a stalled process`,
     );
     expect(report.problems).toEqual([]);
     expect(report.crashes).toBeGreaterThanOrEqual(CRASHES);
+    for (const phase of CRASH_PHASES)
+      expect(report.phases[phase], phase).toBeGreaterThanOrEqual(PER_PHASE);
     expect(report.tally.rerun).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { draftFile, fsKey, HostFence } from '../src/index.js';
+import { draftFile, fsKey, HostFence } from '@toolwaves/tools-fs';
 
 const ROUNDS = 15;
 const WRITES_PER_ROUND = 80;

@@ -19,10 +19,11 @@ export class CommitIntent {
 
   constructor(options: { readonly beacon: FenceBeacon; readonly keys: readonly string[] }) {
     sequence += 1;
-    const time = Date.now().toString(36).padStart(9, '0');
-    // the beacon's id is random per process: two processes never make the same id, even with
-    // the same pid in two PID namespaces (equal ids would wait for each other)
-    this.id = `${time}-${sequence.toString(36)}-${options.beacon.id}`;
+    // milliseconds in decimal (13 digits until the year 2286: strings of one length sort as
+    // their numbers), then the sequence and the beacon's id. The beacon's id is random per
+    // process: two processes never make the same id, even with the same pid in two PID
+    // namespaces (equal ids would wait for each other)
+    this.id = `${Date.now()}-${sequence}-${options.beacon.id}`;
     this.keys = options.keys;
     this.#beacon = options.beacon;
   }

@@ -45,17 +45,17 @@ export function overlappingPeers(
 ): Peer[] {
   const { own, keys, selfId } = options;
   const beacons = listSlots(folder, { looked: options.looked });
+  const others = beacons.length > 1 || (beacons.length === 1 && beacons[0] !== own.id);
   // the common case: this process alone in the folder, and no other intent of its own
-  if (own.active.size <= (selfId === undefined ? 0 : 1) && beacons.length <= 1) {
-    if (beacons.length === 0 || beacons[0] === own.id) return [];
-  }
+  if (!others && own.active.size <= (selfId === undefined ? 0 : 1)) return [];
   const peers: Peer[] = [];
-  const self = currentProcess();
   for (const [id, ownKeys] of own.active) {
     if (id !== selfId && intentsOverlap(ownKeys, keys)) {
-      peers.push({ id, beacon: own.id, holder: self });
+      peers.push({ id, beacon: own.id, holder: currentProcess() });
     }
   }
+  // alone in the folder, with other intents of its own (writers of other files, most often)
+  if (!others) return peers.length > 1 ? peers.sort(byAge) : peers;
   const idle: string[] = [];
   for (const beacon of beacons) {
     if (beacon === own.id) continue;
@@ -73,7 +73,12 @@ export function overlappingPeers(
     }
   }
   sweepIdleSlots(folder, idle);
-  return peers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return peers.sort(byAge);
+}
+
+/** Older intent first (ids sort by creation time). */
+function byAge(a: Peer, b: Peer): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Whether two intents' keys overlap (the planner's rule; {@link EVERY_KEY} overlaps all). */

@@ -46,7 +46,7 @@ export class EditRecords {
 
   constructor(options: { readonly fence: Pick<HostFence, 'dir' | 'tempDir'> }) {
     const { dir, tempDir } = options.fence;
-    // the same chain of checked folders as the fence's own (`commits/`), beside it
+    // checked like the fence's own folder, and that folder with it, on every use
     this.#folder = new FenceFolder({ dir: join(dir, 'edits'), tempDir });
   }
 

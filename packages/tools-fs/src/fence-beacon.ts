@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { renameSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { asciiJson } from './ascii-json.js';
 import { fenceError } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { IntentSlot, type SlotIntent } from './intent-slot.js';
@@ -81,7 +82,7 @@ export class FenceBeacon {
   /** Publishes an intent of this process in its slot (written before this returns). */
   activate(intent: SlotIntent): void {
     this.active.set(intent.id, intent.keys);
-    this.#json.set(intent.id, JSON.stringify({ id: intent.id, keys: intent.keys }));
+    this.#json.set(intent.id, intentJson(intent));
     try {
       this.#writeSlot();
     } catch (error) {
@@ -183,4 +184,14 @@ export class FenceBeacon {
       text = text.slice(end + 1);
     });
   }
+}
+
+/**
+ * An intent as the slot holds it, in ASCII (`{"id":…,"keys":[…]}`): the id is ASCII already,
+ * the keys are escaped, so the slot's length in characters is its size in bytes.
+ */
+function intentJson(intent: SlotIntent): string {
+  let keys = '';
+  for (const key of intent.keys) keys += keys === '' ? asciiJson(key) : `,${asciiJson(key)}`;
+  return `{"id":"${intent.id}","keys":[${keys}]}`;
 }

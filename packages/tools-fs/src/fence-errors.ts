@@ -21,8 +21,8 @@ const ERRNO_WORDS: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * fenceError({ error, path: '/tmp/toolwaves-0/fence/tokens.log', doing: 'append a token to' });
- * // "the host fence could not append a token to /tmp/toolwaves-0/fence/tokens.log: EROFS
+ * fenceError({ error, path: '/tmp/toolwaves-fence-0/tokens.log', doing: 'append a token to' });
+ * // "the host fence could not append a token to /tmp/toolwaves-fence-0/tokens.log: EROFS
  * //  (read-only file system); nothing was written"
  * ```
  */

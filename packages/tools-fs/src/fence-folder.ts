@@ -18,7 +18,7 @@ const STICKY = 0o1000;
  *
  * @example
  * ```ts
- * const folder = new FenceFolder({ dir: '/tmp/toolwaves-1000/fence', tempDir: '/tmp' });
+ * const folder = new FenceFolder({ dir: '/tmp/toolwaves-fence-1000/edits', tempDir: '/tmp' });
  * folder.check(); // creates both folders (0700) or throws FsToolsError `fence_unsafe`
  * ```
  */

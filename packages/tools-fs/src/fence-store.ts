@@ -10,6 +10,7 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
+import { asciiJson } from './ascii-json.js';
 import { fenceError, fenceUnsafe } from './fence-errors.js';
 import { FsToolsError } from './fs-tools-error.js';
 import { type NewerToken, TokenIndex } from './token-index.js';
@@ -40,6 +41,11 @@ export class FenceStore {
   #fd: number | undefined;
   #offset = 0;
   #partial = '';
+  /**
+   * `performance.now()` right before the last look that found every record of the file in the
+   * index (a read to its end, or an `fstat` showing nothing else appended).
+   */
+  #readTick = Number.NEGATIVE_INFINITY;
   readonly #maxKeys: number;
   readonly #compactBytes: number;
   #index: TokenIndex;
@@ -57,6 +63,14 @@ export class FenceStore {
     this.#index = new TokenIndex({ maxKeys: this.#maxKeys });
   }
 
+  /**
+   * When (`performance.now()`) the index last held every record of the file: what another
+   * process appended after it may not be read yet.
+   */
+  get readTick(): number {
+    return this.#readTick;
+  }
+
   /** Whether the file has grown enough to be compacted. */
   get wantsCompaction(): boolean {
     return this.#offset > this.#compactBytes;
@@ -66,6 +80,7 @@ export class FenceStore {
   refresh(): void {
     let fd = this.#open();
     const buffer = READ_BUFFER;
+    const tick = performance.now();
     for (;;) {
       let read: number;
       try {
@@ -73,7 +88,10 @@ export class FenceStore {
       } catch (error) {
         throw fenceError({ error, path: this.file, doing: 'read the token records of' });
       }
-      if (read === 0) return;
+      if (read === 0) {
+        this.#readTick = tick;
+        return;
+      }
       this.#offset += read;
       if (this.#apply(this.#partial + buffer.toString('utf8', 0, read))) {
         // the file was compacted: read the new one from its start
@@ -81,6 +99,7 @@ export class FenceStore {
         fd = this.#open();
       } else if (read < buffer.length) {
         // a short read of a regular file ends at its end: nothing more to read right now
+        this.#readTick = tick;
         return;
       }
     }
@@ -92,43 +111,82 @@ export class FenceStore {
   }
 
   /**
-   * Records `token` for each key that has no higher one: one append, nothing when covered. A
-   * claim records without holding a commit step, so a compaction may replace the file at the
-   * same moment: an append that landed in the replaced file (its link count is 0) is made again
-   * in the new one. Answers whether the index is now current: `true` when nothing but these
-   * lines was appended since the last read (no {@link FenceStore.refresh} needed), `false` when
-   * that is not known (something else was appended, or there was nothing to append).
+   * Records `token` for each key that has no higher one: one append, nothing when covered (see
+   * {@link FenceStore.append} and {@link FenceStore.settle}, with no knowledge of the other
+   * processes). Answers whether the index is now current.
    */
   record(keys: readonly string[], token: number): boolean {
-    for (;;) {
-      let lines = '';
-      for (const key of keys) {
-        if (!this.#index.covers(key, token)) lines += `t ${token} ${asciiJson(key)}\n`;
-      }
-      if (lines === '') return false;
-      const fd = this.#open();
-      const bytes = Buffer.from(lines, 'utf8');
-      let info: { readonly nlink: number; readonly size: number };
-      try {
-        writeSync(fd, bytes);
-        info = fstatSync(fd);
-      } catch (error) {
-        throw fenceError({ error, path: this.file, doing: 'append a token record to' });
-      }
-      if (info.nlink !== 0) {
-        for (const key of keys) this.#index.raise(key, token);
-        // Nothing but these lines was added since the last read: skip them instead of reading
-        // them back. Otherwise the next refresh reads them with the rest (raising again is
-        // harmless).
-        if (this.#partial === '' && info.size === this.#offset + bytes.length) {
-          this.#offset = info.size;
-          return true;
-        }
-        return false;
-      }
+    return this.settle({ keys, token, appended: this.append(keys, token), alone: false });
+  }
+
+  /**
+   * Appends `token` for each key that has no higher one (one `write`; nothing when all are
+   * covered) and answers the lines appended, for {@link FenceStore.settle}.
+   */
+  append(keys: readonly string[], token: number): string {
+    let lines = '';
+    for (const key of keys) {
+      if (!this.#index.covers(key, token)) lines += `t ${token} ${asciiJson(key)}\n`;
+    }
+    if (lines === '') return lines;
+    const fd = this.#open();
+    try {
+      // written as it is (no Buffer made for it): keys are written as ASCII JSON, one byte a
+      // character, so the lines' length is their size
+      writeSync(fd, lines);
+    } catch (error) {
+      throw fenceError({ error, path: this.file, doing: 'append a token record to' });
+    }
+    return lines;
+  }
+
+  /**
+   * Takes in what {@link FenceStore.append} just appended, and answers whether the index is now
+   * current: `true` when nothing but these lines was appended since the last read (no
+   * {@link FenceStore.refresh} needed), `false` when that is not known (something else was
+   * appended, or there was nothing to append).
+   *
+   * `alone`: the caller knows that no other process (and no other store of this file in this
+   * process) can have appended to or compacted the file since {@link FenceStore.readTick}: the
+   * lines are taken as read with no system call. Otherwise one `fstat` tells: a claim records
+   * without holding a commit step, so a compaction may replace the file at the same moment, and
+   * an append that landed in the replaced file (its link count is 0) is made again in the new
+   * one.
+   */
+  settle(options: {
+    readonly keys: readonly string[];
+    readonly token: number;
+    readonly appended: string;
+    readonly alone: boolean;
+  }): boolean {
+    const { keys, token, appended, alone } = options;
+    if (appended === '') return alone && this.#partial === '';
+    if (alone && this.#partial === '') {
+      this.#offset += appended.length;
+      for (const key of keys) this.#index.raise(key, token);
+      return true;
+    }
+    const tick = performance.now();
+    let info: { readonly nlink: number; readonly size: number };
+    try {
+      info = fstatSync(this.#open());
+    } catch (error) {
+      throw fenceError({ error, path: this.file, doing: 'append a token record to' });
+    }
+    if (info.nlink === 0) {
       this.#reopen();
       this.refresh();
+      return this.record(keys, token);
     }
+    for (const key of keys) this.#index.raise(key, token);
+    // Nothing but these lines was added since the last read: skip them instead of reading them
+    // back. Otherwise the next refresh reads them with the rest (raising again is harmless).
+    if (this.#partial === '' && info.size === this.#offset + appended.length) {
+      this.#offset = info.size;
+      this.#readTick = tick;
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -223,18 +281,6 @@ export class FenceStore {
       message: `the host fence's token record file ${this.file} holds a line it cannot read (${JSON.stringify(line.slice(0, 80))}): nothing was written (remove the file only when no fleet call is running)`,
     });
   }
-}
-
-const NON_ASCII = /[\u007f-\uffff]/;
-
-/** A key as JSON with every non-ASCII character escaped: a read may split the file anywhere. */
-function asciiJson(key: string): string {
-  const json = JSON.stringify(key);
-  if (!NON_ASCII.test(json)) return json;
-  return json.replace(
-    /[\u007f-\uffff]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
 }
 
 function parseKey(json: string | undefined): string | undefined {

@@ -31,7 +31,7 @@ export interface FsToolsOptions {
    */
   readonly maxCommitWaitMs?: number;
   /**
-   * The temporary folder of the host fence (`<fenceTempDir>/toolwaves-<uid>/fence/`): an
+   * The temporary folder of the host fence (`<fenceTempDir>/toolwaves-fence-<uid>/`): an
    * existing directory every process sharing the workspace sees. Default `os.tmpdir()`.
    */
   readonly fenceTempDir?: string;

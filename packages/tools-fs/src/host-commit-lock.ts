@@ -6,6 +6,7 @@ import { FenceBeacon } from './fence-beacon.js';
 import { commitBlocked } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { describeHolder } from './process-identity.js';
+import { listSlots, soleSince } from './slot-listing.js';
 
 /** How long to wait before looking again at a peer whose connection queue is full. */
 const BUSY_RETRY_MS = 5;
@@ -69,18 +70,29 @@ export class HostCommitLock {
   }
 
   /**
-   * Waits for the step on `keys` and resolves with the function that gives it back. Rejects
-   * with the signal's reason when aborted, and with `FsToolsError` `commit_blocked` after
-   * `maxWaitMs` of waiting; nothing is held then.
+   * Takes the step on `keys`: the function that gives it back, at once when no overlapping
+   * commit is under way (the common case: no promise is made, so the caller's commit goes on
+   * in the same tick), else a promise of it. Throws (or rejects) with the signal's reason when
+   * aborted, and with `FsToolsError` `commit_blocked` after `maxWaitMs` of waiting; nothing is
+   * held then.
    */
-  async acquire(options: AcquireOptions): Promise<() => void> {
+  acquire(options: AcquireOptions): Release | Promise<Release> {
     this.#folder.prepare();
-    const beacon = FenceBeacon.current(this.#folder) ?? (await FenceBeacon.of(this.#folder));
+    const beacon = FenceBeacon.current(this.#folder);
+    if (beacon === undefined) {
+      // publishing (the first commit of this process) took a while
+      return FenceBeacon.of(this.#folder).then((published) => this.#take(options, published));
+    }
+    return this.#take(options, beacon);
+  }
+
+  #take(options: AcquireOptions, beacon: FenceBeacon): Release | Promise<Release> {
     // a commit that names no key may touch anything: it excludes every other (fail closed)
     const keys = options.keys.length === 0 ? [EVERY_KEY] : options.keys;
     const intent = new CommitIntent({ beacon, keys });
+    let waiting: Promise<void> | undefined;
     try {
-      const waiting = this.#waitWhileBlocked(options, {
+      waiting = this.#waitWhileBlocked(options, {
         keys: intent.keys,
         intent,
         beacon,
@@ -88,12 +100,42 @@ export class HostCommitLock {
         // look at the folder is the listing's too: one `lstat` fewer per commit
         looked: options.checked === true ? undefined : 'check',
       });
-      if (waiting !== undefined) await waiting;
     } catch (error) {
       intent.yieldTurn();
       throw error;
     }
-    return () => intent.yieldTurn();
+    if (waiting === undefined) return () => intent.yieldTurn();
+    return waiting.then(
+      () => () => intent.yieldTurn(),
+      (error: unknown) => {
+        intent.yieldTurn();
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * Makes this process's slot and socket in the folder on its first use (`undefined` when they
+   * are out already): before anything else is written into the fence, so that a listing showing
+   * no other slot tells that no other process wrote anything (see `aloneSince`).
+   */
+  publish(): Promise<unknown> | undefined {
+    return FenceBeacon.current(this.#folder) === undefined
+      ? FenceBeacon.of(this.#folder)
+      : undefined;
+  }
+
+  /**
+   * Since when (`performance.now()`) no other process has had a slot in the folder, as a
+   * listing tells: one taken now with the caller's look at the folder (`looked`), else the last
+   * one taken (a commit takes one right after writing its intent). `undefined` when another
+   * process has one, when the listing cannot tell yet, or before this process's slot is out.
+   */
+  aloneSince(looked?: Stats): number | undefined {
+    const beacon = FenceBeacon.current(this.#folder);
+    if (beacon === undefined) return undefined;
+    if (looked !== undefined) listSlots(this.#folder, { looked });
+    return soleSince(this.#folder, beacon.id);
   }
 
   /**
@@ -191,6 +233,9 @@ export class HostCommitLock {
     return undefined;
   }
 }
+
+/** Gives the commit step back. */
+export type Release = () => void;
 
 /** The commit that waits: its keys, its intent (none for a claim), its process's beacon. */
 interface Mine {

@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkOptions, optionRules } from '@toolwaves/core/internal';
@@ -6,7 +7,7 @@ import { stoppedBeforeCommit } from './fence-errors.js';
 import { FenceFolder } from './fence-folder.js';
 import { FenceStore } from './fence-store.js';
 import { FsToolsError, invalidOptions } from './fs-tools-error.js';
-import { HostCommitLock } from './host-commit-lock.js';
+import { HostCommitLock, type Release } from './host-commit-lock.js';
 import type { NewerToken } from './token-index.js';
 
 /** Default of `maxWaitMs`: how long a commit waits for an overlapping one before giving up. */
@@ -32,7 +33,10 @@ export interface FencedWrite {
 
 /** Options of {@link HostFence}. */
 export interface HostFenceOptions {
-  /** The fence's folder (its commit intents in `commits/`, its token records in `tokens.log`). */
+  /**
+   * The fence's folder: the slot (commit intents) and socket of each process using it, its token
+   * records in `tokens.log`, the records of `edit_file` in `edits/`.
+   */
   readonly dir: string;
   /**
    * The folder the ownership checks go up to (not included). Default: the parent of `dir`.
@@ -43,6 +47,8 @@ export interface HostFenceOptions {
 }
 
 const shared = new Map<string, HostFence>();
+/** How many stores of each record file this process made: records are skipped only by a sole one. */
+const storesOf = new Map<string, number>();
 
 /**
  * Writes whose claim checked the fence's folders: their commit does not check again. Nobody else
@@ -61,9 +67,11 @@ const checkedByClaim = new WeakSet<FencedWrite>();
  * of overwriting what that holder wrote. Commits of keys that do not overlap never wait for each
  * other.
  *
- * Where: `<temporary folder>/toolwaves-<uid>/fence/`, one fence for every workspace of the user
+ * Where: `<temporary folder>/toolwaves-fence-<uid>/`, one fence for every workspace of the user
  * (keys are canonical absolute paths, so workspaces whose roots overlap share their records),
- * outside the workspaces. Its folders are checked on every use (see {@link FenceFolder}). Every
+ * outside the workspaces. Its folder is checked on every use, with every folder between it and
+ * the temporary folder (see {@link FenceFolder}): placed right in the temporary folder, that is
+ * one `lstat` per use, which is also the look a claim's listing of the slots needs. Every
  * process sharing a workspace must run as the same user and see the same temporary folder.
  * Tokens must come from one coordinator namespace (or be otherwise comparable).
  *
@@ -102,13 +110,15 @@ export class HostFence {
     });
     this.dir = resolve(options.dir);
     this.tempDir = resolve(options.tempDir ?? resolve(this.dir, '..'));
-    const commits = new FenceFolder({ dir: join(this.dir, 'commits'), tempDir: this.tempDir });
-    this.#folder = commits;
+    // the slots and sockets right in the fence's folder: no folder of their own to check per use
+    const folder = new FenceFolder({ dir: this.dir, tempDir: this.tempDir });
+    this.#folder = folder;
     this.#lock = new HostCommitLock({
-      folder: commits,
+      folder,
       maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS,
     });
     this.#store = new FenceStore({ file: join(this.dir, 'tokens.log') });
+    storesOf.set(this.#store.file, (storesOf.get(this.#store.file) ?? 0) + 1);
   }
 
   /**
@@ -128,7 +138,7 @@ export class HostFence {
       error: invalidOptions,
     });
     const tempDir = resolve(options.tempDir ?? tmpdir());
-    const dir = join(tempDir, `toolwaves-${process.getuid?.() ?? 'user'}`, 'fence');
+    const dir = join(tempDir, `toolwaves-fence-${process.getuid?.() ?? 'user'}`);
     const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_COMMIT_WAIT_MS;
     const name = `${dir}\0${maxWaitMs}`;
     let fence = shared.get(name);
@@ -148,15 +158,19 @@ export class HostFence {
     if (write.token === undefined) return;
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
     this.#folder.prepare();
+    const publishing = this.#lock.publish();
+    if (publishing !== undefined) await publishing;
     // Recorded first, into the record file this process opened and checked: a record of a token
     // that turns out stale only refuses writers older than a grant the coordinator made, which
     // are stale too. So the folder is checked once, after the append, and that look at it is
     // also the listing's; and when nothing but this record was appended since the last read,
     // the records are not read again.
-    const current = this.#store.record(write.keys, write.token);
+    const { keys, token } = write;
+    const appended = this.#store.append(keys, token);
     const looked = this.#folder.check();
     checkedByClaim.add(write);
-    if (!current) this.#store.refresh();
+    const alone = this.#alone(looked);
+    if (!this.#store.settle({ keys, token, appended, alone })) this.#store.refresh();
     const newer = this.#store.newerThan(write.keys, write.token);
     if (newer !== undefined) throw staleToken(write, newer);
     // A commit of an older token that checked the records before this one was appended may
@@ -188,14 +202,15 @@ export class HostFence {
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
-    let release: () => void;
+    let release: Release;
     try {
-      release = await this.#lock.acquire({
+      const taken = this.#lock.acquire({
         keys: write.keys,
         what: write.what,
         signal: write.signal,
         checked: checkedByClaim.has(write),
       });
+      release = typeof taken === 'function' ? taken : await taken;
     } catch (error) {
       throw write.signal?.aborted ? stoppedBeforeCommit(write) : error;
     }
@@ -203,7 +218,8 @@ export class HostFence {
     try {
       if (write.signal?.aborted) throw stoppedBeforeCommit(write);
       if (write.token !== undefined) {
-        this.#store.refresh();
+        // the listing taken right after this commit's intent: alone, nothing new to read
+        if (!this.#alone()) this.#store.refresh();
         const newer = this.#store.newerThan(write.keys, write.token);
         if (newer !== undefined) throw staleToken(write, newer);
         // recorded before the effect: a full or read-only fence folder fails with nothing written
@@ -220,6 +236,19 @@ export class HostFence {
     // best effort: a compaction that cannot run now is tried again after a later commit
     if (this.#store.wantsCompaction) await this.#compact().catch(() => undefined);
     return result;
+  }
+
+  /**
+   * Whether nobody else can have appended to the token records since this process last read
+   * them all: no other process has had a slot in the folder since before that read (every
+   * process makes its slot before it records anything), as the listing taken now with `looked`
+   * (else the last one) tells, and this is the only store of the file in this process.
+   */
+  #alone(looked?: Stats): boolean {
+    const since = this.#lock.aloneSince(looked);
+    return (
+      since !== undefined && since <= this.#store.readTick && storesOf.get(this.#store.file) === 1
+    );
   }
 
   async #compact(): Promise<void> {

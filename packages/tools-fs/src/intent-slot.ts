@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { asciiJson } from './ascii-json.js';
 import { fenceError } from './fence-errors.js';
 import type { ProcessIdentity } from './process-identity.js';
 
@@ -38,9 +39,9 @@ export class IntentSlot {
   private constructor(path: string, fd: number, owner: ProcessIdentity) {
     this.path = path;
     this.#fd = fd;
-    this.#head = `{"pid":${owner.pid},"pidNamespace":${JSON.stringify(owner.pidNamespace)},"intents":[`;
+    this.#head = `{"pid":${owner.pid},"pidNamespace":${asciiJson(owner.pidNamespace)},"intents":[`;
     this.#headHash = fnv(FNV_START, this.#head);
-    this.#idle = this.#encode('');
+    this.#idle = Buffer.from(this.#encode(''), 'latin1');
   }
 
   /** Creates the slot file (mode 0600), empty: no intent. `owner` is the process writing it. */
@@ -54,12 +55,13 @@ export class IntentSlot {
 
   /**
    * Writes the process's intents now (all of them: the slot is rewritten whole). `intentsJson`
-   * are the intents as JSON, each serialized once when it was made.
+   * are the intents as ASCII JSON (non-ASCII characters escaped), each made once.
    */
   write(intentsJson: readonly string[]): void {
-    const bytes = intentsJson.length === 0 ? this.#idle : this.#encode(intentsJson.join(','));
     try {
-      writeSync(this.#fd, bytes, 0, bytes.length, 0);
+      if (intentsJson.length === 0) writeSync(this.#fd, this.#idle, 0, this.#idle.length, 0);
+      // a string is written as it is (no Buffer is made for it), ASCII: one byte a character
+      else writeSync(this.#fd, this.#encode(intentsJson.join(',')), 0, 'latin1');
     } catch (error) {
       throw fenceError({ error, path: this.path, doing: 'write a commit intent to' });
     }
@@ -70,12 +72,14 @@ export class IntentSlot {
     closeSync(this.#fd);
   }
 
-  /** `<body length> <checksum>\n<body>`, the body's checksum carried on from its head's. */
-  #encode(intents: string): Buffer {
+  /**
+   * `<body length> <checksum>\n<body>`, the body's checksum carried on from its head's. The body
+   * is ASCII: its length is its size in bytes.
+   */
+  #encode(intents: string): string {
     const tail = `${intents}]}`;
     const body = this.#head + tail;
-    const sum = (fnv(this.#headHash, tail) >>> 0).toString(16);
-    return Buffer.from(`${Buffer.byteLength(body)} ${sum}\n${body}`, 'utf8');
+    return `${body.length} ${sumOf(fnv(this.#headHash, tail))}\n${body}`;
   }
 }
 
@@ -118,9 +122,14 @@ export function readSlot(path: string): SlotContent | 'empty' | 'gone' | 'torn' 
   }
 }
 
-/** FNV-1a, 32 bits, of the UTF-16 code units: enough to tell a torn read from a whole one. */
+/** FNV-1a of the UTF-16 code units, 30 bits of it: enough to tell a torn read from a whole one. */
 function checksum(text: string): string {
-  return (fnv(FNV_START, text) >>> 0).toString(16);
+  return sumOf(fnv(FNV_START, text));
+}
+
+/** A hash as the slot shows it: its low 30 bits in decimal (a small integer, quick to print). */
+function sumOf(hash: number): string {
+  return String(hash & 0x3fffffff);
 }
 
 const FNV_START = 0x811c9dc5;

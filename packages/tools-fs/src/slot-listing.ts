@@ -27,6 +27,14 @@ interface Listing {
   readonly size: number;
   /** `Date.now()` right before the folder was read. */
   readonly listedAt: number;
+  /** `performance.now()` right before the folder was read. */
+  readonly listedTick: number;
+  /**
+   * Taken long enough after the folder's last change (as its times were then): reusable while
+   * the folder shows the same times. One that is not is never reused (the times it would be
+   * compared with are the same), so this is decided once, when the folder is read.
+   */
+  readonly settled: boolean;
   readonly beacons: readonly string[];
 }
 
@@ -38,6 +46,26 @@ function settledMs(info: Stats): number {
 
 /** The last listing per folder. */
 const listings = new Map<string, Listing>();
+/**
+ * Per folder: the listing the last {@link listSlots} answered with, when that listing tells who
+ * is there (settled, and the folder unchanged since); none otherwise.
+ */
+const validated = new Map<string, Listing>();
+
+/**
+ * Since when (`performance.now()`) no slot but `beacon`'s has been in `folder`, as the last
+ * {@link listSlots} of the folder found it: `undefined` when it found another, or a listing
+ * that cannot tell (taken too soon after a change). Every process makes its slot before it
+ * writes anything else into the fence, and a clean exit removes it last, so nothing but the
+ * process of `beacon` can have written into the fence in between.
+ */
+export function soleSince(folder: FenceFolder, beacon: string): number | undefined {
+  const listing = validated.get(folder.dir);
+  if (listing === undefined || listing.beacons.length !== 1 || listing.beacons[0] !== beacon) {
+    return undefined;
+  }
+  return listing.listedTick;
+}
 
 /**
  * The beacon ids of the slots in a fence folder (`b-<id>.slot`), as they are now. The folder is
@@ -57,6 +85,7 @@ export function listSlots(
   try {
     info = options.looked ?? lstatSync(folder.dir);
   } catch (error) {
+    validated.delete(folder.dir);
     throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
   }
   const last = listings.get(folder.dir);
@@ -67,15 +96,18 @@ export function listSlots(
     last.mtimeMs === info.mtimeMs &&
     last.ctimeMs === info.ctimeMs &&
     last.size === info.size &&
-    last.listedAt - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info) &&
+    last.settled &&
     now >= last.listedAt
   ) {
+    validated.set(folder.dir, last);
     return last.beacons;
   }
+  const listedTick = performance.now();
   let names: string[];
   try {
     names = readdirSync(folder.dir);
   } catch (error) {
+    validated.delete(folder.dir);
     throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
   }
   const beacons: string[] = [];
@@ -83,13 +115,18 @@ export function listSlots(
     const beacon = SLOT.exec(name)?.[1];
     if (beacon !== undefined) beacons.push(beacon);
   }
-  listings.set(folder.dir, {
+  const listing: Listing = {
     ino: info.ino,
     mtimeMs: info.mtimeMs,
     ctimeMs: info.ctimeMs,
     size: info.size,
     listedAt: now,
+    listedTick,
+    settled: now - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info),
     beacons,
-  });
+  };
+  listings.set(folder.dir, listing);
+  if (listing.settled) validated.set(folder.dir, listing);
+  else validated.delete(folder.dir);
   return beacons;
 }

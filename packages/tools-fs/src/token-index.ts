@@ -20,6 +20,8 @@ const FLOOR_KEY = '(any key: older records were folded)';
  */
 export class TokenIndex {
   #floor = 0;
+  /** The highest token recorded for any key: a query for a token at or above it finds none. */
+  #highest = 0;
   /** Insertion order is recency: a raised key is moved to the end. */
   readonly #tokens = new Map<string, number>();
   readonly #below = new Map<string, NewerToken>();
@@ -45,6 +47,8 @@ export class TokenIndex {
   /** A token above `token` for a key overlapping one of `keys` (or the floor), if any. */
   newerThan(keys: readonly string[], token: number): NewerToken | undefined {
     if (token < this.#floor) return { key: FLOOR_KEY, token: this.#floor };
+    // the common case: the newest grant so far (tokens only grow), no lookup needed
+    if (token >= this.#highest) return undefined;
     for (const key of keys) {
       const own = this.#tokens.get(key);
       if (own !== undefined && own > token) return { key, token: own };
@@ -69,6 +73,7 @@ export class TokenIndex {
     if (own !== undefined && own >= token) return;
     this.#tokens.delete(key);
     this.#tokens.set(key, token);
+    if (token > this.#highest) this.#highest = token;
     const record: NewerToken = { key, token };
     for (const ancestor of this.#ancestorsOf(key)) {
       const below = this.#below.get(ancestor);

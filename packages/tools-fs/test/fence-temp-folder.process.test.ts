@@ -60,7 +60,7 @@ describe.skipIf(!mountNamespaces)('the fence’s temporary folder unusable', () 
     const { root, folder, answer } = await writeWithTempFolder('mount -o remount,ro "$1"');
     expect(answer.isError).toBe(true);
     expect(answer.content).toBe(
-      `the host fence could not create its folder ${folder}/toolwaves-${process.getuid?.()}: EROFS (read-only file system); nothing was written (the fence's folder is set by \`fenceTempDir\`, default the OS temporary folder)`,
+      `the host fence could not create its folder ${folder}/toolwaves-fence-${process.getuid?.()}: EROFS (read-only file system); nothing was written (the fence's folder is set by \`fenceTempDir\`, default the OS temporary folder)`,
     );
     expect(await readFile(join(root, 'a.txt'), 'utf8')).toBe('old\n');
     expect(await readdir(root)).toEqual(['a.txt']);
@@ -73,7 +73,7 @@ describe.skipIf(!mountNamespaces)('the fence’s temporary folder unusable', () 
     expect(answer.isError).toBe(true);
     expect(answer.content).toMatch(
       new RegExp(
-        `^the host fence could not [a-z ]+ ${folder}/toolwaves-${process.getuid?.()}/fence/\\S+: ENOSPC \\(no space left on the device\\); nothing was written`,
+        `^the host fence could not [a-z ]+ ${folder}/toolwaves-fence-${process.getuid?.()}/\\S+: ENOSPC \\(no space left on the device\\); nothing was written`,
       ),
     );
     expect(answer.content).not.toContain('a.txt');

@@ -50,7 +50,7 @@ async function sharedTemp() {
     tree: { 'a.txt': 'a\n' },
     module: { fenceTempDir: tmp, maxCommitWaitMs: 500 },
   });
-  const ours = join(tmp, `toolwaves-${uid}`);
+  const ours = join(tmp, `toolwaves-fence-${uid}`);
   const write = (token?: number) => {
     const ctx: ToolContext =
       token === undefined ? context('w') : { ...context('w'), fencingToken: token };
@@ -63,7 +63,7 @@ describe.skipIf(!asRoot)('the host fence, attacked by another local user', () =>
   it('a fence folder made first by another user (mode 0755, a fake lock inside): refused, naming the folder, its owner and mode; nothing written, no wait', async () => {
     const { fx, ours, write } = await sharedTemp();
     asAttacker(
-      `mkdir -m 0755 ${ours} ${ours}/fence ${ours}/fence/commits && printf 'fake' > ${ours}/fence/commits/b-1-deadbeef.slot && printf 'x' > ${ours}/fence/commits/lock.1`,
+      `mkdir -m 0755 ${ours} && printf 'fake' > ${ours}/b-1-deadbeef.slot && printf 'x' > ${ours}/lock.1`,
       ours,
     );
     const answer = await write(5);
@@ -81,10 +81,7 @@ describe.skipIf(!asRoot)('the host fence, attacked by another local user', () =>
 
   it('a planted token record with a huge floor, in a fence made by another user (mode 0700): refused as unsafe, not as a stale token', async () => {
     const { fx, ours, write } = await sharedTemp();
-    asAttacker(
-      `mkdir -m 0700 ${ours} ${ours}/fence ${ours}/fence/commits && printf 'f 999999999999\\n' > ${ours}/fence/tokens.log`,
-      ours,
-    );
+    asAttacker(`mkdir -m 0700 ${ours} && printf 'f 999999999999\\n' > ${ours}/tokens.log`, ours);
     const answer = await write(5);
     expect(answer.isError).toBe(true);
     expect(answer.content).toContain(
@@ -106,11 +103,11 @@ describe.skipIf(!asRoot)('the host fence, attacked by another local user', () =>
   it('checked on every use: our fence given to another user, or opened to others, after it was used, is refused from then on', async () => {
     const { ours, write } = await sharedTemp();
     expect((await write(5)).isError).toBe(undefined);
-    await chmod(join(ours, 'fence'), 0o755);
+    await chmod(ours, 0o755);
     expect((await write(6)).content).toContain(
-      `refused to use the host fence folder ${join(ours, 'fence')}: its group or others have access (owner uid ${uid}, mode 0755`,
+      `refused to use the host fence folder ${ours}: its group or others have access (owner uid ${uid}, mode 0755`,
     );
-    await chmod(join(ours, 'fence'), 0o700);
+    await chmod(ours, 0o700);
     expect((await write(7)).isError).toBe(undefined);
     await chown(ours, ATTACKER, ATTACKER);
     expect((await write(8)).content).toContain(
@@ -118,13 +115,38 @@ describe.skipIf(!asRoot)('the host fence, attacked by another local user', () =>
     );
   });
 
+  it('a fence placed deeper below the temporary folder: its parents are checked on every use too', async () => {
+    const { tmp } = await sharedTemp();
+    const outer = join(tmp, `outer-${uid}`);
+    const fence = new HostFence({ dir: join(outer, 'fence'), tempDir: tmp });
+    const commit = (token: number) =>
+      fence.commit({ keys: [`k${token}`], token, what: `\`k${token}\`` }, async () => token);
+    expect(await commit(5)).toBe(5);
+    await chmod(outer, 0o755);
+    await expect(commit(6)).rejects.toMatchObject({
+      code: 'fence_unsafe',
+      message: expect.stringContaining(
+        `refused to use the host fence folder ${outer}: its group or others have access (owner uid ${uid}, mode 0755`,
+      ),
+    });
+    await chmod(outer, 0o700);
+    expect(await commit(7)).toBe(7);
+    await chown(outer, ATTACKER, ATTACKER);
+    await expect(commit(8)).rejects.toMatchObject({
+      code: 'fence_unsafe',
+      message: expect.stringContaining(
+        `refused to use the host fence folder ${outer}: it belongs to another user`,
+      ),
+    });
+  });
+
   it('a token record file of another user inside our fence (left there before this process opened it): refused', async () => {
     const { ours, tmp, write } = await sharedTemp();
     expect((await write(5)).isError).toBe(undefined);
-    const records = join(ours, 'fence', 'tokens.log');
+    const records = join(ours, 'tokens.log');
     await chown(records, ATTACKER, ATTACKER);
     // a process that opens the records now (this one keeps the file it opened and checked)
-    const fresh = new HostFence({ dir: join(ours, 'fence'), tempDir: tmp });
+    const fresh = new HostFence({ dir: ours, tempDir: tmp });
     await expect(
       fresh.commit({ keys: ['k'], token: 6, what: '`k`' }, async () => 1),
     ).rejects.toMatchObject({
@@ -157,15 +179,17 @@ describe('the host fence, left in a mess by this user', () => {
     await holder.printed('holding');
     holder.process.kill('SIGKILL');
     await holder.exited;
-    const commits = join(fenceTempDir, `toolwaves-${uid}`, 'fence', 'commits');
-    const dead = (await readdir(commits)).filter((n) => n.endsWith('.slot') || n.endsWith('.sock'));
+    const fenceDir = join(fenceTempDir, `toolwaves-fence-${uid}`);
+    const dead = (await readdir(fenceDir)).filter(
+      (n) => n.endsWith('.slot') || n.endsWith('.sock'),
+    );
     expect(dead).toHaveLength(2); // its slot and its socket, left behind by the kill
-    await writeFile(join(commits, 'lock.1'), 'stray');
+    await writeFile(join(fenceDir, 'lock.1'), 'stray');
     expect(await fx.run('write_file', { path: 'a.txt', content: 'mine\n' })).toEqual({
       content: 'wrote 1 line (5 bytes) to a.txt (replaced)',
     });
     // the dead process's slot and socket were removed by the writer that met them
-    const now = await readdir(commits);
+    const now = await readdir(fenceDir);
     expect(dead.filter((name) => now.includes(name))).toEqual([]);
     expect(now).toContain('lock.1'); // not the fence's: left alone
   }, 60_000);
@@ -174,8 +198,8 @@ describe('the host fence, left in a mess by this user', () => {
     const fenceTempDir = await tempDir();
     const fx = await fsFixture({ tree: { 'a.txt': 'a\n' }, module: { fenceTempDir } });
     expect((await fx.run('write_file', { path: 'a.txt', content: '1\n' })).isError).toBe(undefined);
-    const commits = join(fenceTempDir, `toolwaves-${uid}`, 'fence', 'commits');
-    const before = await readdir(commits);
+    const fenceDir = join(fenceTempDir, `toolwaves-fence-${uid}`);
+    const before = await readdir(fenceDir);
     // a live process, idle (it made a commit of another key, and stays)
     const counter = join(fx.root, 'counter');
     await writeFile(counter, '0\n');
@@ -183,22 +207,22 @@ describe('the host fence, left in a mess by this user', () => {
       scriptCommand('fence-counter-process.ts', [fenceTempDir, 'k', counter, '1', 'stay']),
     );
     await live.printed('done');
-    const liveSlot = (await readdir(commits)).filter(
+    const liveSlot = (await readdir(fenceDir)).filter(
       (n) => n.endsWith('.slot') && !before.includes(n),
     );
     expect(liveSlot).toHaveLength(1);
     // ten dead ones: an empty slot each, and a socket nobody listens on (a plain file refuses too)
     const dead = Array.from({ length: 10 }, (_, i) => `${(900 + i).toString(36)}-0000000${i}`);
     for (const beacon of dead) {
-      await writeFile(join(commits, `b-${beacon}.slot`), '');
-      await writeFile(join(commits, `b-${beacon}.sock`), '');
+      await writeFile(join(fenceDir, `b-${beacon}.slot`), '');
+      await writeFile(join(fenceDir, `b-${beacon}.sock`), '');
     }
     expect((await fx.run('write_file', { path: 'a.txt', content: '2\n' })).isError).toBe(undefined);
     await vi.waitFor(async () => {
-      const names = await readdir(commits);
+      const names = await readdir(fenceDir);
       expect(dead.filter((beacon) => names.includes(`b-${beacon}.slot`))).toEqual([]);
     });
-    expect(await readdir(commits)).toContain(liveSlot[0]);
+    expect(await readdir(fenceDir)).toContain(liveSlot[0]);
   }, 60_000);
 
   it('a damaged token record: the write fails closed, saying it is the fence’s file', async () => {
@@ -210,7 +234,7 @@ describe('the host fence, left in a mess by this user', () => {
         fencingToken: token,
       });
     expect((await run(1)).isError).toBe(undefined);
-    const records = join(fenceTempDir, `toolwaves-${uid}`, 'fence', 'tokens.log');
+    const records = join(fenceTempDir, `toolwaves-fence-${uid}`, 'tokens.log');
     await writeFile(records, 'garbage\n', { flag: 'a' });
     const answer = await run(2);
     expect(answer.content).toBe(

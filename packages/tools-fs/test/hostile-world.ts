@@ -1,8 +1,16 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import fc from 'fast-check';
-import { writeTree } from './fixture.js';
+import { writeTree, writeTreeSync } from './fixture.js';
 import { tempDir } from './temp-dir.js';
 
 /** Written into every file outside the root: no tool output may ever contain it. */
@@ -34,10 +42,11 @@ export async function hostileWorld(): Promise<HostileWorld> {
   });
   await writeFile(join(base, 'beside.txt'), `${MARKER} beside`);
   await mkdir(root);
-  const rebuild = async () => {
-    for (const name of await readdir(root))
-      await rm(join(root, name), { recursive: true, force: true });
-    await writeTree(root, {
+  // Synchronous: the sandbox properties rebuild the root after most of their thousands of runs.
+  const rebuild = () => {
+    for (const name of readdirSync(root))
+      rmSync(join(root, name), { recursive: true, force: true });
+    writeTreeSync(root, {
       'a.ts': 'a\nb\nx\n',
       sub: { 'b.ts': 'b\na\n', deep: { 'c.ts': 'c' } },
       ü: { '日本.ts': 'a' },
@@ -60,7 +69,7 @@ export async function hostileWorld(): Promise<HostileWorld> {
       ['sub/up2', '../..'],
       ['sub/deep/far', '../../../outside/dir'],
     ];
-    for (const [name, target] of links) await symlink(target, join(root, name));
+    for (const [name, target] of links) symlinkSync(target, join(root, name));
   };
   const tree = (start: string, skip: string | undefined): string => {
     const lines: string[] = [];
@@ -80,11 +89,11 @@ export async function hostileWorld(): Promise<HostileWorld> {
     visit(start, '.');
     return lines.join('\n');
   };
-  await rebuild();
+  rebuild();
   let pristine = tree(root, undefined);
   const restore = async () => {
     if (tree(root, undefined) === pristine) return;
-    await rebuild();
+    rebuild();
     pristine = tree(root, undefined);
   };
   return { base, root, outside, restore, snapshot: () => tree(base, root) };

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCommandEnvironment } from '../src/command-environment.js';
-import { SANDBOX_HOME, sandboxArguments } from '../src/command-sandbox.js';
-import { classifyCommand, probeSandbox } from '../src/index.js';
+import { classifyCommand } from '../src/index.js';
 import { runShell } from '../src/run-shell.js';
 import { COMMAND_TABLE } from './command-table.js';
 import { type CommandWorld, contents, makeWorld, markUnread, readSince } from './command-world.js';
@@ -51,24 +50,6 @@ async function runReadOnly(world: CommandWorld, command: string, reads: readonly
   }
 }
 
-/**
- * Runs a command classified unsafe for real too, but in the read-only sandbox over the world's
- * root (when bubblewrap can run): whatever it tries, the world stays as it was for the next one.
- */
-async function runUnsafe(world: CommandWorld, command: string): Promise<string> {
-  const sandbox = probeSandbox();
-  if (!sandbox.available) return '(not run: no sandbox to contain it)';
-  const result = await runShell({
-    file: sandbox.bwrap,
-    args: sandboxArguments({ root: world.root, writable: false, command }),
-    cwd: world.root,
-    env: runCommandEnvironment({ root: world.root, home: SANDBOX_HOME, readOnly: false }),
-    timeoutMs: 2_000,
-    signal: new AbortController().signal,
-  });
-  return result.content;
-}
-
 describe('a table of commands run for real by /bin/sh', () => {
   const outcomes = new Map<string, Outcome>();
 
@@ -94,7 +75,8 @@ describe('a table of commands run for real by /bin/sh', () => {
               output: ran.output,
             });
           } else {
-            const output = await runUnsafe(world, command);
+            // Nothing about running an unsafe command is checked (the sandbox has tests of its
+            // own): its row checks the classification, and the reason names why on a failure.
             outcomes.set(command, {
               command,
               classifiedReadOnly: false,
@@ -102,7 +84,7 @@ describe('a table of commands run for real by /bin/sh', () => {
               changed: [],
               undeclared: [],
               homeLeft: [],
-              output: `${found.reason} | ${output}`,
+              output: found.reason,
             });
           }
         }

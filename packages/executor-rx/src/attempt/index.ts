@@ -1,4 +1,4 @@
-import { isObservable, type Observable, of } from 'rxjs';
+import { isObservable, type Observable, of, type Subscription } from 'rxjs';
 import { andThen } from './and-then.js';
 import {
   type Answered,
@@ -14,16 +14,18 @@ import { keysClear } from './keys-clear.js';
 import { postHooks, recordHealth } from './post-hooks.js';
 import { preHooks } from './pre-hooks.js';
 import { type Concluded, finish, recover } from './recovery.js';
+import { type Stage, StageRun, type StagesEnd } from './stage-run.js';
 import { underTimeout } from './under-timeout.js';
 import { validate } from './validate.js';
 
 export { Attempt, startAttempt } from './attempt.js';
 export { AttemptContext } from './attempt-context.js';
 export type { Concluded } from './recovery.js';
+export type { StageRun, StagesEnd } from './stage-run.js';
 
 /**
- * One attempt of one call, stage by stage, as an Observable that emits how it concluded, the
- * same in every mode. Each stage is in its own file of this folder, in this order:
+ * One attempt of one call, stage by stage, the same in every mode. Each stage is in its own file
+ * of this folder, in this order:
  *
  * 1. `validate.ts`      the tool and its input (unknown tool, invalid input: an answer);
  * 2. `pre-hooks.ts`     allow, block (an answer) or abort (the batch's hard error);
@@ -33,32 +35,50 @@ export type { Concluded } from './recovery.js';
  * 6. `post-hooks.ts`    the post hooks observe a tool's answer (a throw overrules it);
  * 7. `post-hooks.ts`    the health record of a tool that ran;
  * 8. `recovery.ts`      finish, retry after a back-off, or fail the batch.
+ */
+const STAGES: readonly Stage<Attempt>[] = [
+  validateStage, // 1
+  preHooksStage, // 2
+  keysClearStage, // 3
+  grantedRunStage, // 4, 5
+  afterAnswer, // 6, 7, 8
+];
+
+/**
+ * The stages of `attempt` ({@link STAGES}), run one after another by a {@link StageRun}: `end`
+ * hears how the attempt concluded, or its hard error. Not started yet: its owner keeps it as the
+ * attempt's work first, then starts it.
  *
  * An answer that comes before the tool ran is a value the tool stages pass on (`Staged`); a hard
- * error is the Observable's `error`. A stage that is not configured is left out, and one with
- * nothing to wait for hands its value on at once (`andThen`): an attempt is only as asynchronous as
- * its tool, hooks and grant are. The attempt's timings are written by `Attempt` alone, as the
- * stages report to it.
+ * error is a stage's Observable's `error`. A stage with nothing to do hands its value on as it is,
+ * and one with nothing to wait for hands it on at once: an attempt is only as asynchronous as its
+ * tool, hooks and grant are, and subscribes to nothing else. The attempt's timings are written by
+ * `Attempt` alone, as the stages report to it.
  */
-export function attemptStages(attempt: Attempt): Observable<Concluded> {
-  const { preHooks: pre } = attempt.batch.config;
-  const checked = validate(attempt); // 1
-  const allowed = pre.length === 0 ? checked : andThen(checked, preHooksStage, attempt); // 2
-  const cleared = andThen(allowed, keysClearStage, attempt); // 3
-  const ran = andThen(cleared, grantedRunStage, attempt); // 4, 5
-  return lifted(andThen(ran, afterAnswer, attempt)); // 6, 7, 8
+export function attemptRun(
+  attempt: Attempt,
+  destination: Subscription,
+  end: StagesEnd<Attempt, Concluded>,
+): StageRun<Attempt, Concluded> {
+  return new StageRun(STAGES, attempt, destination, end);
 }
 
 // The stages below take the attempt as their second argument (`andThen` passes it on): they are
 // made once, not as closures for every attempt of every call. An answer goes past the stages
 // that need the work so far untouched.
 
-/** Stage 2 (only when there are pre hooks). */
+/** Stage 1. */
+function validateStage(_: undefined, attempt: Attempt): Staged<ToolInput> {
+  return validate(attempt);
+}
+
+/** Stage 2 (nothing to do without pre hooks). */
 function preHooksStage(
   staged: Staged<ToolInput>,
   attempt: Attempt,
-): Observable<Staged<ToolInput>> | Answered {
-  return isAnswered(staged) ? staged : preHooks(attempt, staged);
+): Observable<Staged<ToolInput>> | Staged<ToolInput> {
+  if (attempt.batch.config.preHooks.length === 0 || isAnswered(staged)) return staged;
+  return preHooks(attempt, staged);
 }
 
 /** Stage 3. */

@@ -37,7 +37,9 @@ export function counterTool(options: {
   readonly url: string;
   readonly beforeWrite?: (name: string) => void;
 }): { readonly tool: Tool<{ name: string }>; close(): Promise<void> } {
-  const client = createClient({ url: options.url });
+  // Connecting may take seconds on a loaded machine (agents start several at once): the
+  // scenarios are not about that, and node-redis's default of 5 s crashed an agent there.
+  const client = createClient({ url: options.url, socket: { connectTimeout: 30_000 } });
   const connected = client.connect();
   const tool = fnTool<{ name: string }>({
     name: 'increment_counter',

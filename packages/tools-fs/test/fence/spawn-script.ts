@@ -1,29 +1,21 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
+import { cachedBundle } from '../../../../test-support/cached-bundle.js';
 
 /** The package's tsconfig (decorators, the workspace's sources by path). */
 const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
 // Inside the package's node_modules: the bundles' own dependencies resolve from there.
 const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/fence-tests/', import.meta.url));
 
-const bundles = new Map<string, string>();
-
 /**
- * A script of this folder bundled into one ES module (once per worker): a child loads it in a
- * tenth of the CPU time tsx takes to load and compile the package's sources, and the fence tests
- * start a dozen children.
+ * A script of this folder bundled into one ES module: a child loads it in a tenth of the CPU time
+ * tsx takes to load and compile the package's sources, and the fence tests start a dozen
+ * children. Built once and kept while its sources are unchanged (`cachedBundle`).
  */
 function bundled(script: string): string {
-  const known = bundles.get(script);
-  if (known !== undefined) return known;
-  mkdirSync(OUT_DIR, { recursive: true });
-  // A folder per bundle: test files run side by side in worker threads.
-  const outfile = `${mkdtempSync(`${OUT_DIR}bundle-`)}/${script.replace(/\.ts$/, '.mjs')}`;
-  buildSync({
+  const options: BuildOptions = {
     entryPoints: [fileURLToPath(new URL(`./${script}`, import.meta.url))],
-    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -33,9 +25,13 @@ function bundled(script: string): string {
       js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     },
     logLevel: 'error',
+  };
+  return cachedBundle({
+    name: script.replace(/\.ts$/, ''),
+    outDir: OUT_DIR,
+    options,
+    build: buildSync,
   });
-  bundles.set(script, outfile);
-  return outfile;
 }
 
 /** The command line that runs a TypeScript file of this folder under node (bundled first). */
