@@ -1,8 +1,10 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import { type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { MockTool, type MockToolCall } from '@toolwaves/core/testing';
 import { conflicts } from '@toolwaves/planner';
 import fc from 'fast-check';
-import { expect, it, vi } from 'vitest';
+import { it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { useFakeClock } from './fake-clock.js';
 import { ends, record, starts } from './recording.js';
@@ -94,7 +96,7 @@ it('answers every call once and in order, respects the cap and the conflicts, pa
       if (cancelAt !== undefined) setTimeout(() => controller.abort(), cancelAt);
       const run = record(dispatcher.run(calls, { signal: controller.signal }));
       await vi.runAllTimersAsync();
-      expect(run.status).not.toBe('running');
+      assert.notEqual(run.status, 'running');
       const events: DispatchEvent[] = run.events;
 
       // Events pair up: one call-end per call-start (same id and attempt), after it.
@@ -102,38 +104,44 @@ it('answers every call once and in order, respects the cap and the conflicts, pa
       events.forEach((event, position) => {
         if (event.type === 'call-start') {
           const key = `${event.toolCallId}#${event.attempt}`;
-          expect(opened.has(key)).toBe(false);
+          assert.equal(opened.has(key), false);
           opened.set(key, position);
         }
         if (event.type === 'call-end') {
           const key = `${event.toolCallId}#${event.attempt}`;
-          expect(opened.get(key)).toBeLessThan(position);
+          assert.ok(
+            opened.get(key)! < position,
+            `expected opened.get(key) < position (${position})`,
+          );
           opened.delete(key);
         }
       });
-      expect([...opened.keys()]).toEqual([]);
-      expect(ends(events)).toHaveLength(starts(events).length);
-      expect(starts(events)).toHaveLength(tool.calls.length);
+      assert.deepEqual([...opened.keys()], []);
+      assert.equal(ends(events).length, starts(events).length);
+      assert.equal(starts(events).length, tool.calls.length);
 
       // Every tool run ended (in flight ones were aborted, never left running).
-      expect(tool.calls.every((c) => c.endedAt !== undefined)).toBe(true);
+      assert.equal(
+        tool.calls.every((c) => c.endedAt !== undefined),
+        true,
+      );
 
       const start = events[0];
       if (start?.type !== 'batch-start') throw new Error('expected batch-start first');
       if (start.plan === undefined) throw new Error('expected a plan in waves modes');
       const waves = start.plan.waves.map((wave) => wave.calls);
-      expect(start.maxConcurrency).toBe(Math.max(1, Math.min(cap, ops.length)));
+      assert.equal(start.maxConcurrency, Math.max(1, Math.min(cap, ops.length)));
 
       // Never more live calls than the cap; a wave of long calls fills min(cap, size) slots.
-      expect(maxLive(tool.calls)).toBeLessThanOrEqual(mode === 'sequential' ? 1 : cap);
+      assert.ok(maxLive(tool.calls) <= (mode === 'sequential' ? 1 : cap));
       const byCall = (i: number) => tool.calls.filter((c) => c.toolCallId === `c${i}`);
       for (const wave of waves) {
         const records = wave.flatMap(byCall);
-        expect(maxLive(records)).toBeLessThanOrEqual(cap);
+        assert.ok(maxLive(records) <= cap, `expected maxLive(records) <= cap (${cap})`);
         const started = wave.filter((i) => byCall(i).length > 0);
         if (run.status === 'complete' && wave.every((i) => ops[i]!.delay > 0)) {
-          expect(maxLive(wave.map((i) => byCall(i)[0]!))).toBe(Math.min(cap, wave.length));
-          expect(started).toEqual(wave);
+          assert.equal(maxLive(wave.map((i) => byCall(i)[0]!)), Math.min(cap, wave.length));
+          assert.deepEqual(started, wave);
         }
       }
 
@@ -142,44 +150,51 @@ it('answers every call once and in order, respects the cap and the conflicts, pa
       for (let i = 0; i < ops.length; i++) {
         for (let j = i + 1; j < ops.length; j++) {
           const clash = conflicts(nodes[i]!, nodes[j]!);
-          if (!ops[i]!.safe || !ops[j]!.safe) expect(clash).toBe(true);
+          if (!ops[i]!.safe || !ops[j]!.safe) assert.equal(clash, true);
           if (!clash) continue;
           for (const a of byCall(i)) {
-            for (const b of byCall(j)) expect(overlap(a, b)).toBe(false);
+            for (const b of byCall(j)) assert.equal(overlap(a, b), false);
           }
         }
       }
 
       if (run.status === 'error') {
         // A hard error: no batch-end, no results; nothing starts after it.
-        expect((run.error as DispatchError).code).toBe('cancelled');
-        expect(events.some((e) => e.type === 'batch-end')).toBe(false);
+        assert.equal((run.error as DispatchError).code, 'cancelled');
+        assert.equal(
+          events.some((e) => e.type === 'batch-end'),
+          false,
+        );
         const before = tool.calls.length;
         await vi.advanceTimersByTimeAsync(1_000);
-        expect(tool.calls).toHaveLength(before);
+        assert.equal(tool.calls.length, before);
         return;
       }
 
       // Answered exactly once, in order, with its own answer.
       const end = events.at(-1);
       if (end?.type !== 'batch-end') throw new Error('expected batch-end last');
-      expect(end.results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
+      assert.deepEqual(
+        end.results.map((r) => r.toolCallId),
+        calls.map((c) => c.id),
+      );
       end.results.forEach((result, i) => {
         const { fail } = ops[i]!;
         const retried = retryDelay !== undefined && fail === 'first-throw';
         const threw = fail === 'throw' || (fail === 'first-throw' && !retried);
         const expected = threw ? `Tool \`op\` failed: boom ${i}` : `r${i}`;
         const gaveUp = retryDelay !== undefined && fail === 'throw';
-        expect(result.content).toBe(
+        assert.equal(
+          result.content,
           gaveUp ? `Recovery gave up on \`op\` after 2 attempts: ${expected}` : expected,
         );
-        expect(result.isError).toBe(threw || fail === 'report');
+        assert.equal(result.isError, threw || fail === 'report');
         const finals = ends(events).filter(
           (e) => e.toolCallId === `c${i}` && (e.outcome === 'ok' || e.outcome === 'error'),
         );
-        expect(finals).toHaveLength(1);
+        assert.equal(finals.length, 1);
         const attempts = retryDelay !== undefined && fail !== 'none' && fail !== 'report' ? 2 : 1;
-        expect(byCall(i)).toHaveLength(attempts);
+        assert.equal(byCall(i).length, attempts);
       });
     }),
     { numRuns: 400 },

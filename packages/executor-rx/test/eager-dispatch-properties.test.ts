@@ -1,7 +1,9 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import fc from 'fast-check';
 import { tap } from 'rxjs';
-import { expect, it, vi } from 'vitest';
+import { it, vi } from 'vitest';
 import { type DispatchError, type DispatchEvent, Dispatcher } from '../src/index.js';
 import { arrivingCalls } from './arriving-calls.js';
 import { fakeNow, useFakeClock } from './fake-clock.js';
@@ -103,36 +105,46 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
           : dispatcher.runStream(source, { signal: controller.signal }),
       );
       await vi.runAllTimersAsync();
-      expect(run.status).not.toBe('running');
+      assert.notEqual(run.status, 'running');
       const events: DispatchEvent[] = run.events;
 
       // Events: no waves; call-start and call-end paired per attempt.
-      expect(events.some((e) => e.type === 'wave-start' || e.type === 'wave-end')).toBe(false);
+      assert.equal(
+        events.some((e) => e.type === 'wave-start' || e.type === 'wave-end'),
+        false,
+      );
       const open = new Set<string>();
       for (const event of events) {
         if (event.type === 'call-start') {
-          expect(event.wave).toBeUndefined();
-          expect(event.waitedMs).toBeGreaterThanOrEqual(0);
+          assert.equal(event.wave, undefined);
+          assert.ok(event.waitedMs! >= 0, `expected event.waitedMs (${event.waitedMs}) >= 0`);
           open.add(`${event.toolCallId}#${event.attempt}`);
         } else if (event.type === 'call-end') {
-          expect(open.delete(`${event.toolCallId}#${event.attempt}`)).toBe(true);
+          assert.equal(open.delete(`${event.toolCallId}#${event.attempt}`), true);
         }
       }
-      expect([...open]).toEqual([]);
-      expect(ends(events)).toHaveLength(starts(events).length);
+      assert.deepEqual([...open], []);
+      assert.equal(ends(events).length, starts(events).length);
 
       // Every tool run ended; none started before its call arrived or after a cancel.
       for (const toolRun of toolRuns) {
-        expect(toolRun.endSeq).toBeDefined();
-        expect(toolRun.start).toBeGreaterThanOrEqual(arrivalMs[toolRun.index]!);
-        if (cancelSeq !== undefined) expect(toolRun.startSeq).toBeLessThan(cancelSeq);
+        assert.notEqual(toolRun.endSeq, undefined);
+        assert.ok(
+          toolRun.start >= arrivalMs[toolRun.index]!,
+          `expected toolRun.start (${toolRun.start}) >= arrivalMs[toolRun.index] (${arrivalMs[toolRun.index]!})`,
+        );
+        if (cancelSeq !== undefined)
+          assert.ok(
+            toolRun.startSeq < cancelSeq,
+            `expected toolRun.startSeq (${toolRun.startSeq}) < cancelSeq (${cancelSeq})`,
+          );
       }
       // Each call ran once, or twice when it threw and recovery retried it.
       const attemptsOf = (i: number): number =>
         retryDelay !== undefined && ops[i]!.end === 'throw' ? 2 : 1;
       const runsOf = (i: number): ToolRun[] => toolRuns.filter((r) => r.index === i);
       for (let i = 0; i < ops.length; i++) {
-        expect(runsOf(i).length).toBeLessThanOrEqual(attemptsOf(i));
+        assert.ok(runsOf(i).length <= attemptsOf(i));
       }
       /** From the first attempt's start to the last attempt's end. */
       const runOf = (i: number): { startSeq: number; endSeq: number } | undefined => {
@@ -154,7 +166,11 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
           if (shape !== 'sequential stream' && !mustOrder(ops[i]!, ops[j]!)) continue;
           const earlier = runOf(i);
           // The earlier call may have ended without running its tool (aborted by a hook).
-          if (earlier !== undefined) expect(earlier.endSeq).toBeLessThan(later.startSeq);
+          if (earlier !== undefined)
+            assert.ok(
+              earlier.endSeq < later.startSeq,
+              `expected earlier.endSeq (${earlier.endSeq}) < later.startSeq (${later.startSeq})`,
+            );
         }
       }
 
@@ -168,29 +184,38 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
       let live = 0;
       for (const point of points) {
         live += point.delta;
-        expect(live).toBeLessThanOrEqual(limit);
+        assert.ok(live <= limit, `expected live (${live}) <= limit (${limit})`);
       }
 
       if (run.status === 'error') {
         const code = (run.error as DispatchError).code;
         const aborted = ops.some((o, i) => o.end === 'abort' && runOfHook(events, i));
-        expect(code === 'cancelled' ? cancelledAt !== undefined : code === 'aborted').toBe(true);
-        if (code === 'aborted') expect(aborted).toBe(true);
-        expect(events.some((e) => e.type === 'batch-end')).toBe(false);
+        assert.equal(code === 'cancelled' ? cancelledAt !== undefined : code === 'aborted', true);
+        if (code === 'aborted') assert.equal(aborted, true);
+        assert.equal(
+          events.some((e) => e.type === 'batch-end'),
+          false,
+        );
         // Nothing starts after the hard error, and the source is no longer read.
         const ranBefore = toolRuns.length;
         const deliveredBefore = delivered.length;
         await vi.advanceTimersByTimeAsync(1_000);
-        expect(toolRuns).toHaveLength(ranBefore);
-        expect(delivered).toHaveLength(deliveredBefore);
+        assert.equal(toolRuns.length, ranBefore);
+        assert.equal(delivered.length, deliveredBefore);
         return;
       }
 
       // Complete: no call asked to abort, each answered once in its slot with its own answer.
-      expect(ops.some((o) => o.end === 'abort')).toBe(false);
+      assert.equal(
+        ops.some((o) => o.end === 'abort'),
+        false,
+      );
       const end = events.at(-1);
       if (end?.type !== 'batch-end') throw new Error('expected batch-end last');
-      expect(end.results.map((r) => r.toolCallId)).toEqual(calls.map((c) => c.id));
+      assert.deepEqual(
+        end.results.map((r) => r.toolCallId),
+        calls.map((c) => c.id),
+      );
       end.results.forEach((result, i) => {
         const { end: how } = ops[i]!;
         const threw = `Tool \`op\` failed: boom ${i}`;
@@ -200,9 +225,9 @@ it('eager batches and streams keep the rules, the cap and arrivals; every call a
             : retryDelay === undefined
               ? threw
               : `Recovery gave up on \`op\` after 2 attempts: ${threw}`;
-        expect(result.content).toBe(expected);
-        expect(result.isError).toBe(how !== 'ok');
-        expect(runsOf(i)).toHaveLength(attemptsOf(i));
+        assert.equal(result.content, expected);
+        assert.equal(result.isError, how !== 'ok');
+        assert.equal(runsOf(i).length, attemptsOf(i));
       });
     }),
     { numRuns: 1500 },

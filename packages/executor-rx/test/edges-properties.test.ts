@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import fc from 'fast-check';
 import { type Observable, tap } from 'rxjs';
@@ -117,33 +119,45 @@ it('ordering edges are kept in every mode and entry point, under every failure p
 
       // Each call ran at most once; a call that follows another started after that one ended.
       for (let i = 0; i < ops.length; i++) {
-        expect(runs.filter((run) => run.index === i).length).toBeLessThanOrEqual(1);
+        assert.ok(
+          runs.filter((run) => run.index === i).length <= 1,
+          `expected runs.filter((run) => run.index === i).length <= 1`,
+        );
       }
       for (const [earlier, later] of pairs) {
         const before = runOf(earlier);
         const after = runOf(later);
         if (before !== undefined && after !== undefined) {
-          expect(before.endSeq!).toBeLessThan(after.startSeq);
+          assert.ok(
+            before.endSeq! < after.startSeq,
+            `expected before.endSeq (${before.endSeq!}) < after.startSeq (${after.startSeq})`,
+          );
         }
         // A call whose prerequisite never ran (skipped, stopped) did not run before it either.
         if (before === undefined && after !== undefined) {
-          expect(onFailure).toBe('continue');
+          assert.equal(onFailure, 'continue');
         }
       }
 
       // Every call is answered in its slot; the events name each call's edges.
-      expect(results.map((result) => result.toolCallId)).toEqual(calls.map((call) => call.id));
+      assert.deepEqual(
+        results.map((result) => result.toolCallId),
+        calls.map((call) => call.id),
+      );
       for (const event of events) {
         if (event.type !== 'call-start' && event.type !== 'call-skipped') continue;
         const mine = pairs.filter(([, later]) => later === event.index);
         const named = mine.map(([call, , source]) => ({ call, source }));
-        expect(event.edges ?? []).toEqual(named);
+        assert.deepEqual(event.edges ?? [], named);
       }
 
       // The failure policies: which calls ran, plainly from the scenario.
       const failed = (i: number) => ops[i]!.end !== 'ok';
       if (onFailure === 'continue') {
-        expect(runs.map((run) => run.index).sort((a, b) => a - b)).toEqual(ops.map((_, i) => i));
+        assert.deepEqual(
+          runs.map((run) => run.index).sort((a, b) => a - b),
+          ops.map((_, i) => i),
+        );
       }
       if (onFailure === 'skip-dependents') {
         // Dependencies are the rules' (as the plan or the order of arrival ran them) and the
@@ -152,8 +166,8 @@ it('ordering edges are kept in every mode and entry point, under every failure p
         ops.forEach((_, j) => {
           const prerequisiteBad = pairs.some(([i, later]) => later === j && bad[i] === true);
           if (prerequisiteBad) {
-            expect(runOf(j)).toBeUndefined();
-            expect(results[j]!.isError).toBe(true);
+            assert.equal(runOf(j), undefined);
+            assert.equal(results[j]!.isError, true);
             expect(results[j]!.content).toMatch(
               /did not run: it (follows \(`[a-z_-]+`\)|depends on) call/,
             );
@@ -165,7 +179,11 @@ it('ordering edges are kept in every mode and entry point, under every failure p
         // No call starts after the first failed answer (calls in flight finish).
         const answers = runs.filter((run) => failed(run.index)).map((run) => endedSeq[run.index]!);
         const first = Math.min(...answers);
-        for (const run of runs) expect(run.startSeq).toBeLessThan(first);
+        for (const run of runs)
+          assert.ok(
+            run.startSeq < first,
+            `expected run.startSeq (${run.startSeq}) < first (${first})`,
+          );
       }
       // Waves: the plan puts every call after each call it follows, and explains every edge.
       const start = events[0];
@@ -174,10 +192,15 @@ it('ordering edges are kept in every mode and entry point, under every failure p
         start.plan.waves.forEach((wave, w) => {
           for (const call of wave.calls) waveOf[call] = w;
         });
-        for (const [earlier, later] of pairs) expect(waveOf[earlier]!).toBeLessThan(waveOf[later]!);
+        for (const [earlier, later] of pairs)
+          assert.ok(
+            waveOf[earlier]! < waveOf[later]!,
+            `expected waveOf[earlier] (${waveOf[earlier]!}) < waveOf[later] (${waveOf[later]!})`,
+          );
         for (const explanation of start.explanation) {
           const mine = pairs.filter(([, later]) => later === explanation.index);
-          expect(explanation.edges ?? []).toEqual(
+          assert.deepEqual(
+            explanation.edges ?? [],
             mine.map(([call, , source]) => ({ call, source })),
           );
           for (const [, , source] of mine) expect(explanation.reason).toContain(`\`${source}\``);
@@ -192,7 +215,10 @@ it('ordering edges are kept in every mode and entry point, under every failure p
             modeOf(entry) === 'sequential' ||
             (mustOrder(ops[i]!, ops[j]!) && modeOf(entry) === 'eager')
           ) {
-            expect(a.endSeq!).toBeLessThan(b.startSeq);
+            assert.ok(
+              a.endSeq! < b.startSeq,
+              `expected a.endSeq (${a.endSeq!}) < b.startSeq (${b.startSeq})`,
+            );
           }
         }
       }

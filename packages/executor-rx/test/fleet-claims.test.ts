@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import {
   type CoordinationGrant,
   type CoordinationRequest,
@@ -117,7 +119,10 @@ describe('one reading of the declarations: the plan and the fleet request agree'
           });
           const calls = specs.map((_, i) => call(`c${i}`, `t${i}`));
           const results = await dispatcher.dispatch(calls);
-          expect(results.map((r) => r.content)).toEqual(specs.map(() => 'ran'));
+          assert.deepEqual(
+            results.map((r) => r.content),
+            specs.map(() => 'ran'),
+          );
           const nodes = registry.toPlanNodes(calls);
           specs.forEach((spec, i) => {
             const request = fleet.requests.find((r) => r.toolCallId === `c${i}`)!;
@@ -128,18 +133,18 @@ describe('one reading of the declarations: the plan and the fleet request agree'
                 (keyUnreadable(spec) || accessUnreadable(spec)));
             const runsAlone = !declaredSafe(spec) || unreadable;
             // The plan (core's reading through the registry) says what the reference says...
-            expect(node.parallelizable).toBe(!runsAlone);
+            assert.equal(node.parallelizable, !runsAlone);
             // ...and the fleet request agrees with it.
             const exclusive = exclusiveForUnsafe ? runsAlone : unreadable;
-            expect(request.exclusive === true).toBe(exclusive);
-            if (exclusiveForUnsafe) expect(request.exclusive === true).toBe(!node.parallelizable);
+            assert.equal(request.exclusive === true, exclusive);
+            if (exclusiveForUnsafe) assert.equal(request.exclusive === true, !node.parallelizable);
             const expected = exclusive
               ? []
               : declaredAccesses(`t${i}`, spec).map(({ key, mode }) => ({
                   key,
                   mode: runsAlone ? 'write' : mode,
                 }));
-            expect(request.access).toEqual(expected);
+            assert.deepEqual(request.access, expected);
           });
         },
       ),

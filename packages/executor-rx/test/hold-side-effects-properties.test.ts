@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import fc from 'fast-check';
 import { beforeEach, expect, it, vi } from 'vitest';
@@ -78,14 +80,17 @@ it("'read-only' starts no call but a read before its message ends, none from a f
         const toolRun = runs.get(`c${i}`);
         if (toolRun === undefined || isRead(i)) continue;
         // A call that is not a read started only after its message was complete.
-        expect(end).toBe('complete');
-        expect(toolRun.start - start).toBeGreaterThanOrEqual(endMs);
+        assert.equal(end, 'complete');
+        assert.ok(
+          toolRun.start - start >= endMs,
+          `expected toolRun.start - start >= endMs (${endMs})`,
+        );
       }
       if (end === 'complete') {
-        expect(run.status).toBe('complete');
-        expect(runs.size).toBe(calls.length);
+        assert.equal(run.status, 'complete');
+        assert.equal(runs.size, calls.length);
       } else {
-        expect(run.status).toBe('error');
+        assert.equal(run.status, 'error');
         // Every call that is not a read arrived before the end and was answered, never run.
         const held = run.events.filter(
           (event): event is CallSkippedEvent =>
@@ -93,10 +98,10 @@ it("'read-only' starts no call but a read before its message ends, none from a f
         );
         const heldIds = new Set(held.map((event) => event.toolCallId));
         for (let i = 0; i < calls.length; i++) {
-          if (!isRead(i) && arrivalMs[i]! < endMs) expect(heldIds.has(`c${i}`)).toBe(true);
-          if (heldIds.has(`c${i}`)) expect(runs.has(`c${i}`)).toBe(false);
+          if (!isRead(i) && arrivalMs[i]! < endMs) assert.equal(heldIds.has(`c${i}`), true);
+          if (heldIds.has(`c${i}`)) assert.equal(runs.has(`c${i}`), false);
         }
-        for (const event of held) expect(event.result.isError).toBe(true);
+        for (const event of held) assert.equal(event.result.isError, true);
         // A read still running when the message failed was cancelled then.
         for (const toolRun of runs.values()) {
           if (toolRun.end! - start > endMs) throw new Error('a read outlived its failed message');
@@ -120,7 +125,7 @@ it("'read-only' starts no call but a read before its message ends, none from a f
                 earlier.key === g.key),
           );
         if (heldUp) continue;
-        expect(runs.get(`c${i}`)?.start).toBe(start + arrivalMs[i]!);
+        assert.equal(runs.get(`c${i}`)?.start, start + arrivalMs[i]!);
       }
     }),
     { numRuns: 400 },
@@ -163,11 +168,11 @@ it("turns: 'read-only' starts no call but a read before close(), none from a can
         const toolRun = runs.get(`c${i}`);
         if (isRead(i)) continue;
         if (end === 'complete') {
-          expect(toolRun?.start).toBeGreaterThanOrEqual(start + endMs);
+          assert.ok((toolRun?.start ?? Number.NaN) >= start + endMs);
           continue;
         }
         // cancelled: never run, and answered with the soft error (not rejected)
-        expect(toolRun).toBeUndefined();
+        assert.equal(toolRun, undefined);
         if (arrivalMs(generated, i) < endMs) {
           expect(settled[i]).toMatchObject({ toolCallId: `c${i}`, isError: true });
           expect((settled[i] as ToolResult).content).toMatch(/was not started/);

@@ -15,7 +15,11 @@ const registry = new ToolRegistry()
       execute: (input) => `now ${(input as { i: number }).i}`,
     }),
   );
-const COUNT = 20_000;
+// Enough to overflow the stack without the executor's guard: with that guard lifted (no limit on
+// nested subscriptions), the sequential run already fails at 1,000 calls in a worker thread (4 MB
+// stack, the largest a test runs on); 5,000 keeps a fivefold margin. Many more only cost time:
+// a long queue of buffered calls is shifted one call at a time (quadratic in the count).
+const COUNT = 5_000;
 const calls: ToolCall[] = [
   { id: 'first', name: 'async', input: {} },
   ...Array.from({ length: COUNT }, (_, i) => ({ id: `c${i}`, name: 'sync', input: { i } })),

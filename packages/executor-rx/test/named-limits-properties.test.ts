@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import { abortableDelay, fnTool, type ToolCall, ToolRegistry } from '@toolwaves/core';
 import { dependencies } from '@toolwaves/planner';
 import fc from 'fast-check';
@@ -114,7 +116,7 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
 
       const startOf = new Map<number, number>();
       for (const mark of marks) if (mark.kind === 'start') startOf.set(mark.call, mark.time);
-      expect(startOf.size).toBe(ops.length);
+      assert.equal(startOf.size, ops.length);
 
       // 1. The weights in use never pass a capacity (ends before starts at one time: seq order).
       const used = LIMITS.map(() => 0);
@@ -122,7 +124,10 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
         const sign = mark.kind === 'start' ? 1 : -1;
         LIMITS.forEach((name, l) => {
           used[l]! += sign * (weights[mark.call]![name] ?? 0);
-          expect(used[l]).toBeLessThanOrEqual(capacities[l]!);
+          assert.ok(
+            used[l]! <= capacities[l]!,
+            `expected used[l] (${used[l]}) <= capacities[l] (${capacities[l]!})`,
+          );
         });
       }
 
@@ -173,7 +178,7 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
           );
           const free = running.size < batchCap;
           // No head-of-line blocking: a free slot and room in its own limits, yet waiting: wrong.
-          expect(free && own.length === 0).toBe(false);
+          assert.equal(free && own.length === 0, false);
           if (free) freeSlotWhileWaiting[c] = true;
         }
       }
@@ -201,11 +206,12 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
         const named = waitedFor.get(c) ?? [];
         // Every limit named is one of its own, and one that was full for it while it waited.
         for (const name of named) {
-          expect(Object.hasOwn(weights[c]!, name)).toBe(true);
-          expect(fullFor[c]!.has(name)).toBe(true);
+          assert.equal(Object.hasOwn(weights[c]!, name), true);
+          assert.equal(fullFor[c]!.has(name), true);
         }
         // A call that waited while a slot was free names what it waited for.
-        if (freeSlotWhileWaiting[c]) expect(named.length).toBeGreaterThan(0);
+        if (freeSlotWhileWaiting[c])
+          assert.ok(named.length > 0, `expected named.length (${named.length}) > 0`);
       }
 
       // 4. Waves: the explanation names each call's own limits with their weights and, for every
@@ -229,7 +235,10 @@ it('limits hold in every mode; no call waits for a limit it does not use; every 
               (sum, _, d) => sum + (waveOf.get(d) === waveOf.get(c) ? (weights[d]![name] ?? 0) : 0),
               0,
             );
-            expect(needed).toBeGreaterThan(limits[name]!);
+            assert.ok(
+              needed > limits[name]!,
+              `expected needed (${needed}) > limits[name] (${limits[name]!})`,
+            );
             expect(explained.limitWaits).toContainEqual({ name, needed, capacity: limits[name]! });
             expect(explained.reason).toContain(
               `may wait for limit \`${name}\`: its wave needs ${needed} of ${limits[name]!}`,

@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import type { EagerPriority } from '@toolwaves/planner';
 import fc from 'fast-check';
 import {
@@ -11,7 +13,7 @@ import {
   throwError,
   timer,
 } from 'rxjs';
-import { expect, it } from 'vitest';
+import { it } from 'vitest';
 import { type EagerCall, scheduleEager } from '../src/schedule-eager.js';
 import { marbleScheduler } from './marble-scheduler.js';
 import { referenceKeysOverlap } from './reference-keys-overlap.js';
@@ -191,14 +193,24 @@ it('eager schedules keep every rule, the cap, arrivals, priority and are work-co
         const t = traces[j]!;
         // No start before arrival, none after the batch stopped.
         if (started(j)) {
-          expect(t.startedAt!).toBeGreaterThanOrEqual(t.arrivedAt);
-          if (stopSeq !== undefined) expect(t.startSeq!).toBeLessThan(stopSeq);
+          assert.ok(
+            t.startedAt! >= t.arrivedAt,
+            `expected t.startedAt (${t.startedAt!}) >= t.arrivedAt (${t.arrivedAt})`,
+          );
+          if (stopSeq !== undefined)
+            assert.ok(
+              t.startSeq! < stopSeq,
+              `expected t.startSeq (${t.startSeq!}) < stopSeq (${stopSeq})`,
+            );
         }
         // Rules 4 and 5: a call starts only after every call it must wait for has ended.
         if (started(j)) {
           for (const i of mustWaitFor(calls, j)) {
-            expect(ended(i), `call ${j} started before call ${i} ended`).toBe(true);
-            expect(traces[i]!.endSeq!).toBeLessThan(t.startSeq!);
+            assert.equal(ended(i), true, `call ${j} started before call ${i} ended`);
+            assert.ok(
+              traces[i]!.endSeq! < t.startSeq!,
+              `expected traces[i].endSeq (${traces[i]!.endSeq!}) < t.startSeq (${t.startSeq!})`,
+            );
           }
         }
         // A call that is not concurrency-safe runs alone: nothing starts or ends while it runs.
@@ -209,12 +221,16 @@ it('eager schedules keep every rule, the cap, arrivals, priority and are work-co
             if (k === j) continue;
             const other = traces[k]!;
             if (other.startSeq !== undefined) {
-              expect(other.startSeq > from && other.startSeq < to).toBe(false);
+              assert.equal(other.startSeq > from && other.startSeq < to, false);
             }
             if (other.endSeq !== undefined) {
-              expect(other.endSeq > from && other.endSeq < to).toBe(false);
+              assert.equal(other.endSeq > from && other.endSeq < to, false);
             }
-            if (k < j) expect(other.endSeq ?? Number.POSITIVE_INFINITY).toBeLessThan(from);
+            if (k < j)
+              assert.ok(
+                (other.endSeq ?? Number.POSITIVE_INFINITY) < from,
+                `expected other.endSeq ?? Number.POSITIVE_INFINITY < from (${from})`,
+              );
           }
         }
       }
@@ -230,7 +246,7 @@ it('eager schedules keep every rule, the cap, arrivals, priority and are work-co
       let runningNow = 0;
       for (const change of changes) {
         runningNow += change.delta;
-        expect(runningNow).toBeLessThanOrEqual(cap);
+        assert.ok(runningNow <= cap, `expected runningNow (${runningNow}) <= cap (${cap})`);
       }
 
       // How it ended, from the scenario.
@@ -239,24 +255,30 @@ it('eager schedules keep every rule, the cap, arrivals, priority and are work-co
         .filter(({ t, i }) => calls[i]!.fails && t.endSeq !== undefined)
         .sort((a, b) => a.t.endSeq! - b.t.endSeq!);
       if (outcome.status === 'complete') {
-        expect(failing).toEqual([]);
-        for (let i = 0; i < n; i++) expect(ended(i)).toBe(true);
-        expect([...outcome.emitted].sort((a, b) => a - b)).toEqual(calls.map((_, i) => i));
+        assert.deepEqual(failing, []);
+        for (let i = 0; i < n; i++) assert.equal(ended(i), true);
+        assert.deepEqual(
+          [...outcome.emitted].sort((a, b) => a - b),
+          calls.map((_, i) => i),
+        );
       } else if (outcome.status === 'error') {
         const first = failing[0]!;
-        expect((outcome.error as Error).message).toBe(`call ${first.i} failed`);
-        expect(stopAt).toBe(first.t.endedAt);
+        assert.equal((outcome.error as Error).message, `call ${first.i} failed`);
+        assert.equal(stopAt, first.t.endedAt);
       } else {
-        expect(outcome.status).toBe('cancelled');
-        expect(stopAt).toBe(scenario.cancelAt);
-        expect(failing).toEqual([]);
+        assert.equal(outcome.status, 'cancelled');
+        assert.equal(stopAt, scenario.cancelAt);
+        assert.deepEqual(failing, []);
       }
       // Each call answered at most once, when it ended normally; calls running at the stop
       // were unsubscribed from then.
       const answered = calls.flatMap((generated, i) => (ended(i) && !generated.fails ? [i] : []));
-      expect([...outcome.emitted].sort((a, b) => a - b)).toEqual(answered);
+      assert.deepEqual(
+        [...outcome.emitted].sort((a, b) => a - b),
+        answered,
+      );
       for (const t of traces) {
-        if (t.startSeq !== undefined && t.endSeq === undefined) expect(t.stoppedAt).toBe(stopAt);
+        if (t.startSeq !== undefined && t.endSeq === undefined) assert.equal(t.stoppedAt, stopAt);
       }
 
       // Work-conserving, and the ready call with the best priority takes a free slot. A call
@@ -282,7 +304,7 @@ it('eager schedules keep every rule, the cap, arrivals, priority and are work-co
         const until = traces[j]!.startedAt ?? stopAt ?? Number.POSITIVE_INFINITY;
         for (const moment of moments) {
           if (moment >= ready && moment < until) {
-            expect(runningAt(moment), `call ${j} waited at ${moment} with a slot free`).toBe(cap);
+            assert.equal(runningAt(moment), cap, `call ${j} waited at ${moment} with a slot free`);
           }
         }
         // Nothing that was ready before j started, and starts later, goes before j.
@@ -292,7 +314,7 @@ it('eager schedules keep every rule, the cap, arrivals, priority and are work-co
           if (k === j || readyK === undefined || readyK >= traces[j]!.startedAt!) continue;
           const startK = traces[k]!.startedAt;
           if (startK === undefined || startK > traces[j]!.startedAt!) {
-            expect(betterThan(scenario, j, k), `call ${k} was passed over by ${j}`).toBe(true);
+            assert.equal(betterThan(scenario, j, k), true, `call ${k} was passed over by ${j}`);
           }
         }
       }

@@ -58,7 +58,7 @@ export const seedBatch = (maxLength = 30) =>
     .map(toNodes);
 
 /** Richer batches: hierarchical keys, access lists of reads and writes, plain keys too. */
-export const accessBatch = (maxLength = 30) =>
+export const accessBatch = (maxLength = 30, minLength = 0) =>
   fc
     .array(
       fc.record({
@@ -70,7 +70,7 @@ export const accessBatch = (maxLength = 30) =>
         }),
         estimateMs: estimate,
       }),
-      { maxLength },
+      { minLength, maxLength },
     )
     .map(toNodes);
 

@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import { DependencyTracker, dependencies, type PlanNode, PlannerError } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -115,7 +117,7 @@ describe('dependencies — properties', () => {
     fc.assert(
       fc.property(batches, (nodes) => {
         const edges = dependencies(nodes);
-        expect(closure(edges)).toEqual(closure(referenceWaits(nodes)));
+        assert.deepEqual(closure(edges), closure(referenceWaits(nodes)));
       }),
       { numRuns: 3000 },
     );
@@ -126,8 +128,8 @@ describe('dependencies — properties', () => {
       fc.property(batches, (nodes) => {
         for (const [i, answer] of dependencies(nodes).entries()) {
           for (const [k, j] of answer.entries()) {
-            expect(mustWait(nodes, j, i)).toBe(true);
-            if (k > 0) expect(answer[k - 1]!).toBeLessThan(j);
+            assert.equal(mustWait(nodes, j, i), true);
+            if (k > 0) assert.ok(answer[k - 1]! < j, `expected answer[k - 1]! < j (${j})`);
           }
         }
       }),
@@ -149,7 +151,7 @@ describe('dependencies — properties', () => {
           }
           const key = node.resourceKey;
           if (barrier >= 0 && (key === undefined || !keysSince.has(key))) {
-            expect(edges[node.index]).toEqual([barrier]);
+            assert.deepEqual(edges[node.index], [barrier]);
           }
           if (key !== undefined) keysSince.add(key);
         }
@@ -163,10 +165,14 @@ describe('dependencies — properties', () => {
       fc.property(seedBatch(60), (nodes) => {
         const edges = dependencies(nodes);
         for (const node of nodes) {
-          if (node.parallelizable) expect(edges[node.index]!.length).toBeLessThanOrEqual(1);
+          if (node.parallelizable)
+            assert.ok(
+              edges[node.index]!.length <= 1,
+              `expected edges[node.index].length (${edges[node.index]!.length}) <= 1`,
+            );
         }
         const total = edges.reduce((sum, answer) => sum + answer.length, 0);
-        expect(total).toBeLessThanOrEqual(2 * nodes.length);
+        assert.ok(total <= 2 * nodes.length, `expected total (${total}) <= 2 * nodes.length`);
       }),
       { numRuns: 1000 },
     );
@@ -178,7 +184,7 @@ describe('dependencies — properties', () => {
         const tracker = new DependencyTracker();
         const answers = nodes.map((node) => [...tracker.add(node)]);
         for (let k = 0; k <= nodes.length; k++) {
-          expect(dependencies(nodes.slice(0, k))).toEqual(answers.slice(0, k));
+          assert.deepEqual(dependencies(nodes.slice(0, k)), answers.slice(0, k));
         }
       }),
       { numRuns: 500 },

@@ -10,15 +10,28 @@ const first = (nodes: readonly PlanNode[], scenario: EagerScenario, a: number, b
     ? estimateOf(nodes[b]!) - estimateOf(nodes[a]!) || a - b
     : a - b;
 
+// Whether call i must wait for call j, per scenario, decided once: the simulator asks at every
+// moment, for every pair.
+const waitsOf = new WeakMap<EagerScenario, boolean[][]>();
+const waits = (scenario: EagerScenario, j: number, i: number): boolean => {
+  let table = waitsOf.get(scenario);
+  if (table === undefined) {
+    const { nodes } = scenario;
+    table = nodes.map((_, later) => nodes.map((__, earlier) => mustWait(nodes, earlier, later)));
+    waitsOf.set(scenario, table);
+  }
+  return table[i]![j]!;
+};
+
 /**
  * Whether call `i` may start at `now`: it arrived, has not started, and every earlier call the
  * rules make it wait for has ended by `now`.
  */
 export function isReady(scenario: EagerScenario, schedule: Schedule, i: number, now: number) {
-  const { nodes, arrivalMs } = scenario;
+  const { arrivalMs } = scenario;
   if (arrivalMs[i]! > now) return false;
   for (let j = 0; j < i; j++) {
-    if (mustWait(nodes, j, i) && !(schedule.startMs[j]! <= now && schedule.endMs[j]! <= now)) {
+    if (waits(scenario, j, i) && !(schedule.startMs[j]! <= now && schedule.endMs[j]! <= now)) {
       return false;
     }
   }

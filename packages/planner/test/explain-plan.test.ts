@@ -1,3 +1,5 @@
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
+import assert from 'node:assert/strict';
 import {
   explainPlan,
   greedyPlanner,
@@ -110,20 +112,23 @@ describe('explainPlan — properties', () => {
         const plan = (ordered ? orderedPlanner() : greedyPlanner()).plan(nodes);
         const waveOf = (call: number) => plan.waves.findIndex((w) => w.calls.includes(call));
         const explanations = explainPlan(nodes, plan);
-        expect(explanations.map((e) => e.index)).toEqual(nodes.map((n) => n.index));
+        assert.deepEqual(
+          explanations.map((e) => e.index),
+          nodes.map((n) => n.index),
+        );
         for (const { index, wave, cause } of explanations) {
-          expect(wave).toBe(waveOf(index));
-          expect(cause.kind).not.toBe('planner-choice');
-          expect(cause.kind === 'unsafe').toBe(!nodes[index]!.parallelizable);
+          assert.equal(wave, waveOf(index));
+          assert.notEqual(cause.kind, 'planner-choice');
+          assert.equal(cause.kind === 'unsafe', !nodes[index]!.parallelizable);
           if (cause.kind === 'waits') {
-            expect(keyConflict(nodes[cause.call]!, nodes[index]!)).toBe(true);
-            expect(cause.call).toBeLessThan(index);
-            expect(waveOf(cause.call)).toBeLessThan(wave);
+            assert.equal(keyConflict(nodes[cause.call]!, nodes[index]!), true);
+            assert.ok(cause.call < index, `expected cause.call (${cause.call}) < index (${index})`);
+            assert.ok(waveOf(cause.call) < wave, `expected waveOf(cause.call) < wave (${wave})`);
           }
           if (cause.kind === 'barrier') {
-            expect(ordered).toBe(true);
-            expect(nodes[cause.call]!.parallelizable).toBe(false);
-            expect(cause.call).toBeLessThan(index);
+            assert.equal(ordered, true);
+            assert.equal(nodes[cause.call]!.parallelizable, false);
+            assert.ok(cause.call < index, `expected cause.call (${cause.call}) < index (${index})`);
           }
           if (cause.kind === 'keyless' || cause.kind === 'free') {
             // Nothing held it back: it sits in the first wave (of its stretch, when ordered)
@@ -139,7 +144,7 @@ describe('explainPlan — properties', () => {
             const first = plan.waves.findIndex(
               (w, p) => p > lastBarrier && w.calls.every((c) => nodes[c]!.parallelizable),
             );
-            expect(wave).toBe(first);
+            assert.equal(wave, first);
           }
         }
       }),

@@ -1,20 +1,58 @@
-import { greedyPlanner, makespan, type PlanNode, verifyPlan } from '@toolwaves/planner';
+import assert from 'node:assert/strict';
+import { greedyPlanner, makespan, type Plan, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bruteForce, permutations, setPartitions } from './brute-force-plans.js';
+import { type BruteForceOptions, bruteForce, referenceWave } from './brute-force-plans.js';
+import { referenceEdges, withEdges } from './edge-arbitraries.js';
 import { batch, cap, safeBatch, workBudgeted } from './optimal-planner-batches.js';
+import { allPlans, isValidPlan } from './reference-model.js';
+
+// Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, more than the
+// planner on these batches, and the properties make thousands of checks.
 
 // A budget no test run comes near, so `proven` does not depend on the machine's speed.
 const planner = workBudgeted(10_000_000);
 
 const matchesBruteForce = (nodes: PlanNode[], maxConcurrency: number) => {
   const plan = planner.plan(nodes, { maxConcurrency });
-  const reference = bruteForce(nodes, maxConcurrency);
-  expect(verifyPlan(nodes, plan)).toEqual([]);
-  expect({ makespan: makespan(nodes, plan, { maxConcurrency }), waves: plan.waves.length }).toEqual(
+  const reference = bruteForce(nodes, { maxConcurrency });
+  assert.deepEqual(verifyPlan(nodes, plan), []);
+  assert.deepEqual(
+    { makespan: makespan(nodes, plan, { maxConcurrency }), waves: plan.waves.length },
     { makespan: reference.makespan, waves: reference.waves },
   );
-  expect(plan.proven).toBe(true);
+  assert.equal(plan.proven, true);
+};
+
+/** The brute force's answer the slow way: every ordered partition, each checked pair by pair. */
+const everyPlanChecked = (nodes: PlanNode[], { maxConcurrency, ordered }: BruteForceOptions) => {
+  const keepsEdges = (plan: Plan) =>
+    referenceEdges(nodes).every(
+      ([earlier, later]) =>
+        plan.waves.findIndex((wave) => wave.calls.includes(earlier)) <
+        plan.waves.findIndex((wave) => wave.calls.includes(later)),
+    );
+  let best = { makespan: Number.POSITIVE_INFINITY, waves: Number.POSITIVE_INFINITY };
+  for (const plan of allPlans(nodes.length)) {
+    if (!isValidPlan(nodes, plan, ordered === true) || !keepsEdges(plan)) continue;
+    const time =
+      maxConcurrency === undefined
+        ? 0
+        : plan.waves.reduce(
+            (sum, wave) =>
+              sum +
+              referenceWave(
+                wave.calls.map((call) => nodes[call]!.estimateMs ?? 1),
+                maxConcurrency,
+              ),
+            0,
+          );
+    const waves = plan.waves.length;
+    if (time < best.makespan || (time === best.makespan && waves < best.waves)) {
+      best = { makespan: time, waves };
+    }
+  }
+  return best;
 };
 
 describe('optimalPlanner — against brute force', () => {
@@ -34,32 +72,39 @@ describe('optimalPlanner — against brute force', () => {
         const greedy = greedyPlanner().plan(nodes);
         const time = makespan(nodes, plan, { maxConcurrency });
         const greedyTime = makespan(nodes, greedy, { maxConcurrency });
-        expect(verifyPlan(nodes, plan)).toEqual([]);
-        expect(time).toBeLessThanOrEqual(greedyTime);
-        if (time === greedyTime) expect(plan.waves.length).toBeLessThanOrEqual(greedy.waves.length);
+        assert.deepEqual(verifyPlan(nodes, plan), []);
+        assert.ok(time <= greedyTime, `makespan ${time} > greedy's ${greedyTime}`);
+        if (time === greedyTime) {
+          assert.ok(plan.waves.length <= greedy.waves.length, 'more waves than greedy');
+        }
         if (plan.proven) {
-          const reference = bruteForce(nodes, maxConcurrency);
-          expect({ makespan: time, waves: plan.waves.length }).toEqual(reference);
+          const reference = bruteForce(nodes, { maxConcurrency });
+          assert.deepEqual({ makespan: time, waves: plan.waves.length }, reference);
         }
       }),
       { numRuns: 500 },
     );
   }, 60_000);
 
-  it('checks itself: it enumerates every partition once and every order of it', () => {
-    // Bell numbers count partitions; Fubini numbers count ordered ones.
-    const partitions = [0, 1, 2, 3, 4, 5, 6].map((count) => [...setPartitions(count)]);
-    expect(partitions.map((list) => list.length)).toEqual([1, 1, 2, 5, 15, 52, 203]);
-    const ordered = partitions.map((list) =>
-      list.reduce((sum, groups) => sum + [...permutations(groups.length)].length, 0),
-    );
-    expect(ordered).toEqual([1, 1, 3, 13, 75, 541, 4683]);
-    const keys = partitions[5]!.map((groups) =>
-      JSON.stringify(groups.map((group) => [...group].sort()).sort()),
-    );
-    expect(new Set(keys).size).toBe(52);
-    expect(partitions[5]!.every((groups) => groups.flat().sort().join() === '0,1,2,3,4')).toBe(
-      true,
+  it('checks itself: the slow way lists every ordered partition once', () => {
+    // Fubini numbers count ordered partitions.
+    const counts = [0, 1, 2, 3, 4, 5].map((count) => [...allPlans(count)].length);
+    expect(counts).toEqual([1, 1, 3, 13, 75, 541]);
+    const keys = [...allPlans(4)].map((plan) => JSON.stringify(plan.waves.map((w) => w.calls)));
+    expect(new Set(keys).size).toBe(75);
+  });
+
+  it('checks itself: the brute force agrees with every plan checked the slow way, edges and rule 5 included', () => {
+    const options = fc.record({
+      maxConcurrency: fc.option(cap, { nil: undefined }),
+      ordered: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(withEdges(batch(0, 5)), options, (nodes, { maxConcurrency, ordered }) => {
+        const given = { ordered, ...(maxConcurrency === undefined ? {} : { maxConcurrency }) };
+        assert.deepEqual(bruteForce(nodes, given), everyPlanChecked(nodes, given));
+      }),
+      { numRuns: 300 },
     );
   });
 
@@ -70,7 +115,7 @@ describe('optimalPlanner — against brute force', () => {
       parallelizable: true,
       estimateMs,
     }));
-    expect(bruteForce(nodes, 2)).toMatchObject({ makespan: 4, waves: 2 });
+    expect(bruteForce(nodes, { maxConcurrency: 2 })).toMatchObject({ makespan: 4, waves: 2 });
     matchesBruteForce(nodes, 2);
   });
 });

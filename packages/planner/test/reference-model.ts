@@ -10,19 +10,42 @@ const segments = (key: string): string[] => {
   return parts;
 };
 
+// The generated keys come from small pools and the references compare them pair by pair,
+// thousands of times: each key is split once.
+const split = new Map<string, readonly string[]>();
+const segmentsOf = (key: string): readonly string[] => {
+  let parts = split.get(key);
+  if (parts === undefined) {
+    parts = segments(key);
+    split.set(key, parts);
+  }
+  return parts;
+};
+
 /** Two keys overlap when the segments of one are a prefix of the other's. */
 export function referenceKeysOverlap(a: string, b: string): boolean {
-  const x = segments(a);
-  const y = segments(b);
+  const x = segmentsOf(a);
+  const y = segmentsOf(b);
   const shorter = Math.min(x.length, y.length);
   for (let s = 0; s < shorter; s++) if (x[s] !== y[s]) return false;
   return true;
 }
 
-const accessList = (node: PlanNode) => [
+const listOf = (node: PlanNode) => [
   ...(node.resourceKey === undefined ? [] : [{ key: node.resourceKey, mode: 'write' }]),
   ...(node.access ?? []),
 ];
+
+// Listed once per node (nodes are never changed): the references compare them pair by pair.
+const lists = new WeakMap<PlanNode, { key: string; mode: string }[]>();
+const accessList = (node: PlanNode) => {
+  let list = lists.get(node);
+  if (list === undefined) {
+    list = listOf(node);
+    lists.set(node, list);
+  }
+  return list;
+};
 
 /** Both concurrency-safe and some pair of accesses overlaps with a write. */
 export function keyConflict(a: PlanNode, b: PlanNode): boolean {
