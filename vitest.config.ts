@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +153,15 @@ const picksProjects = process.argv.some(
 );
 
 /**
+ * How long each file took in a recorded run (`pnpm test:durations` writes it), for a run where
+ * vitest's own cache has no time for a file: a fresh clone, as in CI, would otherwise order the
+ * files by size and start the ones that wait longest last. Only the order depends on it.
+ */
+const RECORDED_DURATIONS: Record<string, number | undefined> = JSON.parse(
+  readFileSync(here('./test-support/file-durations.json'), 'utf8'),
+);
+
+/**
  * Runs the files project by project, so that a worker goes on with the next file of its project
  * with the modules it has already loaded: vitest keeps a worker (and its module cache, with
  * `isolate: false`) only when the next file in its queue belongs to the same project, and starts
@@ -170,7 +180,7 @@ class ProjectByProject extends BaseSequencer {
     const key = (file: TestSpecification) =>
       `${file.project.name}:${relative(config.root, file.moduleId)}`;
     const cost = (file: TestSpecification) => [
-      cache.getFileTestResults(key(file))?.duration ?? 0,
+      cache.getFileTestResults(key(file))?.duration ?? RECORDED_DURATIONS[key(file)] ?? 0,
       cache.getFileStats(key(file))?.size ?? 0,
     ];
     const projectCost = new Map<string, number[]>();
