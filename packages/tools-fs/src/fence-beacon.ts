@@ -14,6 +14,28 @@ const beacons = new Map<string, Promise<FenceBeacon>>();
 /** The same beacons once published: a commit takes its own without awaiting a promise. */
 const published = new Map<string, FenceBeacon>();
 
+/**
+ * The files of this process's beacons, removed by one `exit` listener for them all (a listener
+ * per fence folder made Node warn of a leak past ten folders): a clean exit leaves nothing
+ * behind; a killed process is cleaned up by the next waiter.
+ */
+const leftovers = new Set<string>();
+
+function leaveOnExit(...paths: string[]): void {
+  if (leftovers.size === 0) {
+    process.once('exit', () => {
+      for (const leftover of leftovers) {
+        try {
+          unlinkSync(leftover);
+        } catch {
+          // already gone
+        }
+      }
+    });
+  }
+  for (const path of paths) leftovers.add(path);
+}
+
 /** What a waiter writes to be told when any intent of the process ends (its slot was unreadable). */
 export const ANY_INTENT = '*';
 
@@ -146,16 +168,7 @@ export class FenceBeacon {
       server.close();
       throw fenceError({ error, path, doing: 'publish its Unix socket at' });
     }
-    process.once('exit', () => {
-      // a clean exit leaves nothing behind (a killed process is cleaned up by the next waiter)
-      for (const leftover of [slot.path, path]) {
-        try {
-          unlinkSync(leftover);
-        } catch {
-          // already gone
-        }
-      }
-    });
+    leaveOnExit(slot.path, path);
     published.set(folder.dir, beacon);
     return beacon;
   }
