@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
 import { cachedBundleAsync } from '../../../test-support/cached-bundle.js';
+import { nodeBundleOptions } from '../../../test-support/node-bundle-options.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
@@ -45,17 +46,8 @@ let bundled: Promise<string> | undefined;
 
 function bundle(): Promise<string> {
   const options: BuildOptions = {
-    entryPoints: [MAIN],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    tsconfig: TSCONFIG,
-    banner: {
-      js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);",
-    },
+    ...nodeBundleOptions({ entry: MAIN, tsconfig: TSCONFIG }),
     plugins: [ownImportMetaUrl],
-    logLevel: 'error',
   };
   return cachedBundleAsync({
     name: 'demo',

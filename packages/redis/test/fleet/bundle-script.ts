@@ -2,6 +2,7 @@ import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync } from 'esbuild';
 import { cachedBundle } from '../../../../test-support/cached-bundle.js';
+import { nodeBundleOptions } from '../../../../test-support/node-bundle-options.js';
 
 /** The package's tsconfig for scripts (decorators, the workspace's sources by path). */
 const TSCONFIG = fileURLToPath(new URL('../../tsconfig.cli.json', import.meta.url));
@@ -17,18 +18,7 @@ const LUA_SCRIPTS = fileURLToPath(new URL('../../src/scripts/', import.meta.url)
  * sources are unchanged (`cachedBundle`).
  */
 export function bundleScript(path: string): string {
-  const options: BuildOptions = {
-    entryPoints: [path],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    tsconfig: TSCONFIG,
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'error',
-  };
+  const options: BuildOptions = nodeBundleOptions({ entry: path, tsconfig: TSCONFIG });
   return cachedBundle({
     name: basename(path, '.ts'),
     outDir: OUT_DIR,

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync } from 'esbuild';
 import { cachedBundle } from '../../../../test-support/cached-bundle.js';
+import { nodeBundleOptions } from '../../../../test-support/node-bundle-options.js';
 
 /** The package's tsconfig (decorators, the workspace's sources by path). */
 const TSCONFIG = fileURLToPath(new URL('../../tsconfig.json', import.meta.url));
@@ -14,18 +15,10 @@ const OUT_DIR = fileURLToPath(new URL('../../node_modules/.cache/fence-tests/', 
  * children. Built once and kept while its sources are unchanged (`cachedBundle`).
  */
 function bundled(script: string): string {
-  const options: BuildOptions = {
-    entryPoints: [fileURLToPath(new URL(`./${script}`, import.meta.url))],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
+  const options: BuildOptions = nodeBundleOptions({
+    entry: fileURLToPath(new URL(`./${script}`, import.meta.url)),
     tsconfig: TSCONFIG,
-    banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
-    },
-    logLevel: 'error',
-  };
+  });
   return cachedBundle({
     name: script.replace(/\.ts$/, ''),
     outDir: OUT_DIR,
