@@ -1,5 +1,5 @@
 import type { BatchInstrument, ToolCall } from '@toolwaves/core';
-import type { Observable } from 'rxjs';
+import type { Observable, Observer, Subscription } from 'rxjs';
 import type { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import type { FailureGate } from './failure-policy.js';
@@ -12,6 +12,12 @@ export interface BatchStop {
   readonly outcome: 'cancelled' | 'aborted';
   readonly error: DispatchError;
 }
+
+/**
+ * What a call's events go to: an observer that is its own Subscription (a `Subscriber`, or what
+ * `operate` and `detached` make); unsubscribing it stops the call.
+ */
+export type CallSubscriber = Observer<DispatchEvent> & Subscription;
 
 /** What a call needs of its batch (the batch shell gives it; see `runBatch`). */
 export interface CallBatch {

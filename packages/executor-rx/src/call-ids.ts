@@ -48,9 +48,10 @@ export class CallIds {
   repeatOf(call: ToolCall, calls: readonly ToolCall[]): number | undefined {
     const { id } = call;
     const ids = this.#ids[id.charCodeAt(id.length - 1) & 31]!;
-    if (ids.has(id)) return calls.findIndex((c) => c.id === id);
+    // One lookup, not `has` then `add`: the id was seen when adding it leaves the size as it was.
+    const size = ids.size;
     ids.add(id);
-    return undefined;
+    return ids.size === size ? calls.findIndex((c) => c.id === id) : undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { AttemptEndInfo } from '@toolwaves/core';
-import { Observable, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
+import { Observable, type Subscription, type Unsubscribable } from 'rxjs';
 import {
   Attempt,
   AttemptContext,
@@ -9,7 +9,7 @@ import {
   startAttempt,
 } from './attempt/index.js';
 import { errorMessage } from './attempt-answer.js';
-import type { BatchStop, CallBatch, CallPlace } from './call-batch.js';
+import type { BatchStop, CallBatch, CallPlace, CallSubscriber } from './call-batch.js';
 import { repeatedCallEvents } from './call-ids.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -27,38 +27,57 @@ export function runCall(
   prepared: PreparedCall,
   place: CallPlace,
 ): Observable<DispatchEvent> {
-  return new Observable<DispatchEvent>((subscriber) => {
-    if (batch.failure !== undefined) return subscriber.complete();
-    const { repeatOf } = prepared;
-    if (repeatOf !== undefined) {
-      const { call, index } = prepared;
-      const now = batch.config.scheduler.now();
-      return repeatedCallEvents({ call, index, firstIndex: repeatOf, place, now }).subscribe(
-        subscriber,
-      );
-    }
-    const skip = batch.gate?.verdict(prepared.index);
-    if (skip === undefined) return new CallAttempts(batch, place, subscriber).start(prepared);
-    const { call, index, toolName } = prepared;
-    const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
-    const slot = { ...result, durationMs: 0 };
-    // The instrumentation sees a skipped call as an attempt that ended at once, never run.
-    const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
-    const { waitedFor, submitter } = place;
-    startAttempt({ batch, prepared, attempt: 1, waitedFor, submitter })?.end(end);
-    const edges = prepared.edges;
-    subscriber.next({
-      type: 'call-skipped',
-      wave: place.wave,
-      index,
-      toolCallId: call.id,
-      toolName,
-      ...skip,
-      result: slot,
-      ...(edges === undefined ? {} : { edges }),
-    });
+  return new Observable<DispatchEvent>((subscriber) =>
+    startCall(batch, prepared, place, subscriber),
+  );
+}
+
+/**
+ * Starts one call with `subscriber` as its subscriber: what subscribing to {@link runCall} does,
+ * for a schedule that starts its calls itself (`cappedWave`) and so makes no Observable per call.
+ */
+export function startCall(
+  batch: CallBatch,
+  prepared: PreparedCall,
+  place: CallPlace,
+  subscriber: CallSubscriber,
+): void {
+  if (batch.failure !== undefined) {
     subscriber.complete();
+    return;
+  }
+  const { repeatOf } = prepared;
+  if (repeatOf !== undefined) {
+    const { call, index } = prepared;
+    const now = batch.config.scheduler.now();
+    // Synchronous: it has completed the subscriber when it returns (nothing to tear down).
+    repeatedCallEvents({ call, index, firstIndex: repeatOf, place, now }).subscribe(subscriber);
+    return;
+  }
+  const skip = batch.gate?.verdict(prepared.index);
+  if (skip === undefined) {
+    new CallAttempts(batch, place, subscriber).start(prepared);
+    return;
+  }
+  const { call, index, toolName } = prepared;
+  const result = { toolCallId: call.id, toolName, content: skip.content, isError: true };
+  const slot = { ...result, durationMs: 0 };
+  // The instrumentation sees a skipped call as an attempt that ended at once, never run.
+  const end = { outcome: 'error', errorKind: 'skipped', result: slot, retried: false } as const;
+  const { waitedFor, submitter } = place;
+  startAttempt({ batch, prepared, attempt: 1, waitedFor, submitter })?.end(end);
+  const edges = prepared.edges;
+  subscriber.next({
+    type: 'call-skipped',
+    wave: place.wave,
+    index,
+    toolCallId: call.id,
+    toolName,
+    ...skip,
+    result: slot,
+    ...(edges === undefined ? {} : { edges }),
   });
+  subscriber.complete();
 }
 
 // The attempts of one call, one after another, until one concludes for good. It listens to the
@@ -74,7 +93,7 @@ class CallAttempts implements StagesEnd<Attempt, Concluded>, Unsubscribable {
   constructor(
     private readonly batch: CallBatch,
     private readonly place: CallPlace,
-    private readonly subscriber: Subscriber<DispatchEvent>,
+    private readonly subscriber: CallSubscriber,
   ) {}
 
   start(prepared: PreparedCall): void {
@@ -222,7 +241,7 @@ class CallAttempts implements StagesEnd<Attempt, Concluded>, Unsubscribable {
 class BatchStops {
   constructor(
     readonly calls: CallAttempts,
-    readonly destination: Subscriber<DispatchEvent>,
+    readonly destination: Subscription,
   ) {}
 
   next(stop: BatchStop): void {

@@ -10,13 +10,13 @@ import {
 } from '@toolwaves/planner';
 import { concatMap, from, Observable, type TeardownLogic } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
-import type { BatchSchedule, CallPlace, ScheduledBatch } from './call-batch.js';
+import type { BatchSchedule, CallPlace, CallSubscriber, ScheduledBatch } from './call-batch.js';
 import { cappedWave } from './capped-wave.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { limitedWave } from './limited-wave.js';
 import { operate } from './operate.js';
-import { runCall } from './run-call.js';
+import { runCall, startCall } from './run-call.js';
 
 // A batch in waves (parallel mode, or one call per wave: sequential), one schedule of the batch
 // shell (`runBatch`); the other is the ready queue (`scheduleReadyCalls`).
@@ -56,14 +56,13 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
     },
   };
   const waited = batch.instrument === undefined ? undefined : waitsOf();
+  // Where a call runs: its wave's place, with what it waited for (for the instrumentation).
+  const placed = (index: number, place: CallPlace): CallPlace =>
+    waited === undefined ? place : { ...place, waitedFor: waited[index]! };
   // A call's events. Not through `unnested`: the wave that runs it is, and a wave starts the calls
   // that end at once in a loop, not a deeper stack (`cappedWave`, `limitedWave`).
-  const call = (index: number, place: CallPlace): Observable<DispatchEvent> =>
-    runCall(
-      batch,
-      batch.prepared.call(index),
-      waited === undefined ? place : { ...place, waitedFor: waited[index]! },
-    );
+  const startIn = (index: number, place: CallPlace, subscriber: CallSubscriber): void =>
+    startCall(batch, batch.prepared.call(index), placed(index, place), subscriber);
   // A wave's events: `wave-start`, its calls' (one, or under the cap), then `wave-end` unless the
   // batch failed meanwhile (one Observable, not a concat: sequential is a wave a call).
   const wave = (calls: Wave['calls'], position: number): Observable<DispatchEvent> =>
@@ -77,18 +76,6 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
       };
       subscriber.next({ type: 'wave-start', wave: position, calls });
       if (subscriber.closed) return;
-      const body =
-        pool !== undefined
-          ? limitedWave({
-              calls,
-              cap,
-              limits: pool,
-              weightsOf: (index) => batch.prepared.limits(index).local,
-              run: (index, limitWaits) => call(index, { ...place, limitWaits }),
-            })
-          : calls.length === 1
-            ? call(calls[0]!, place)
-            : cappedWave({ calls, cap, run: (index) => call(index, place) });
       // Tied to the wave before it is subscribed: an unsubscribe in a synchronous stage stops it.
       const events = operate<DispatchEvent>({
         destination: subscriber,
@@ -99,7 +86,24 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
           subscriber.complete();
         },
       });
-      body.subscribe(events);
+      if (pool !== undefined) {
+        limitedWave({
+          calls,
+          cap,
+          limits: pool,
+          weightsOf: (index) => batch.prepared.limits(index).local,
+          run: (index, limitWaits) =>
+            runCall(batch, batch.prepared.call(index), placed(index, { ...place, limitWaits })),
+        }).subscribe(events);
+      } else if (calls.length === 1) {
+        startIn(calls[0]!, place, events);
+      } else {
+        cappedWave({
+          calls,
+          cap,
+          start: (index, observer) => startIn(index, place, observer),
+        }).subscribe(events);
+      }
     });
   return {
     start,

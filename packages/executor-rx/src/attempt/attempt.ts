@@ -4,7 +4,7 @@ import type {
   AttemptStartInfo,
   ToolResult,
 } from '@toolwaves/core';
-import type { Subscriber } from 'rxjs';
+import type { Observer } from 'rxjs';
 import type { AttemptAnswer } from '../attempt-answer.js';
 import type { CallBatch, CallPlace } from '../call-batch.js';
 import type {
@@ -31,7 +31,7 @@ export interface AttemptOptions {
   readonly attempt: number;
   /** When the attempt became ready (its `waitMs` counts from here). */
   readonly readyAt: number;
-  readonly events: Subscriber<DispatchEvent>;
+  readonly events: Observer<DispatchEvent>;
 }
 
 /** One attempt of one call. */
@@ -54,7 +54,7 @@ export class Attempt {
   toolStarted = false;
   /** Its fleet grant was lost while its tool ran, and why. */
   leaseLost: { readonly reason: unknown } | undefined = undefined;
-  readonly #events: Subscriber<DispatchEvent>;
+  readonly #events: Observer<DispatchEvent>;
   /** The instrumentation's view of the attempt (`granted`, `run`) until it ended, if any. */
   instrument: AttemptInstrument | undefined;
 
