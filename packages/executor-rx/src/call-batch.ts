@@ -1,5 +1,6 @@
 import type { BatchInstrument, ToolCall } from '@toolwaves/core';
 import type { Observable, Observer, Subscription } from 'rxjs';
+import type { BatchClock } from './batch-clock.js';
 import type { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import type { FailureGate } from './failure-policy.js';
@@ -22,6 +23,8 @@ export type CallSubscriber = Observer<DispatchEvent> & Subscription;
 /** What a call needs of its batch (the batch shell gives it; see `runBatch`). */
 export interface CallBatch {
   readonly config: DispatcherConfig;
+  /** The dispatcher's clock as the batch reads it (an attempt's beginning: `began`). */
+  readonly clock: BatchClock;
   /** The batch's calls (a stream's grow as they arrive), to name the calls waited for. */
   readonly calls: readonly ToolCall[];
   readonly startedAt: number;

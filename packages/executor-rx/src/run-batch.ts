@@ -11,6 +11,7 @@ import {
   tap,
   throwError,
 } from 'rxjs';
+import { BatchClock } from './batch-clock.js';
 import type { BatchSchedule, BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
 import type { DispatchEvent } from './dispatch-event.js';
@@ -54,6 +55,7 @@ export function runBatch(options: RunBatchOptions): Observable<DispatchEvent> {
 /** The state of one run of {@link runBatch}: what its calls see of it ({@link CallBatch}). */
 class BatchRun implements ScheduledBatch {
   readonly config: DispatcherConfig;
+  readonly clock: BatchClock;
   readonly calls: ToolCall[];
   readonly startedAt: number;
   readonly instrument: BatchInstrument | undefined;
@@ -120,6 +122,15 @@ class BatchRun implements ScheduledBatch {
       }),
     );
     this.#instrument = this.instrument;
+    // Quiet: nothing but the dispatcher's code runs between an answer and the next call's start.
+    this.clock = new BatchClock({
+      scheduler: config.scheduler,
+      quiet:
+        !this.startsSeen &&
+        config.postHooks.length === 0 &&
+        config.recovery === undefined &&
+        this.instrument === undefined,
+    });
     // The schedule (planned now: its events run once subscribed), and the failure policy built
     // from the dependencies it returned.
     const whole = this.#whole !== undefined;

@@ -144,7 +144,15 @@ class CallAttempts implements StagesEnd<Attempt, Concluded>, Unsubscribable {
       const outcome = answer.isError ? 'error' : 'ok';
       attempt.endEvent(outcome, concluded.content, result.durationMs, result);
       this.#end();
-      this.subscriber.complete();
+      // The call's end may start the next call in this step: it begins when this answer came.
+      const { clock } = this.batch;
+      const answeredAt = attempt.answeredAt;
+      if (answeredAt !== undefined) clock.hand(answeredAt);
+      try {
+        this.subscriber.complete();
+      } finally {
+        clock.drop();
+      }
       return;
     }
     const result = attempt.resultOf(answer, answer.content);

@@ -86,25 +86,35 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
           subscriber.complete();
         },
       });
-      if (pool !== undefined) {
-        limitedWave({
-          calls,
-          cap,
-          limits: pool,
-          weightsOf: (index) => batch.prepared.limits(index).local,
-          run: (index, limitWaits) =>
-            runCall(batch, batch.prepared.call(index), placed(index, { ...place, limitWaits })),
-        }).subscribe(events);
-      } else if (calls.length === 1) {
-        startIn(calls[0]!, place, events);
-      } else {
-        cappedWave({
-          calls,
-          cap,
-          start: (index, observer) => startIn(index, place, observer),
-        }).subscribe(events);
+      // Its first call begins when the wave did (`BatchClock`).
+      batch.clock.hand(place.readyAt);
+      try {
+        startCalls(calls, place, events);
+      } finally {
+        batch.clock.drop();
       }
     });
+  // A wave's calls: one, or under the cap (and the named limits, when the Dispatcher has them).
+  const startCalls = (calls: Wave['calls'], place: CallPlace, events: CallSubscriber): void => {
+    if (pool !== undefined) {
+      limitedWave({
+        calls,
+        cap,
+        limits: pool,
+        weightsOf: (index) => batch.prepared.limits(index).local,
+        run: (index, limitWaits) =>
+          runCall(batch, batch.prepared.call(index), placed(index, { ...place, limitWaits })),
+      }).subscribe(events);
+    } else if (calls.length === 1) {
+      startIn(calls[0]!, place, events);
+    } else {
+      cappedWave({
+        calls,
+        cap,
+        start: (index, observer) => startIn(index, place, observer),
+      }).subscribe(events);
+    }
+  };
   return {
     start,
     events: from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),

@@ -48,6 +48,7 @@ export class Attempt {
   #fleetWaitMs = 0;
   #fleetAskedAt: number | undefined;
   #durationMs = 0;
+  #answeredAt: number | undefined = undefined;
   /** A `call-start` was emitted and its `call-end` not yet. */
   open = false;
   /** Its tool was started (its answer then goes through post hooks and the health record). */
@@ -67,7 +68,8 @@ export class Attempt {
     this.readyAt = options.readyAt;
     this.#events = options.events;
     this.context = new AttemptContext(prepared.call.id, options.attempt);
-    this.#beganAt = batch.config.scheduler.now();
+    // Handed the time just read when it begins in the step of the answer that freed its slot.
+    this.#beganAt = batch.clock.began();
     // Waiting for earlier calls: since the call arrived (eager, streams) or the batch began.
     this.#keyWaitMs =
       options.attempt === 1 ? this.#beganAt - (place.arrivedAt ?? batch.startedAt) : 0;
@@ -126,7 +128,14 @@ export class Attempt {
 
   /** Its answer came (the tool's or an early one): its duration. */
   answered(): void {
-    this.#durationMs = this.now() - this.#beganAt;
+    const now = this.now();
+    this.#answeredAt = now;
+    this.#durationMs = now - this.#beganAt;
+  }
+
+  /** When its answer came, once it did. */
+  get answeredAt(): number | undefined {
+    return this.#answeredAt;
   }
 
   now(): number {
