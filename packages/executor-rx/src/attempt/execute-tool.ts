@@ -1,11 +1,5 @@
 import type { AttemptInstrument, CoordinationGrant, ToolContext } from '@toolwaves/core';
-import {
-  Observable,
-  type Subscriber,
-  type Subscription,
-  type TeardownLogic,
-  type Unsubscribable,
-} from 'rxjs';
+import type { Subscription } from 'rxjs';
 import {
   type AttemptAnswer,
   answerOf,
@@ -18,21 +12,24 @@ import type { ToolExecute } from '../prepared-call.js';
 import { type Answered, type Granted, type ToolInput, toolAnswered } from './answered.js';
 import type { Attempt } from './attempt.js';
 import { AttemptContext } from './attempt-context.js';
+import { type StageObserver, StageWork } from './stage-run.js';
 
 /**
  * Stage 5: the attempt's `call-start`, then the tool runs (inside the instrumentation's `run`, in
  * the submitter's async context) with the attempt's own signal, racing a lost lease; stopped
  * (timeout, cancellation, a lost lease), a tool still running outlives the attempt until it
- * settles, holding its keys and its grant.
+ * settles, holding its keys and its grant. Work the attempt's stage run starts itself (or, under a
+ * timeout or after a grant, through `stageWorkObservable`).
  */
-export function executeTool(attempt: Attempt, granted: Granted): Observable<Answered> {
-  return new Observable<Answered>((subscriber) =>
-    new ToolRun(attempt, granted.grant, subscriber).start(granted),
-  );
+export function executeTool(attempt: Attempt, granted: Granted): StageWork<Answered> {
+  return new ToolRun(attempt, granted);
 }
 
 /** One run of a tool (a class: its callbacks are made once per run, not per closure). */
-class ToolRun implements Unsubscribable {
+class ToolRun extends StageWork<Answered> {
+  #observer: StageObserver<Answered> | undefined;
+  /** It was stopped (unsubscribed): it hands nothing on. */
+  #stopped = false;
   #settled = false;
   #output: PromiseLike<unknown> | undefined;
   /** Whether the tool marked its effect committed (with a grant only). */
@@ -41,24 +38,29 @@ class ToolRun implements Unsubscribable {
   #lostWait: Subscription | undefined;
   /** Listens for the grant's loss while the tool runs (with a grant only). */
   #onLost: (() => void) | undefined;
+  private readonly grant: CoordinationGrant | undefined;
 
   constructor(
     private readonly attempt: Attempt,
-    private readonly grant: CoordinationGrant | undefined,
-    private readonly subscriber: Subscriber<Answered>,
-  ) {}
+    private readonly input: Granted,
+  ) {
+    super();
+    this.grant = input.grant;
+  }
 
-  start(input: ToolInput): TeardownLogic {
+  start(observer: StageObserver<Answered>): void {
+    this.#observer = observer;
     const attempt = this.attempt;
     const grant = this.grant;
+    const input: ToolInput = this.input;
     const { toolName, givenExecute } = attempt.prepared;
     // Its `call-start` before the tool runs, once its keys and grant are held (`fleetWaitMs` is
     // known): an observer that must act before a tool runs (a write-ahead journal, an approval
     // UI, a span) can. One that stops the batch on seeing it stops the tool before it starts.
     attempt.emitStart();
-    if (this.subscriber.closed) {
+    if (this.#stopped) {
       if (grant !== undefined) giveBack(grant);
-      return undefined;
+      return;
     }
     const context = attempt.context;
     if (grant !== undefined) this.#committed = AttemptContext.granted(context, grant.fencingToken);
@@ -79,13 +81,18 @@ class ToolRun implements Unsubscribable {
       output = attempt.place.submitter(execute, input, context, givenExecute, instrument);
     } catch (error) {
       this.#answered(thrownAnswer(toolName, error));
-      return undefined;
+      return;
     }
     if (!isPromiseLike(output)) {
       this.#answered(answerOf(toolName, output));
-      return undefined;
+      return;
     }
     this.#output = output;
+    // Stopped while the tool ran synchronously: it outlives the attempt at once.
+    if (this.#stopped) {
+      this.#outlive();
+      return;
+    }
     if (grant !== undefined) {
       const onLost = (): void => this.#lost(); // none without a grant
       this.#onLost = onLost;
@@ -95,12 +102,12 @@ class ToolRun implements Unsubscribable {
       (value) => this.#settle(value, false),
       (error: unknown) => this.#settle(error, true),
     );
-    // The run is its own teardown (no closure made per run).
-    return this;
   }
 
   /** Its attempt ended or was stopped: a tool still running outlives it. */
   unsubscribe(): void {
+    if (this.#stopped) return;
+    this.#stopped = true;
     if (this.#onLost !== undefined) this.grant?.lost.removeEventListener('abort', this.#onLost);
     this.#lostWait?.unsubscribe();
     this.#outlive();
@@ -109,12 +116,18 @@ class ToolRun implements Unsubscribable {
   #answered(answer: AttemptAnswer): void {
     this.#settled = true;
     if (this.grant !== undefined) giveBack(this.grant);
-    this.subscriber.next(toolAnswered(answer));
-    this.subscriber.complete();
+    this.#handOn(toolAnswered(answer));
+  }
+
+  #handOn(answered: Answered): void {
+    if (this.#stopped) return;
+    const observer = this.#observer!;
+    observer.next(answered);
+    observer.complete();
   }
 
   #settle(outcome: unknown, threw: boolean): void {
-    if (this.subscriber.closed) return;
+    if (this.#stopped) return;
     const toolName = this.attempt.prepared.toolName;
     const lost = this.attempt.leaseLost;
     if (lost !== undefined) {
@@ -137,11 +150,7 @@ class ToolRun implements Unsubscribable {
     attempt.leaseLost = { reason };
     AttemptContext.abort(attempt.context, reason ?? new Error('lease lost'));
     const toolName = attempt.prepared.toolName;
-    const unknown = (): void => {
-      if (this.subscriber.closed) return;
-      this.subscriber.next(toolAnswered(outcomeUnknownAnswer(toolName, reason)));
-      this.subscriber.complete();
-    };
+    const unknown = (): void => this.#handOn(toolAnswered(outcomeUnknownAnswer(toolName, reason)));
     if (this.#committed?.() !== true) {
       unknown();
       return;
@@ -151,9 +160,11 @@ class ToolRun implements Unsubscribable {
       this.#lostWait = scheduler.schedule(unknown, settleTimeoutMs);
   }
 
-  /** Answered without its tool (timeout, lost lease, stop): the tool outlives the attempt. */
+  /** Answered without its tool (timeout, lost lease, stop): a tool still running outlives the
+   * attempt (one that never started, or returned at once, has nothing to outlive). */
   #outlive(): void {
-    if (this.#settled) return;
+    const output = this.#output;
+    if (this.#settled || output === undefined) return;
     const attempt = this.attempt;
     AttemptContext.abort(attempt.context, attempt.batch.failure ?? new Error('stopped'));
     const { call, toolName } = attempt.prepared;
@@ -163,7 +174,7 @@ class ToolRun implements Unsubscribable {
       toolName,
       grant: this.grant,
     });
-    this.#output?.then(
+    output.then(
       () => hold.settled(),
       () => hold.settled(),
     );

@@ -14,7 +14,13 @@ import { keysClear } from './keys-clear.js';
 import { postHooks, recordHealth } from './post-hooks.js';
 import { preHooks } from './pre-hooks.js';
 import { type Concluded, finish, recover } from './recovery.js';
-import { type Stage, StageRun, type StagesEnd } from './stage-run.js';
+import {
+  type Stage,
+  StageRun,
+  type StagesEnd,
+  type StageWork,
+  stageWorkObservable,
+} from './stage-run.js';
 import { underTimeout } from './under-timeout.js';
 import { validate } from './validate.js';
 
@@ -93,14 +99,18 @@ function keysClearStage(
 function grantedRunStage(
   staged: Staged<ToolInput>,
   attempt: Attempt,
-): Observable<Answered> | Answered {
+): StageWork<Answered> | Observable<Answered> | Answered {
   if (isAnswered(staged)) return staged;
+  const { coordinator, timeoutMs } = attempt.batch.config;
+  // No grant to wait for (stage 4 hands the input on as it is) and no timeout to race: the tool's
+  // run is started by the attempt's stage run itself, no Observable made for it.
+  if (coordinator === undefined && timeoutMs === undefined) return executeTool(attempt, staged);
   return underTimeout(attempt, lifted(andThen(fleetGrant(attempt, staged), executeStage, attempt)));
 }
 
-/** Stage 5. */
+/** Stage 5, composed with the grant and the timeout. */
 function executeStage(staged: Staged<Granted>, attempt: Attempt): Observable<Answered> | Answered {
-  return isAnswered(staged) ? staged : executeTool(attempt, staged);
+  return isAnswered(staged) ? staged : stageWorkObservable(executeTool(attempt, staged));
 }
 
 /** Stages 6 to 8, once the answer came: one step when none of them waits for anything. */

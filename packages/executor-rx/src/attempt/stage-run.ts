@@ -1,10 +1,40 @@
-import { isObservable, type Subscription, type Unsubscribable } from 'rxjs';
+import { isObservable, Observable, type Subscription, type Unsubscribable } from 'rxjs';
 import { detached } from '../operate.js';
+
+/** What a {@link StageWork} hands its one value (or its error) to, then completes. */
+export interface StageObserver<T> {
+  next(value: T): void;
+  error(error: unknown): void;
+  complete(): void;
+}
+
+/**
+ * A stage's work that its {@link StageRun} starts itself, as the work's observer: nothing is made
+ * or subscribed for it but the work (no Observable, no observer, no teardown list). The tool's run
+ * is one (`executeTool`): one per attempt of every call. Started once; `unsubscribe` stops it,
+ * before or after it started (then it hands nothing on).
+ */
+export abstract class StageWork<T> implements Unsubscribable {
+  abstract start(observer: StageObserver<T>): void;
+  abstract unsubscribe(): void;
+}
+
+/**
+ * `work` as a cold Observable, where a stage composes it with others (a race with the timeout,
+ * the grant before it): subscribed once, it starts the work, which the subscriber's unsubscription
+ * stops (tied before it starts: a stop while it starts reaches it).
+ */
+export function stageWorkObservable<T>(work: StageWork<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    subscriber.add(work);
+    work.start(subscriber);
+  });
+}
 
 /**
  * One stage of an attempt: what the stage before it handed on (the first stage gets
  * `undefined`) and the attempt, to the value it hands on — at once, or as an Observable that
- * emits exactly that one value (or errors).
+ * emits exactly that one value (or errors), or as a {@link StageWork} that hands it on.
  */
 export type Stage<A> = (staged: never, attempt: A) => unknown;
 
@@ -35,11 +65,11 @@ export interface StagesEnd<A, R> {
  * run.start();
  * ```
  */
-export class StageRun<A, R> implements Unsubscribable {
+export class StageRun<A, R> implements Unsubscribable, StageObserver<unknown> {
   /** The next stage to run. */
   #position = 0;
-  /** The observer of the stage it waits for, if any. */
-  #waiting: Subscription | undefined;
+  /** The observer (or the work) of the stage it waits for, if any. */
+  #waiting: Subscription | StageWork<unknown> | undefined;
   #stopped = false;
 
   constructor(
@@ -67,6 +97,9 @@ export class StageRun<A, R> implements Unsubscribable {
     this.end.failed(this.attempt, error);
   }
 
+  /** A stage's work completed after handing its value on: nothing to do (it was unsubscribed). */
+  complete(): void {}
+
   /** Stops it: the stage it waits for is unsubscribed, and no further stage begins. */
   unsubscribe(): void {
     this.#stopped = true;
@@ -82,6 +115,18 @@ export class StageRun<A, R> implements Unsubscribable {
       const stage = stages[this.#position] as (staged: unknown, attempt: A) => unknown;
       this.#position += 1;
       const result = stage(value, attempt);
+      if (result instanceof StageWork) {
+        // Kept before it starts, as an observer would be: a stop while it starts reaches it.
+        this.#waiting = result;
+        try {
+          result.start(this);
+        } catch (error) {
+          // What subscribing to it as an Observable would do: the error of the stage it waits
+          // for (one that came after it handed its value on reaches nobody).
+          if (this.#waiting === result) this.error(error);
+        }
+        return;
+      }
       if (isObservable(result)) {
         // Kept before it is subscribed: a stop reaches a stage that answers at once. Tied to
         // nothing: the call's attempts, which its stop reaches, stop this run and so the stage.
