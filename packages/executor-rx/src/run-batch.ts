@@ -1,16 +1,6 @@
 import type { BatchEndInfo, BatchInstrument, ToolCall, ToolResult } from '@toolwaves/core';
 import { followsByEdge } from '@toolwaves/planner';
-import {
-  concat,
-  defer,
-  Observable,
-  of,
-  Subject,
-  type Subscriber,
-  type TeardownLogic,
-  tap,
-  throwError,
-} from 'rxjs';
+import { Observable, Subject, type Subscriber, type TeardownLogic, tap } from 'rxjs';
 import { BatchClock } from './batch-clock.js';
 import type { BatchSchedule, BatchStop, ScheduledBatch } from './call-batch.js';
 import { DispatchError } from './dispatch-error.js';
@@ -174,7 +164,16 @@ class BatchRun implements ScheduledBatch {
       destination: this.#subscriber,
       next: (event) => this.#subscriber.next(this.#collect(event)),
       error: (error: unknown) => this.#end(outcomeOf(error), error),
-      complete: () => this.#subscriber.complete(),
+      // The calls' events are over: `batch-end`, or the batch's hard error.
+      complete: () => {
+        const failure = this.failure;
+        if (failure !== undefined) {
+          this.#end(outcomeOf(failure), failure);
+          return;
+        }
+        this.#subscriber.next(this.#batchEnd());
+        this.#subscriber.complete();
+      },
       finalize: () => {
         if (this.#finished || this.failure !== undefined) return;
         this.failure = new DispatchError({
@@ -183,13 +182,10 @@ class BatchRun implements ScheduledBatch {
         });
       },
     });
-    concat(
-      of<DispatchEvent>(schedule.start),
-      schedule.events,
-      defer(() =>
-        this.failure === undefined ? of(this.#batchEnd()) : throwError(() => this.failure),
-      ),
-    ).subscribe(calls);
+    // `batch-start`, then the calls' events straight to `calls` (not through a `concat`: one
+    // subscriber less that each call's events pass).
+    calls.next(schedule.start);
+    if (!calls.closed) schedule.events.subscribe(calls);
     return () => {
       signal?.removeEventListener('abort', onAbort);
       this.#endInstrument('cancelled', this.failure);
