@@ -8,13 +8,14 @@ import {
   verifyPlan,
   type Wave,
 } from '@toolwaves/planner';
-import { concatMap, from, Observable, type TeardownLogic } from 'rxjs';
+import { Observable } from 'rxjs';
 import { errorMessage } from './attempt-answer.js';
 import type { BatchSchedule, CallPlace, CallSubscriber, ScheduledBatch } from './call-batch.js';
 import { cappedWave } from './capped-wave.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
 import { limitedWave } from './limited-wave.js';
+import { oneAfterAnother } from './one-after-another.js';
 import { operate } from './operate.js';
 import { runCall, startCall } from './run-call.js';
 
@@ -59,8 +60,8 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
   // Where a call runs: its wave's place, with what it waited for (for the instrumentation).
   const placed = (index: number, place: CallPlace): CallPlace =>
     waited === undefined ? place : { ...place, waitedFor: waited[index]! };
-  // A call's events. Not through `unnested`: the wave that runs it is, and a wave starts the calls
-  // that end at once in a loop, not a deeper stack (`cappedWave`, `limitedWave`).
+  // A call's events. The waves run one after another, and a wave starts the calls that end at
+  // once, in loops, not a deeper stack (`oneAfterAnother`, `cappedWave`, `limitedWave`).
   const startIn = (index: number, place: CallPlace, subscriber: CallSubscriber): void =>
     startCall(batch, batch.prepared.call(index), placed(index, place), subscriber);
   // A wave's events: `wave-start`, its calls' (one, or under the cap), then `wave-end` unless the
@@ -117,7 +118,9 @@ export function scheduleWaves(batch: ScheduledBatch): BatchSchedule {
   };
   return {
     start,
-    events: from(plan.waves).pipe(concatMap((w, position) => unnested(wave(w.calls, position)))),
+    events: oneAfterAnother(plan.waves.length, (position) =>
+      wave(plan.waves[position]!.calls, position),
+    ),
     dependenciesOf: (index) => conflictsOf()[index]!.filter((i) => i < index),
     waveCount: plan.waves.length,
   };
@@ -176,31 +179,5 @@ function earlierWaveConflicts(nodes: readonly PlanNode[], plan: Plan): (readonly
       if (waveOf[i]! < waveOf[index]! && conflicts(nodes[i]!, node)) earlier.push(i);
     }
     return earlier;
-  });
-}
-
-/** How many subscriptions through {@link unnested} may nest in one synchronous stack. */
-const MAX_NESTED = 32;
-let nested = 0;
-
-// `source`, subscribed at once, or after a microtask when MAX_NESTED such subscriptions are
-// already nested in the stack (long runs of synchronous calls would overflow it).
-function unnested<T>(source: Observable<T>): Observable<T> {
-  return new Observable<T>((subscriber) => {
-    if (nested < MAX_NESTED) {
-      nested += 1;
-      try {
-        return source.subscribe(subscriber);
-      } finally {
-        nested -= 1;
-      }
-    }
-    let teardown: TeardownLogic;
-    queueMicrotask(() => {
-      if (!subscriber.closed) teardown = source.subscribe(subscriber);
-    });
-    return () => {
-      if (teardown !== undefined && typeof teardown !== 'function') teardown.unsubscribe();
-    };
   });
 }
