@@ -1,10 +1,8 @@
 import {
   type CallExplanation,
-  conflicts,
   type ExplainPlanOptions,
   explainPlan,
   type Plan,
-  type PlanNode,
   verifyPlan,
   type Wave,
 } from '@toolwaves/planner';
@@ -14,6 +12,7 @@ import type { BatchSchedule, CallPlace, CallSubscriber, ScheduledBatch } from '.
 import { cappedWave } from './capped-wave.js';
 import { DispatchError } from './dispatch-error.js';
 import type { BatchStartEvent, DispatchEvent } from './dispatch-event.js';
+import { earlierWaveConflicts } from './earlier-wave-conflicts.js';
 import { limitedWave } from './limited-wave.js';
 import { oneAfterAnother } from './one-after-another.js';
 import { operate } from './operate.js';
@@ -165,19 +164,4 @@ function planWaves(batch: ScheduledBatch): Plan {
     });
   }
   return plan;
-}
-
-/** Per call, the calls it conflicts with that the plan ran in an earlier wave. */
-function earlierWaveConflicts(nodes: readonly PlanNode[], plan: Plan): (readonly number[])[] {
-  const waveOf: number[] = [];
-  plan.waves.forEach((wave, position) => {
-    for (const index of wave.calls) waveOf[index] = position;
-  });
-  return nodes.map((node, index) => {
-    const earlier: number[] = [];
-    for (let i = 0; i < nodes.length; i++) {
-      if (waveOf[i]! < waveOf[index]! && conflicts(nodes[i]!, node)) earlier.push(i);
-    }
-    return earlier;
-  });
 }
