@@ -133,6 +133,8 @@ function checkConflicts(
     const node = nodes[call]!;
     const w = waveOf[call]!;
     if (w === -1 || !node.parallelizable) continue;
+    // A keyless call (the usual safe tool) has no access to check or record: no list is made.
+    if (node.resourceKey === undefined && node.access === undefined) continue;
     const own = accessesOf(node);
     keyNodes.length = 0;
     latest.clear();
