@@ -18,10 +18,18 @@ export function declarationsOf(
 ): Declarations {
   if (tool === undefined) return UNKNOWN_TOOL;
   if (validation?.ok !== true) return INVALID_INPUT;
-  return readDeclarations(tool, validation.value, {
-    accessesWhenUnsafe: !fleetExclusiveForUnsafe,
-  });
+  // One of two options objects made once, not one per call.
+  return readDeclarations(
+    tool,
+    validation.value,
+    fleetExclusiveForUnsafe ? UNSAFE_HOLD_ALL : UNSAFE_HOLD_DECLARED,
+  );
 }
+
+/** An unsafe call holds the namespace fleet-wide: its key and accesses are not read. */
+const UNSAFE_HOLD_ALL = { accessesWhenUnsafe: false } as const;
+/** An unsafe call holds what it declares fleet-wide: its key and accesses are read too. */
+const UNSAFE_HOLD_DECLARED = { accessesWhenUnsafe: true } as const;
 
 const UNKNOWN_TOOL = unreadableDeclarations('unknown_tool');
 const INVALID_INPUT = unreadableDeclarations('invalid_input');
