@@ -1,6 +1,6 @@
 import { assertNode, assertNodeList, isWriteAccess } from './assert-nodes.js';
-import { LatestWaveIndex } from './latest-wave-index.js';
-import { type PlainKeysPlaced, placePlainKeys } from './plain-key-fit.js';
+import { LatestWaveIndex, later } from './latest-wave-index.js';
+import { type PlainKeysPlaced, PREFIX, placePlainKeys } from './plain-key-fit.js';
 import type { FirstFitOptions, Plan, PlanNode } from './types.js';
 import { WavePlacement } from './wave-placement.js';
 
@@ -39,7 +39,8 @@ function placeAccesses(
   // The fast path's keys are writes that overlap no other key: the latest wave holding each is
   // all the index needs of them (it keeps only the latest wave per key and mode).
   for (const key in plain.keyIds) {
-    index.record(index.idOf(key), true, plain.latestWave[plain.keyIds[key]!]!);
+    const id = plain.keyIds[key]!;
+    if (id !== PREFIX) index.record(index.idOf(key), true, plain.latestWave[id]!);
   }
   const { waveOf } = placement;
   // Scratch: the current call's accesses, each its key's number × 2, + 1 for a write.
@@ -67,8 +68,7 @@ function placeAccesses(
     }
     let after = -1;
     for (let a = 0; a < held; a++) {
-      const latest = index.latest(accesses[a]! >> 1, (accesses[a]! & 1) === 1);
-      if (latest > after) after = latest;
+      after = later(after, index.latest(accesses[a]! >> 1, (accesses[a]! & 1) === 1));
     }
 
     if (node.afterPrevious !== undefined) after = Math.max(after, placement.latest);
