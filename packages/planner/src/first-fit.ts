@@ -1,5 +1,6 @@
 import { assertNode, assertNodeList, isWriteAccess } from './assert-nodes.js';
-import { LatestWaveIndex, later } from './latest-wave-index.js';
+import { later } from './later.js';
+import { LatestWaveIndex } from './latest-wave-index.js';
 import { type PlainKeysPlaced, PREFIX, placePlainKeys } from './plain-key-fit.js';
 import type { FirstFitOptions, Plan, PlanNode } from './types.js';
 import { WavePlacement } from './wave-placement.js';

@@ -1,3 +1,5 @@
+import { later } from './later.js';
+
 /** Numbers per key in `records`: its nearest ancestor that is a key, then the four latest waves. */
 const STRIDE = 5;
 const PARENT = 0;
@@ -162,14 +164,4 @@ export class LatestWaveIndex {
     records[id * STRIDE + BELOW_WRITE] = write;
     records[id * STRIDE + BELOW_READ] = read;
   }
-}
-
-/**
- * The later of two waves (numbers from -1 up), without a branch: which one is later depends on
- * the batch, so the CPU would guess a branch wrong about as often as right, and pay for it each
- * time (a third of first-fit's time with access lists went there).
- */
-export function later(a: number, b: number): number {
-  const d = a - b;
-  return a - (d & (d >> 31));
 }
