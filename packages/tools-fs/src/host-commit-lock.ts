@@ -104,14 +104,24 @@ export class HostCommitLock {
       intent.yieldTurn();
       throw error;
     }
-    if (waiting === undefined) return () => intent.yieldTurn();
+    if (waiting === undefined) return () => this.#release(intent, beacon);
     return waiting.then(
-      () => () => intent.yieldTurn(),
+      () => () => this.#release(intent, beacon),
       (error: unknown) => {
         intent.yieldTurn();
         throw error;
       },
     );
+  }
+
+  /**
+   * Ends a commit's intent. When the folder's listing (taken after the intent was written)
+   * showed no other process, its slot is rewritten a moment later rather than now: nobody else
+   * can be reading it, and a process that arrives meanwhile is answered by the beacon, which
+   * rewrites it first (see `FenceBeacon.deactivate`).
+   */
+  #release(intent: CommitIntent, beacon: FenceBeacon): void {
+    intent.yieldTurn({ lazily: soleSince(this.#folder, beacon.id) !== undefined });
   }
 
   /**
