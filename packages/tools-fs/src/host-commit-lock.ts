@@ -6,7 +6,7 @@ import { FenceBeacon } from './fence-beacon.js';
 import { commitBlocked } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { describeHolder } from './process-identity.js';
-import { listSlots, soleSince } from './slot-listing.js';
+import { listedAlone, listSlots, soleSince } from './slot-listing.js';
 
 /** How long to wait before looking again at a peer whose connection queue is full. */
 const BUSY_RETRY_MS = 5;
@@ -117,11 +117,11 @@ export class HostCommitLock {
   /**
    * Ends a commit's intent. When the folder's listing (taken after the intent was written)
    * showed no other process, its slot is rewritten a moment later rather than now: nobody else
-   * can be reading it, and a process that arrives meanwhile is answered by the beacon, which
+   * was reading it, and a process that arrives meanwhile is answered by the beacon, which
    * rewrites it first (see `FenceBeacon.deactivate`).
    */
   #release(intent: CommitIntent, beacon: FenceBeacon): void {
-    intent.yieldTurn({ lazily: soleSince(this.#folder, beacon.id) !== undefined });
+    intent.yieldTurn({ lazily: listedAlone(this.#folder, beacon.id) });
   }
 
   /**

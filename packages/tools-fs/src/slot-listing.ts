@@ -36,6 +36,12 @@ interface Listing {
    */
   readonly settled: boolean;
   readonly beacons: readonly string[];
+  /**
+   * The caller's look at the folder this listing was read or confirmed with: a second call with
+   * the same look (the same `Stats` object, taken once) answers this listing again, as of that
+   * look, without reading the folder again.
+   */
+  looked?: Stats | undefined;
 }
 
 /** How long after a change of this folder a listing of it may be reused. */
@@ -68,6 +74,16 @@ export function soleSince(folder: FenceFolder, beacon: string): number | undefin
 }
 
 /**
+ * Whether the last {@link listSlots} of `folder` found no slot but `beacon`'s, settled or not:
+ * a listing read right after a change tells who was there when it was read, though not that
+ * nobody came and went since an earlier one (see {@link soleSince} for that).
+ */
+export function listedAlone(folder: FenceFolder, beacon: string): boolean {
+  const listing = listings.get(folder.dir);
+  return listing !== undefined && listing.beacons.length === 1 && listing.beacons[0] === beacon;
+}
+
+/**
  * The beacon ids of the slots in a fence folder (`b-<id>.slot`), as they are now. The folder is
  * read again only when it changed since the last listing (its inode, modification and change
  * times, size), or when that listing was taken too soon after a change to tell (see
@@ -89,6 +105,8 @@ export function listSlots(
     throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
   }
   const last = listings.get(folder.dir);
+  // asked again with the same look (a claim's two questions): the same answer, as of that look
+  if (options.looked !== undefined && last?.looked === options.looked) return last.beacons;
   const now = Date.now();
   if (
     last !== undefined &&
@@ -100,6 +118,7 @@ export function listSlots(
     now >= last.listedAt
   ) {
     validated.set(folder.dir, last);
+    last.looked = options.looked;
     return last.beacons;
   }
   const listedTick = performance.now();
@@ -124,6 +143,7 @@ export function listSlots(
     listedTick,
     settled: now - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info),
     beacons,
+    looked: options.looked,
   };
   listings.set(folder.dir, listing);
   if (listing.settled) validated.set(folder.dir, listing);

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FenceFolder } from '../src/fence-folder.js';
@@ -45,5 +45,18 @@ describe('listSlots', () => {
     expect(listSlots(folder)).toEqual(['3c-0000cccc']);
     writeFileSync(join(dir, 'b-4d-0000dddd.slot'), '');
     expect([...listSlots(folder)].sort()).toEqual(['3c-0000cccc', '4d-0000dddd']);
+  });
+
+  it('answers a second question with the same look at the folder as the first, and a new look as the folder is now', async () => {
+    const { folder, dir } = await quietFolder();
+    const look = lstatSync(dir);
+    expect(listSlots(folder, { looked: look })).toEqual(['1a-0000aaaa']);
+    writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
+    // as of that look: the slot made after it is not in it
+    expect(listSlots(folder, { looked: look })).toEqual(['1a-0000aaaa']);
+    expect([...listSlots(folder, { looked: lstatSync(dir) })].sort()).toEqual([
+      '1a-0000aaaa',
+      '2b-0000bbbb',
+    ]);
   });
 });
