@@ -43,7 +43,8 @@ const alias = [
  * The naming rule of the split: a test file that starts processes of its own (servers, agents,
  * sandboxed or scripted commands) or waits in real time (leases running out, paused holders,
  * crash-restart rounds) is named `*.process.test.ts` and runs in the `processes` project; every
- * other file runs in its package's project (in a shared one when the whole suite runs).
+ * other file runs in its package's project. A run of the whole suite gathers them all in shared
+ * projects instead (see `SHARED_PROJECTS`).
  */
 const PROCESS_TESTS = '**/*.process.test.ts';
 
@@ -103,13 +104,16 @@ const packageProjects = [
 ];
 
 /**
- * A run of the whole suite puts the packages' tests in two projects instead of fourteen: a worker
- * keeps the modules it loaded only from one file to the next of the same project, so each project
- * costs each worker a fresh import of the shared graph (zod, rxjs, inversify, the AI SDK, the
- * packages' sources) and the main process a transform of it. `agents-and-demo` holds the tests
- * that load the OpenAI Agents SDK (the openai-agents package and the demo): importing it starts a
- * trace-export loop (a 5 s timer, forever) that the fake timers of the other packages' tests would
- * run without end. `ai-sdk-v7` stays apart (`ai` resolves elsewhere there).
+ * A run of the whole suite puts the tests in three projects instead of fifteen: a worker keeps
+ * the modules it loaded only from one file to the next of the same project, so each project costs
+ * each worker a fresh import of the shared graph (zod, rxjs, inversify, the AI SDK, the packages'
+ * sources) and the main process a transform of it. `packages` holds every package's tests, the
+ * process tests (`*.process.test.ts`, the demo's too) included: in a project of their own they
+ * made each worker import the graph once more when it went on to the packages' files.
+ * `agents-and-demo` holds the tests that load the OpenAI Agents SDK (the openai-agents package
+ * and the demo): importing it starts a trace-export loop (a 5 s timer, forever) that the fake
+ * timers of the other packages' tests would run without end. `ai-sdk-v7` stays apart (`ai`
+ * resolves elsewhere there).
  */
 const SHARED_PROJECTS: Record<string, readonly (keyof typeof PACKAGES)[]> = {
   packages: [
@@ -136,14 +140,20 @@ if (unshared.length > 0) {
   throw new Error(`vitest.config.ts: no shared project runs the tests of ${unshared.join(', ')}`);
 }
 
+/** Where the process tests are, every package's and the demo's. */
+const PROCESS_TEST_FILES = [`packages/*/test/${PROCESS_TESTS}`, `apps/*/test/${PROCESS_TESTS}`];
+
 const sharedProjects = Object.entries(SHARED_PROJECTS).map(([name, members]) => ({
   extends: true as const,
   test: {
     name,
     root: '.',
-    include: members.map((member) => `${PACKAGES[member]}/test/**/*.test.ts`),
-    exclude: [PROCESS_TESTS],
-    ...(members.includes('redis') ? { globalSetup: [REDIS_SETUP] } : {}),
+    include: [
+      ...members.map((member) => `${PACKAGES[member]}/test/**/*.test.ts`),
+      ...(name === 'packages' ? PROCESS_TEST_FILES : []),
+    ],
+    exclude: name === 'packages' ? [] : [PROCESS_TESTS],
+    ...(name === 'packages' ? { globalSetup: [REDIS_SETUP] } : {}),
   },
 }));
 
@@ -162,6 +172,17 @@ const RECORDED_DURATIONS: Record<string, number | undefined> = JSON.parse(
 );
 
 /**
+ * The recorded time of a file by its path alone, whichever project ran it then (a file keeps its
+ * cost when a change of the projects renames its key).
+ */
+const RECORDED_BY_PATH = new Map(
+  Object.entries(RECORDED_DURATIONS).map(([key, duration]) => [
+    key.slice(key.indexOf(':') + 1),
+    duration,
+  ]),
+);
+
+/**
  * Runs the files project by project, so that a worker goes on with the next file of its project
  * with the modules it has already loaded: vitest keeps a worker (and its module cache, with
  * `isolate: false`) only when the next file in its queue belongs to the same project, and starts
@@ -169,18 +190,24 @@ const RECORDED_DURATIONS: Record<string, number | undefined> = JSON.parse(
  * packages' barrels), for a file of another project. Ordering files across projects by duration
  * alone made nearly every file start in a fresh worker.
  *
- * The `processes` files come first (they are the longest and mostly wait on their children, so
- * the others fill the cores meanwhile), then the projects by their files' total duration in the
- * last run (or size when there is no last run), longest first, and inside a project its longest
- * files first.
+ * The projects with the least time in the last run come first and the largest last (in a whole
+ * run: `ai-sdk-v7`, `agents-and-demo`, then `packages`), so the run ends on the many short files
+ * of the largest project, which even out the workers' ends; it ended on the demo's tests, a fresh
+ * import of the OpenAI Agents SDK in each worker, with the cores half idle. Inside a project the
+ * longest files go first (where vitest has no time of its own for a file, the recorded one, then
+ * its size): the process tests that mostly wait on their children (paused holders, leases running
+ * out) start beside the long crash rounds and property tests, which keep the cores busy meanwhile.
  */
 class ProjectByProject extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const { cache, config } = this.ctx;
-    const key = (file: TestSpecification) =>
-      `${file.project.name}:${relative(config.root, file.moduleId)}`;
+    const path = (file: TestSpecification) => relative(config.root, file.moduleId);
+    const key = (file: TestSpecification) => `${file.project.name}:${path(file)}`;
     const cost = (file: TestSpecification) => [
-      cache.getFileTestResults(key(file))?.duration ?? RECORDED_DURATIONS[key(file)] ?? 0,
+      cache.getFileTestResults(key(file))?.duration ??
+        RECORDED_DURATIONS[key(file)] ??
+        RECORDED_BY_PATH.get(path(file)) ??
+        0,
       cache.getFileStats(key(file))?.size ?? 0,
     ];
     const projectCost = new Map<string, number[]>();
@@ -194,9 +221,8 @@ class ProjectByProject extends BaseSequencer {
       const [duration = 0, size = 0] = cost(file);
       return [
         file.project.config.sequence.groupOrder,
-        file.project.name === 'processes' ? 0 : 1,
-        -projectDuration,
-        -projectSize,
+        projectDuration,
+        projectSize,
         file.project.name,
         -duration,
         -size,
@@ -214,6 +240,16 @@ class ProjectByProject extends BaseSequencer {
   }
 }
 
+/**
+ * Every package's process tests, in one project of their own for a command line that picks
+ * projects (`--project processes`); a whole run puts them in `packages`. The redis files use the
+ * shared redis-server of the redis global setup.
+ */
+const processesProject = {
+  extends: true as const,
+  test: { name: 'processes', root: '.', include: PROCESS_TEST_FILES, globalSetup: [REDIS_SETUP] },
+};
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -230,19 +266,6 @@ export default defineConfig({
     isolate: false,
     maxWorkers: Math.max(2, availableParallelism()) + 1,
     sequence: { sequencer: ProjectByProject },
-    projects: [
-      {
-        // Every package's process tests, in one project whose files start first (see
-        // ProjectByProject). The redis files use the shared redis-server of the redis global setup.
-        extends: true,
-        test: {
-          name: 'processes',
-          root: '.',
-          include: [`packages/*/test/${PROCESS_TESTS}`, `apps/*/test/${PROCESS_TESTS}`],
-          globalSetup: [REDIS_SETUP],
-        },
-      },
-      ...(picksProjects ? packageProjects : [...sharedProjects, aiSdkV7]),
-    ],
+    projects: picksProjects ? [processesProject, ...packageProjects] : [...sharedProjects, aiSdkV7],
   },
 });

@@ -9,13 +9,16 @@ import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { describeCall } from './describe-call.js';
 import { CRASH_POINTS, durableTurn } from './durable-turn.js';
 import { formatTable } from './format-table.js';
-import { freePort, startRestateDevServer } from './restate-dev-server.js';
+import { freePort, type RestateDevServer, startRestateDevServer } from './restate-dev-server.js';
 import type { SessionWorkspace } from './sample-workspace.js';
 import type { TerminalStyle } from './terminal-style.js';
 import { type CallFate, callFate, readToolRuns } from './tool-run-log.js';
 
 const SERVICE = fileURLToPath(new URL('./durable-service.ts', import.meta.url));
 const TSCONFIG = fileURLToPath(new URL('../tsconfig.json', import.meta.url));
+/** The crashes of the turn (see `crashWhen` below): each needs a standby. */
+const CRASHES = 2;
+const LOADED = 'durable service loaded';
 const READY = 'durable service ready';
 
 /** Options of {@link runDurableDemo}. */
@@ -34,31 +37,52 @@ const FATES: Record<CallFate, string> = {
   once: 'ran once',
 };
 
+/** A service process, loaded and waiting for its turn to listen (`durable-service.ts`). */
+interface Standby {
+  readonly child: ChildProcess;
+  readonly loaded: Promise<void>;
+  readonly ready: Promise<void>;
+}
+
 /**
- * The service process under tsx's loader, node itself (no wrapper process), so a SIGKILL kills
- * the process that runs the tools.
+ * Loads a service process under tsx's loader, node itself (no wrapper process), so a SIGKILL
+ * kills the process that runs the tools. It waits, loaded, until {@link takeOver} tells it to
+ * listen: the demo keeps the processes it will need after each crash loaded from the start, as
+ * a supervisor with a warm standby would, so a restart costs a bind, not the seconds of a start.
  */
-function startService(options: { port: number; root: string; log: string; latency: number }) {
+function loadService(options: { port: number; root: string; log: string; latency: number }) {
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const args = [SERVICE, String(options.port), options.root, options.log, String(options.latency)];
   const child = spawn(process.execPath, ['--import', loader, ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
   });
   let output = '';
-  const ready = new Promise<ChildProcess>((resolve, reject) => {
-    const seen = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(READY)) resolve(child);
-    };
-    child.stdout?.on('data', seen);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+  const seen = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      child.stdout?.on('data', () => {
+        if (output.includes(line)) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`the service exited (${code}): ${output}`)));
     });
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}): ${output}`)));
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
   });
-  ready.catch(() => undefined);
-  return ready;
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const standby: Standby = { child, loaded: seen(LOADED), ready: seen(READY) };
+  standby.loaded.catch(() => undefined);
+  standby.ready.catch(() => undefined);
+  return standby;
+}
+
+/** Tells a loaded standby to listen on the service's port; resolves once it does. */
+async function takeOver(standby: Standby): Promise<ChildProcess> {
+  await standby.loaded;
+  standby.child.stdin?.write('listen\n');
+  await standby.ready;
+  return standby.child;
 }
 
 async function kill(child: ChildProcess): Promise<void> {
@@ -80,14 +104,17 @@ export async function runDurableDemo(options: DurableDemoOptions): Promise<numbe
   const calls = durableTurn(workspace.dir);
   const scratch = mkdtempSync(join(tmpdir(), 'toolwaves-durable-'));
   const log = join(scratch, 'tool-runs.log');
-  const server = await startRestateDevServer();
   const port = await freePort();
   const service = { port, root: workspace.root, log, latency: options.latency };
+  // The first process and one standby per crash load while the server starts.
+  const standbys = Array.from({ length: CRASHES + 1 }, () => loadService(service));
   let current: ChildProcess | undefined;
+  let server: RestateDevServer | undefined;
   try {
     say(style.bold('toolwaves demo --durable') + style.dim(' · a turn on Restate, crashed twice'));
+    server = await startRestateDevServer();
     say(style.dim(`restate-server: ingress ${server.ingressUrl}, admin ${server.adminUrl}`));
-    current = await startService(service);
+    current = await takeOver(standbys.shift() as Standby);
     await server.register(`http://127.0.0.1:${port}`);
     say(style.dim(`service: pid ${current.pid}, eager, 4 at once; the turn's calls:`));
     for (const call of calls) say(`  ${call.id}  ${describeCall(call)}`);
@@ -125,10 +152,10 @@ export async function runDurableDemo(options: DurableDemoOptions): Promise<numbe
         style.red(`✗ SIGKILL pid ${pid} ${what}`) +
           style.dim(` · running then: ${cut.length === 0 ? 'none' : cut.join(', ')}`),
       );
-      current = await startService(service);
+      current = await takeOver(standbys.shift() as Standby);
       say(
         style.green(`↻ service started again: pid ${current.pid}`) +
-          style.dim(' · Restate replays the turn'),
+          style.dim(' · a standby, loaded ahead, now listens; Restate replays the turn'),
       );
     };
     const logged = (e: 'start' | 'end', call: string) => () =>
@@ -150,8 +177,10 @@ export async function runDurableDemo(options: DurableDemoOptions): Promise<numbe
     }
     return 0;
   } finally {
-    if (current !== undefined) await kill(current);
-    await server.stop();
+    for (const child of [current, ...standbys.map((standby) => standby.child)]) {
+      if (child !== undefined) await kill(child);
+    }
+    await server?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -143,8 +143,13 @@ export class FleetConnection {
       subscriber === undefined ? undefined : closeQuietly(subscriber, this.#timeoutMs),
       this.#ownsCommands ? closeQuietly(this.#commands, this.#timeoutMs) : undefined,
     ]);
-    this.#commands.off('error', this.#remember);
     this.#commands.off('ready', this.#forgetScripts);
+    // A client given by the caller keeps only the caller's listeners. A client of our own keeps
+    // one: a socket that node-redis was still reconnecting when it was closed can report its
+    // reset later (Redis stopped or restarted meanwhile), and an `error` event with no listener
+    // would be thrown as an uncaught exception in the process that closed the coordinator.
+    if (this.#ownsCommands) this.#commands.on('error', ignoreLateError);
+    this.#commands.off('error', this.#remember);
   }
 
   readonly #remember = (error: unknown): void => {
@@ -226,6 +231,9 @@ function firstReadyOrError(client: RedisClientLike): Promise<void> {
     client.connect().catch(() => undefined);
   });
 }
+
+/** The listener a closed client of our own keeps: what it reports then concerns no one. */
+function ignoreLateError(): void {}
 
 /** Reconnect quickly, then at most every second. */
 function reconnectDelay(retries: number): number {
