@@ -175,12 +175,13 @@ export class FenceBeacon {
     this.#stale = false;
   }
 
-  /** Rewrites a stale slot; on failure the asker is answered anyway and reads it again. */
-  #flushBeforeAnswer(): void {
+  /** Rewrites a stale slot before an answer: whether it could. */
+  #flushBeforeAnswer(): boolean {
     try {
       this.#writeSlot();
+      return true;
     } catch {
-      // the asker meets the ended intent again and asks again: it waits for nothing held
+      return false;
     }
   }
 
@@ -235,13 +236,19 @@ export class FenceBeacon {
       text += chunk.toString('latin1');
       const end = text.lastIndexOf('\n');
       if (end < 0) return;
-      for (const intentId of text.slice(0, end).split('\n')) {
+      for (const asked of text.slice(0, end).split('\n')) {
+        let intentId = asked;
         const known = intentId === ANY_INTENT ? this.active.size > 0 : this.active.has(intentId);
         if (!known) {
-          // the asker read an ended intent in the slot: the slot says so before the answer
-          if (this.#stale) this.#flushBeforeAnswer();
-          socket.destroy();
-          return;
+          // The asker read an ended intent in the slot: the slot says so before the answer. A
+          // slot that cannot be rewritten keeps the asker waiting, as for a live intent, until
+          // a later change rewrites it (or its bound runs out): never an answer that sends it
+          // back to the same stale slot again and again.
+          if (!this.#stale || this.#flushBeforeAnswer()) {
+            socket.destroy();
+            return;
+          }
+          intentId = ANY_INTENT;
         }
         let waiting = this.#waiters.get(intentId);
         if (waiting === undefined) {
