@@ -6,7 +6,7 @@ import { FenceBeacon } from './fence-beacon.js';
 import { commitBlocked } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { describeHolder } from './process-identity.js';
-import { listedAlone, listSlots, soleSince } from './slot-listing.js';
+import { type ArrivalRecords, confirmListing, listedAlone, soleSince } from './slot-listing.js';
 
 /** How long to wait before looking again at a peer whose connection queue is full. */
 const BUSY_RETRY_MS = 5;
@@ -28,6 +28,11 @@ export interface AcquireOptions {
    * look at the folder is also the listing's.
    */
   readonly checked?: boolean | undefined;
+  /**
+   * The caller's token records: when the folder's listing is too young to be reused by its
+   * age, they tell whether a process made its slot since (see `listSlots`).
+   */
+  readonly records?: ArrivalRecords | undefined;
 }
 
 /** Options of {@link HostCommitLock.awaitClear}. */
@@ -99,6 +104,7 @@ export class HostCommitLock {
         // checked once the intent is out (written into this process's own slot file), so that
         // look at the folder is the listing's too: one `lstat` fewer per commit
         looked: options.checked === true ? undefined : 'check',
+        records: options.records,
       });
     } catch (error) {
       intent.yieldTurn();
@@ -144,7 +150,7 @@ export class HostCommitLock {
   aloneSince(looked?: Stats): number | undefined {
     const beacon = FenceBeacon.current(this.#folder);
     if (beacon === undefined) return undefined;
-    if (looked !== undefined) listSlots(this.#folder, { looked });
+    if (looked !== undefined && !confirmListing(this.#folder, looked)) return undefined;
     return soleSince(this.#folder, beacon.id);
   }
 
@@ -168,6 +174,7 @@ export class HostCommitLock {
       intent: undefined,
       beacon,
       looked: options.looked,
+      records: options.records,
     });
   }
 
@@ -228,7 +235,13 @@ export class HostCommitLock {
       own: mine.beacon,
       keys: mine.keys,
       looked,
+      records: mine.records,
     });
+  }
+
+  /** This process's beacon id in the folder, once published. */
+  beaconId(): string | undefined {
+    return FenceBeacon.current(this.#folder)?.id;
   }
 
   /** The oldest live one of `peers`, with a connection to it (none when busy). */
@@ -257,4 +270,6 @@ interface Mine {
    * `'check'`: check the folder after the intent is written, and list with that look.
    */
   readonly looked?: Stats | 'check' | undefined;
+  /** The caller's token records, for the first listing (see `AcquireOptions.records`). */
+  readonly records?: ArrivalRecords | undefined;
 }
