@@ -46,6 +46,31 @@ export function assertNode(
   i: number,
   estimates = false,
 ): asserts node is PlanNode {
+  // The common node (no edges, no estimate to check) in a few comparisons, small enough for the
+  // compiler to inline into the planners' loops; anything else takes every check below.
+  if (
+    typeof node === 'object' &&
+    node !== null &&
+    node.index === i &&
+    node.after === undefined &&
+    node.afterPrevious === undefined &&
+    !estimates &&
+    (node.parallelizable === false ||
+      (node.parallelizable === true &&
+        (node.resourceKey === undefined || typeof node.resourceKey === 'string') &&
+        (node.access === undefined || Array.isArray(node.access))))
+  ) {
+    return;
+  }
+  checkNode(node, i, estimates);
+}
+
+/** Every check of {@link assertNode}, in order: the first that fails throws. */
+function checkNode(
+  node: PlanNode | undefined,
+  i: number,
+  estimates: boolean,
+): asserts node is PlanNode {
   if (typeof node !== 'object' || node === null)
     fail({ call: i, field: '', expected: 'an object', value: node });
   if (node.index !== i)

@@ -1,6 +1,7 @@
 import { assertNode, assertNodeList, isWriteAccess } from './assert-nodes.js';
+import { later } from './later.js';
 import { LatestWaveIndex } from './latest-wave-index.js';
-import { type PlainKeysPlaced, placePlainKeys } from './plain-key-fit.js';
+import { type PlainKeysPlaced, PREFIX, placePlainKeys } from './plain-key-fit.js';
 import type { FirstFitOptions, Plan, PlanNode } from './types.js';
 import { WavePlacement } from './wave-placement.js';
 
@@ -39,10 +40,12 @@ function placeAccesses(
   // The fast path's keys are writes that overlap no other key: the latest wave holding each is
   // all the index needs of them (it keeps only the latest wave per key and mode).
   for (const key in plain.keyIds) {
-    index.record(index.idOf(key), true, plain.latestWave[plain.keyIds[key]!]!);
+    const id = plain.keyIds[key]!;
+    if (id !== PREFIX) index.record(index.idOf(key), true, plain.latestWave[id]!);
   }
   const { waveOf } = placement;
-  let keyIds = new Int32Array(4); // scratch: the key ids of the current call's `access`
+  // Scratch: the current call's accesses, each its key's number × 2, + 1 for a write.
+  let accesses = new Int32Array(8);
 
   for (let i = plain.calls; i < count; i++) {
     const node = nodes[i];
@@ -52,20 +55,21 @@ function placeAccesses(
       continue;
     }
 
-    // Query every access first, record them after: a call never conflicts with itself.
+    // Read every access first (a `resourceKey` is a write), then query them all, then record
+    // them: a call never conflicts with itself.
     const { resourceKey, access } = node;
-    let after = -1;
-    const ownKey = resourceKey === undefined ? -1 : index.idOf(resourceKey);
-    if (ownKey !== -1) after = index.latest(ownKey, true);
-    const accessCount = access === undefined ? 0 : access.length;
-    if (accessCount > keyIds.length) keyIds = new Int32Array(accessCount);
-    for (let a = 0; a < accessCount; a++) {
+    const listed = access === undefined ? 0 : access.length;
+    if (listed + 1 > accesses.length) accesses = new Int32Array(listed + 1);
+    let held = 0;
+    if (resourceKey !== undefined) accesses[held++] = index.idOf(resourceKey) * 2 + 1;
+    for (let a = 0; a < listed; a++) {
       const entry = access![a]!;
       const write = isWriteAccess(entry, i, a);
-      const id = index.idOf(entry.key);
-      keyIds[a] = id;
-      const latest = index.latest(id, write);
-      if (latest > after) after = latest;
+      accesses[held++] = index.idOf(entry.key) * 2 + (write ? 1 : 0);
+    }
+    let after = -1;
+    for (let a = 0; a < held; a++) {
+      after = later(after, index.latest(accesses[a]! >> 1, (accesses[a]! & 1) === 1));
     }
 
     if (node.afterPrevious !== undefined) after = Math.max(after, placement.latest);
@@ -73,10 +77,8 @@ function placeAccesses(
       for (const earlier of node.after) after = Math.max(after, waveOf[earlier]!);
     }
     const position = placement.join(i, after);
-
-    if (ownKey !== -1) index.record(ownKey, true, position);
-    for (let a = 0; a < accessCount; a++) {
-      index.record(keyIds[a]!, access![a]!.mode === 'write', position);
+    for (let a = 0; a < held; a++) {
+      index.record(accesses[a]! >> 1, (accesses[a]! & 1) === 1, position);
     }
   }
 }

@@ -61,17 +61,20 @@ export class WavePlacement {
    */
   alone(call: number): void {
     const position = this.waveCount++;
-    if (this.ordered) {
-      const { open, openWaves } = this;
-      for (let o = this.openCount - 1; o >= 0 && open[openWaves[o]!] === 1; o--) {
-        open[openWaves[o]!] = 0;
-      }
-      this.fence = position;
-    }
+    if (this.ordered) this.closeOpenWaves(position);
     this.waveOf[call] = position;
     this.sizes[position] = 1;
     this.openUpTo[position] = this.openCount;
     this.latest = position;
+  }
+
+  /** With `ordered`: the waves open so far accept no more calls; the fence is at `position`. */
+  private closeOpenWaves(position: number): void {
+    const { open, openWaves } = this;
+    for (let o = this.openCount - 1; o >= 0 && open[openWaves[o]!] === 1; o--) {
+      open[openWaves[o]!] = 0;
+    }
+    this.fence = position;
   }
 
   /**

@@ -4,6 +4,9 @@ import type { FenceBeacon } from './fence-beacon.js';
 export const EVERY_KEY = '\0every key';
 
 let sequence = 0;
+/** The last `Date.now()` an id was made at, and its decimal text: made once per millisecond. */
+let lastMs = 0;
+let lastMsText = '0';
 
 /**
  * One commit's claim to its turn: an entry in its process's slot (see {@link FenceBeacon}),
@@ -23,7 +26,12 @@ export class CommitIntent {
     // their numbers), then the sequence and the beacon's id. The beacon's id is random per
     // process: two processes never make the same id, even with the same pid in two PID
     // namespaces (equal ids would wait for each other)
-    this.id = `${Date.now()}-${sequence}-${options.beacon.id}`;
+    const ms = Date.now();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      lastMsText = String(ms);
+    }
+    this.id = `${lastMsText}-${sequence}-${options.beacon.id}`;
     this.keys = options.keys;
     this.#beacon = options.beacon;
   }
@@ -35,10 +43,13 @@ export class CommitIntent {
     this.#claiming = true;
   }
 
-  /** Gives the turn back: out of the slot, then its waiters are told. */
-  yieldTurn(): void {
+  /**
+   * Gives the turn back: out of the slot, then its waiters are told. `lazily`: the slot may be
+   * rewritten a moment later (see `FenceBeacon.deactivate`).
+   */
+  yieldTurn(options: { readonly lazily?: boolean } = {}): void {
     if (!this.#claiming) return;
     this.#claiming = false;
-    this.#beacon.deactivate(this.id);
+    this.#beacon.deactivate(this.id, options);
   }
 }

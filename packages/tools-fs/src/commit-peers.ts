@@ -7,7 +7,7 @@ import type { FenceFolder } from './fence-folder.js';
 import { sweepIdleSlots } from './idle-slot-sweep.js';
 import { readSlot, type SlotContent } from './intent-slot.js';
 import { currentProcess, type ProcessIdentity } from './process-identity.js';
-import { listSlots } from './slot-listing.js';
+import { type ArrivalRecords, listSlots } from './slot-listing.js';
 
 /** Reads of a slot caught mid-rewrite before it counts as overlapping every key (fail closed). */
 const TORN_RETRIES = 20;
@@ -41,10 +41,12 @@ export function overlappingPeers(
     readonly keys: readonly string[];
     /** An `lstat` of the folder taken just now, after this commit's intent or claim's record. */
     readonly looked?: Stats | undefined;
+    /** The caller's token records, taken after its intent or record (see `listSlots`). */
+    readonly records?: ArrivalRecords | undefined;
   },
 ): Peer[] {
   const { own, keys, selfId } = options;
-  const beacons = listSlots(folder, { looked: options.looked });
+  const beacons = listSlots(folder, { looked: options.looked, records: options.records });
   const others = beacons.length > 1 || (beacons.length === 1 && beacons[0] !== own.id);
   // the common case: this process alone in the folder, and no other intent of its own
   if (!others && own.active.size <= (selfId === undefined ? 0 : 1)) return [];

@@ -57,6 +57,13 @@ export class FenceBeacon {
   readonly #json = new Map<string, string>();
   readonly #waiters = new Map<string, Set<Socket>>();
   readonly #slot: IntentSlot;
+  /**
+   * The slot on disk still shows an intent that has ended (see {@link FenceBeacon.deactivate}
+   * with `lazily`): it is rewritten by the next change, in the event loop's next check phase,
+   * or before this beacon answers anyone about an intent, whichever comes first.
+   */
+  #stale = false;
+  #flushing = false;
 
   private constructor(id: string, slot: IntentSlot) {
     this.id = id;
@@ -101,6 +108,13 @@ export class FenceBeacon {
     return folder.path(`b-${id}.slot`);
   }
 
+  /** How many connections wait for an intent of this process to end. */
+  get waiting(): number {
+    let count = 0;
+    for (const sockets of this.#waiters.values()) count += sockets.size;
+    return count;
+  }
+
   /** Publishes an intent of this process in its slot (written before this returns). */
   activate(intent: SlotIntent): void {
     this.active.set(intent.id, intent.keys);
@@ -114,10 +128,38 @@ export class FenceBeacon {
     }
   }
 
-  /** Ends an intent: it leaves the slot, then every connection waiting for it is closed. */
-  deactivate(intentId: string): void {
+  /**
+   * Ends an intent: it leaves the slot, then every connection waiting for it is closed.
+   *
+   * `lazily` (the caller saw no other process in the folder): when nobody waits for any intent
+   * of this process, the slot is rewritten in the event loop's next check phase (or by the next
+   * change before it) instead of now, so a commit that ends makes no system call. Until then the
+   * slot shows an intent that has ended: only a process that arrives meanwhile can read it, and
+   * it then asks this beacon, which rewrites the slot before it answers "ended" (see `#answer`),
+   * so that process waits for nothing and reads the slot as it is.
+   */
+  deactivate(intentId: string, options: { readonly lazily?: boolean } = {}): void {
     if (!this.active.delete(intentId)) return;
     this.#json.delete(intentId);
+    if (options.lazily === true && this.#waiters.size === 0) {
+      this.#stale = true;
+      if (!this.#flushing) {
+        this.#flushing = true;
+        setImmediate(() => {
+          this.#flushing = false;
+          // best effort here: a slot that cannot be written now is written by the next change
+          // or the next question, which report the failure to their callers
+          if (this.#stale) {
+            try {
+              this.#writeSlot();
+            } catch {
+              // left stale: the next write or answer tries again
+            }
+          }
+        });
+      }
+      return;
+    }
     try {
       this.#writeSlot();
     } finally {
@@ -125,8 +167,22 @@ export class FenceBeacon {
     }
   }
 
+  /** The slot as the intents are now: one `pwrite`. */
   #writeSlot(): void {
-    this.#slot.write([...this.#json.values()]);
+    let joined = '';
+    for (const json of this.#json.values()) joined = joined === '' ? json : `${joined},${json}`;
+    this.#slot.write(joined);
+    this.#stale = false;
+  }
+
+  /** Rewrites a stale slot before an answer: whether it could. */
+  #flushBeforeAnswer(): boolean {
+    try {
+      this.#writeSlot();
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   #wake(intentId: string): void {
@@ -180,11 +236,19 @@ export class FenceBeacon {
       text += chunk.toString('latin1');
       const end = text.lastIndexOf('\n');
       if (end < 0) return;
-      for (const intentId of text.slice(0, end).split('\n')) {
+      for (const asked of text.slice(0, end).split('\n')) {
+        let intentId = asked;
         const known = intentId === ANY_INTENT ? this.active.size > 0 : this.active.has(intentId);
         if (!known) {
-          socket.destroy();
-          return;
+          // The asker read an ended intent in the slot: the slot says so before the answer. A
+          // slot that cannot be rewritten keeps the asker waiting, as for a live intent, until
+          // a later change rewrites it (or its bound runs out): never an answer that sends it
+          // back to the same stale slot again and again.
+          if (!this.#stale || this.#flushBeforeAnswer()) {
+            socket.destroy();
+            return;
+          }
+          intentId = ANY_INTENT;
         }
         let waiting = this.#waiters.get(intentId);
         if (waiting === undefined) {

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
-  constants,
   fstatSync,
-  openSync,
   readSync,
   renameSync,
   rmSync,
@@ -11,9 +9,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { asciiJson } from './ascii-json.js';
-import { fenceError, fenceUnsafe } from './fence-errors.js';
-import { FsToolsError } from './fs-tools-error.js';
+import { fenceError } from './fence-errors.js';
 import { type NewerToken, TokenIndex } from './token-index.js';
+import { openRecordFile, parseRecordLine } from './token-record-file.js';
 
 /** Keys kept in memory before the oldest are folded into their parents. */
 const MAX_KEYS = 8192;
@@ -23,11 +21,10 @@ const COMPACT_BYTES = 1024 * 1024;
 /** One buffer for every read of the records (reads are synchronous: never two at once). */
 const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
 
-const OPEN_FLAGS = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW;
-
 /**
  * The highest fencing token recorded per key on this host: an append-only file of small records
- * (`t <token> <key as JSON>`; `f <token>` for the floor), read incrementally into a
+ * (`t <token> <key as JSON>`; `f <token>` for the floor; `a <beacon>` when a process began to
+ * use the fence), read incrementally into a
  * {@link TokenIndex} and appended to with one `write` per change, so a write costs no rewrite of
  * the whole store. Read and appended only under the commit step of the keys concerned; a record
  * is one `O_APPEND` write, so appends of unrelated keys from other processes never interleave.
@@ -49,6 +46,8 @@ export class FenceStore {
   readonly #maxKeys: number;
   readonly #compactBytes: number;
   #index: TokenIndex;
+  /** Arrival records (`a <beacon>`) read so far, over every file this store has read. */
+  #arrivals = 0;
 
   constructor(options: {
     readonly file: string;
@@ -69,6 +68,47 @@ export class FenceStore {
    */
   get readTick(): number {
     return this.#readTick;
+  }
+
+  /** Arrival records (`a <beacon>`) read so far: see `ArrivalRecords` (`listSlots`). */
+  get arrivals(): number {
+    return this.#arrivals;
+  }
+
+  /**
+   * Records that the process of `beacon` has made its slot in the fence's folder: one append,
+   * which every process makes right after making its slot, before anything else. Until the
+   * records are read again the index is not known to be current (the line is not taken in).
+   */
+  arrive(beacon: string): void {
+    this.#readTick = Number.NEGATIVE_INFINITY;
+    for (;;) {
+      const fd = this.#open();
+      let linked: boolean;
+      try {
+        writeSync(fd, `a ${beacon}\n`);
+        linked = fstatSync(fd).nlink > 0;
+      } catch (error) {
+        throw fenceError({ error, path: this.file, doing: 'append an arrival record to' });
+      }
+      if (linked) return;
+      // appended to a file a compaction had just replaced: made again in the new one
+      this.#reopen();
+    }
+  }
+
+  /** Whether every record was read, as of now: one `fstat` (nothing appended, not replaced). */
+  current(): boolean {
+    const tick = performance.now();
+    let info: { readonly nlink: number; readonly size: number };
+    try {
+      info = fstatSync(this.#open());
+    } catch (error) {
+      throw fenceError({ error, path: this.file, doing: 'read the token records of' });
+    }
+    if (info.nlink === 0 || this.#partial !== '' || info.size !== this.#offset) return false;
+    this.#readTick = tick;
+    return true;
   }
 
   /** Whether the file has grown enough to be compacted. */
@@ -235,36 +275,18 @@ export class FenceStore {
     this.#partial = text.slice(end + 1);
     if (end < 0) return false;
     for (const line of text.slice(0, end).split('\n')) {
-      if (line === 'm') return true;
-      const match = /^([tf]) (\d+)(?: (".*"))?$/.exec(line);
-      const token = Number(match?.[2]);
-      if (match === null || !Number.isSafeInteger(token)) throw this.#damaged(line);
-      if (match[1] === 'f') this.#index.raiseFloor(token);
-      else this.#index.raise(parseKey(match[3]) ?? throwError(this.#damaged(line)), token);
+      const record = parseRecordLine(this.file, line);
+      if (record.kind === 'moved') return true;
+      if (record.kind === 'arrival') this.#arrivals += 1;
+      else if (record.kind === 'floor') this.#index.raiseFloor(record.token);
+      else this.#index.raise(record.key, record.token);
     }
     return false;
   }
 
   #open(): number {
-    if (this.#fd !== undefined) return this.#fd;
-    let fd: number;
-    try {
-      fd = openSync(this.file, OPEN_FLAGS, 0o600);
-    } catch (error) {
-      throw fenceError({ error, path: this.file, doing: 'open the token records of' });
-    }
-    const info = fstatSync(fd);
-    if (!info.isFile() || info.uid !== process.getuid?.() || (info.mode & 0o077) !== 0) {
-      closeSync(fd);
-      throw fenceUnsafe({
-        path: this.file,
-        why: info.isFile() ? 'the token record file is not this user’s alone' : 'it is not a file',
-        owner: info.uid,
-        mode: info.mode,
-      });
-    }
-    this.#fd = fd;
-    return fd;
+    this.#fd ??= openRecordFile(this.file);
+    return this.#fd;
   }
 
   #reopen(): void {
@@ -274,25 +296,4 @@ export class FenceStore {
     this.#partial = '';
     this.#index = new TokenIndex({ maxKeys: this.#maxKeys });
   }
-
-  #damaged(line: string): FsToolsError {
-    return new FsToolsError({
-      code: 'fence_error',
-      message: `the host fence's token record file ${this.file} holds a line it cannot read (${JSON.stringify(line.slice(0, 80))}): nothing was written (remove the file only when no fleet call is running)`,
-    });
-  }
-}
-
-function parseKey(json: string | undefined): string | undefined {
-  if (json === undefined) return undefined;
-  try {
-    const key: unknown = JSON.parse(json);
-    return typeof key === 'string' ? key : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function throwError(error: Error): never {
-  throw error;
 }

@@ -6,7 +6,7 @@ import { FenceBeacon } from './fence-beacon.js';
 import { commitBlocked } from './fence-errors.js';
 import type { FenceFolder } from './fence-folder.js';
 import { describeHolder } from './process-identity.js';
-import { listSlots, soleSince } from './slot-listing.js';
+import { type ArrivalRecords, confirmListing, listedAlone, soleSince } from './slot-listing.js';
 
 /** How long to wait before looking again at a peer whose connection queue is full. */
 const BUSY_RETRY_MS = 5;
@@ -28,6 +28,11 @@ export interface AcquireOptions {
    * look at the folder is also the listing's.
    */
   readonly checked?: boolean | undefined;
+  /**
+   * The caller's token records: when the folder's listing is too young to be reused by its
+   * age, they tell whether a process made its slot since (see `listSlots`).
+   */
+  readonly records?: ArrivalRecords | undefined;
 }
 
 /** Options of {@link HostCommitLock.awaitClear}. */
@@ -99,19 +104,30 @@ export class HostCommitLock {
         // checked once the intent is out (written into this process's own slot file), so that
         // look at the folder is the listing's too: one `lstat` fewer per commit
         looked: options.checked === true ? undefined : 'check',
+        records: options.records,
       });
     } catch (error) {
       intent.yieldTurn();
       throw error;
     }
-    if (waiting === undefined) return () => intent.yieldTurn();
+    if (waiting === undefined) return () => this.#release(intent, beacon);
     return waiting.then(
-      () => () => intent.yieldTurn(),
+      () => () => this.#release(intent, beacon),
       (error: unknown) => {
         intent.yieldTurn();
         throw error;
       },
     );
+  }
+
+  /**
+   * Ends a commit's intent. When the folder's listing (taken after the intent was written)
+   * showed no other process, its slot is rewritten a moment later rather than now: nobody else
+   * was reading it, and a process that arrives meanwhile is answered by the beacon, which
+   * rewrites it first (see `FenceBeacon.deactivate`).
+   */
+  #release(intent: CommitIntent, beacon: FenceBeacon): void {
+    intent.yieldTurn({ lazily: listedAlone(this.#folder, beacon.id) });
   }
 
   /**
@@ -134,7 +150,7 @@ export class HostCommitLock {
   aloneSince(looked?: Stats): number | undefined {
     const beacon = FenceBeacon.current(this.#folder);
     if (beacon === undefined) return undefined;
-    if (looked !== undefined) listSlots(this.#folder, { looked });
+    if (looked !== undefined && !confirmListing(this.#folder, looked)) return undefined;
     return soleSince(this.#folder, beacon.id);
   }
 
@@ -158,6 +174,7 @@ export class HostCommitLock {
       intent: undefined,
       beacon,
       looked: options.looked,
+      records: options.records,
     });
   }
 
@@ -218,7 +235,13 @@ export class HostCommitLock {
       own: mine.beacon,
       keys: mine.keys,
       looked,
+      records: mine.records,
     });
+  }
+
+  /** This process's beacon id in the folder, once published. */
+  beaconId(): string | undefined {
+    return FenceBeacon.current(this.#folder)?.id;
   }
 
   /** The oldest live one of `peers`, with a connection to it (none when busy). */
@@ -247,4 +270,6 @@ interface Mine {
    * `'check'`: check the folder after the intent is written, and list with that look.
    */
   readonly looked?: Stats | 'check' | undefined;
+  /** The caller's token records, for the first listing (see `AcquireOptions.records`). */
+  readonly records?: ArrivalRecords | undefined;
 }

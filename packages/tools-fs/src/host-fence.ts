@@ -95,6 +95,8 @@ export class HostFence {
   readonly #folder: FenceFolder;
   readonly #lock: HostCommitLock;
   readonly #store: FenceStore;
+  /** Whether this fence's records hold its process's arrival (see `FenceStore.arrive`). */
+  #arrived = false;
 
   constructor(options: HostFenceOptions) {
     checkOptions({
@@ -160,6 +162,7 @@ export class HostFence {
     this.#folder.prepare();
     const publishing = this.#lock.publish();
     if (publishing !== undefined) await publishing;
+    this.#arrive();
     // Recorded first, into the record file this process opened and checked: a record of a token
     // that turns out stale only refuses writers older than a grant the coordinator made, which
     // are stale too. So the folder is checked once, after the append, and that look at it is
@@ -173,6 +176,8 @@ export class HostFence {
     if (!this.#store.settle({ keys, token, appended, alone })) this.#store.refresh();
     const newer = this.#store.newerThan(write.keys, write.token);
     if (newer !== undefined) throw staleToken(write, newer);
+    // the records were just read to their end (or known to be: alone), after this record
+    const records = { arrivals: this.#store.arrivals, current: () => true };
     // A commit of an older token that checked the records before this one was appended may
     // still be writing: wait for it to finish, so what this call reads next includes its write.
     // A commit that checks after the append is refused. So no lock is needed for the claim.
@@ -182,6 +187,7 @@ export class HostFence {
         what: write.what,
         signal: write.signal,
         looked,
+        records,
       });
       if (waiting !== undefined) await waiting;
     } catch (error) {
@@ -202,6 +208,12 @@ export class HostFence {
    */
   async commit<T>(write: FencedWrite, apply: () => Promise<T>): Promise<T> {
     if (write.signal?.aborted) throw stoppedBeforeCommit(write);
+    if (!this.#arrived) {
+      this.#folder.prepare();
+      const publishing = this.#lock.publish();
+      if (publishing !== undefined) await publishing;
+      this.#arrive();
+    }
     let release: Release;
     try {
       const taken = this.#lock.acquire({
@@ -209,6 +221,7 @@ export class HostFence {
         what: write.what,
         signal: write.signal,
         checked: checkedByClaim.has(write),
+        records: this.#store,
       });
       release = typeof taken === 'function' ? taken : await taken;
     } catch (error) {
@@ -249,6 +262,18 @@ export class HostFence {
     return (
       since !== undefined && since <= this.#store.readTick && storesOf.get(this.#store.file) === 1
     );
+  }
+
+  /**
+   * Appends this process's arrival to the records once, right after its slot is out and before
+   * this fence writes or reads anything else (see `ArrivalRecords`).
+   */
+  #arrive(): void {
+    if (this.#arrived) return;
+    const beacon = this.#lock.beaconId();
+    if (beacon === undefined) return;
+    this.#store.arrive(beacon);
+    this.#arrived = true;
   }
 
   async #compact(): Promise<void> {

@@ -55,13 +55,13 @@ export class IntentSlot {
 
   /**
    * Writes the process's intents now (all of them: the slot is rewritten whole). `intentsJson`
-   * are the intents as ASCII JSON (non-ASCII characters escaped), each made once.
+   * are the intents as ASCII JSON (non-ASCII characters escaped), joined by commas; `''`: none.
    */
-  write(intentsJson: readonly string[]): void {
+  write(intentsJson: string): void {
     try {
-      if (intentsJson.length === 0) writeSync(this.#fd, this.#idle, 0, this.#idle.length, 0);
+      if (intentsJson === '') writeSync(this.#fd, this.#idle, 0, this.#idle.length, 0);
       // a string is written as it is (no Buffer is made for it), ASCII: one byte a character
-      else writeSync(this.#fd, this.#encode(intentsJson.join(',')), 0, 'latin1');
+      else writeSync(this.#fd, this.#encode(intentsJson), 0, 'latin1');
     } catch (error) {
       throw fenceError({ error, path: this.path, doing: 'write a commit intent to' });
     }

@@ -36,6 +36,32 @@ interface Listing {
    */
   readonly settled: boolean;
   readonly beacons: readonly string[];
+  /**
+   * The arrival records the caller's token records had shown when the folder was read (see
+   * {@link ArrivalRecords}): a listing taken too soon after a change to be reused by its age is
+   * reused while they show no other.
+   */
+  readonly arrivals: number | undefined;
+  /**
+   * The caller's look at the folder this listing was read or confirmed with: a second call with
+   * the same look (the same `Stats` object, taken once) answers this listing again, as of that
+   * look, without reading the folder again.
+   */
+  looked?: Stats | undefined;
+}
+
+/**
+ * What the token records tell about the processes that made their slot: every process appends
+ * an arrival record (`a <beacon>`) right after making its slot, before anything else (see
+ * `FenceStore.arrive`). So when no arrival record was appended since a listing was read (the
+ * records read to their end now show as many as then), no process has made a slot since, or
+ * the one that did has done nothing yet, and will see what this process wrote before it.
+ */
+export interface ArrivalRecords {
+  /** How many arrival records were read so far. */
+  readonly arrivals: number;
+  /** Whether every record has been read, as of now (one `fstat`). */
+  current(): boolean;
 }
 
 /** How long after a change of this folder a listing of it may be reused. */
@@ -68,17 +94,61 @@ export function soleSince(folder: FenceFolder, beacon: string): number | undefin
 }
 
 /**
+ * Whether the last {@link listSlots} of `folder` found no slot but `beacon`'s, settled or not:
+ * a listing read right after a change tells who was there when it was read, though not that
+ * nobody came and went since an earlier one (see {@link soleSince} for that).
+ */
+export function listedAlone(folder: FenceFolder, beacon: string): boolean {
+  const listing = listings.get(folder.dir);
+  return listing !== undefined && listing.beacons.length === 1 && listing.beacons[0] === beacon;
+}
+
+/** Whether `last` still tells who is in the folder, by its age, as `info` shows it now. */
+function unchanged(last: Listing, info: Stats, now: number): boolean {
+  return (
+    last.ino === info.ino &&
+    last.mtimeMs === info.mtimeMs &&
+    last.ctimeMs === info.ctimeMs &&
+    last.size === info.size &&
+    now >= last.listedAt
+  );
+}
+
+/**
+ * Whether the last listing of `folder` still tells who is there, as `looked` (the caller's
+ * `lstat`, just taken) shows the folder, by its age alone: then {@link soleSince} answers from
+ * it. The folder is not read (nor the token records asked): `false` when only that could tell.
+ */
+export function confirmListing(folder: FenceFolder, looked: Stats): boolean {
+  const last = listings.get(folder.dir);
+  if (last !== undefined && last.looked === looked) return validated.get(folder.dir) === last;
+  if (last === undefined || !last.settled || !unchanged(last, looked, Date.now())) {
+    validated.delete(folder.dir);
+    return false;
+  }
+  validated.set(folder.dir, last);
+  last.looked = looked;
+  return true;
+}
+
+/**
  * The beacon ids of the slots in a fence folder (`b-<id>.slot`), as they are now. The folder is
  * read again only when it changed since the last listing (its inode, modification and change
- * times, size), or when that listing was taken too soon after a change to tell (see
- * `SETTLED_MS`, `SETTLED_FINE_MS`): one `lstat` instead of a read of the whole folder on every commit, while no
- * process comes or goes.
+ * times, size), or when that listing was taken too soon after a change to tell by its age (see
+ * `SETTLED_MS`, `SETTLED_FINE_MS`) and the token records (`records`) do not tell that no
+ * process made a slot since: one `lstat` instead of a read of the whole folder on every commit,
+ * while no process comes or goes.
  */
 export function listSlots(
   folder: FenceFolder,
   options: {
     /** An `lstat` of the folder the caller took just now (its check): not taken again. */
     readonly looked?: Stats | undefined;
+    /**
+     * The caller's token records, asked only for a listing too young to be reused by its age:
+     * taken after the caller's own write that this listing must follow.
+     */
+    readonly records?: ArrivalRecords | undefined;
   } = {},
 ): readonly string[] {
   let info: Stats;
@@ -89,19 +159,28 @@ export function listSlots(
     throw fenceError({ error, path: folder.dir, doing: 'list the commit intents in' });
   }
   const last = listings.get(folder.dir);
+  // asked again with the same look (a claim's two questions): the same answer, as of that look
+  if (options.looked !== undefined && last?.looked === options.looked) return last.beacons;
   const now = Date.now();
+  const { records } = options;
+  // old enough now for a listing read now to be reused by its age: read once more, so that
+  // the next ones need no records (a young listing never becomes settled)
+  const settledNow = now - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info);
   if (
     last !== undefined &&
-    last.ino === info.ino &&
-    last.mtimeMs === info.mtimeMs &&
-    last.ctimeMs === info.ctimeMs &&
-    last.size === info.size &&
-    last.settled &&
-    now >= last.listedAt
+    unchanged(last, info, now) &&
+    (last.settled ||
+      (!settledNow &&
+        records !== undefined &&
+        last.arrivals === records.arrivals &&
+        records.current()))
   ) {
     validated.set(folder.dir, last);
+    last.looked = options.looked;
     return last.beacons;
   }
+  // the arrival records read so far, before the folder is read: any appended later is news
+  const arrivals = records?.arrivals;
   const listedTick = performance.now();
   let names: string[];
   try {
@@ -122,8 +201,10 @@ export function listSlots(
     size: info.size,
     listedAt: now,
     listedTick,
-    settled: now - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info),
+    settled: settledNow,
     beacons,
+    arrivals,
+    looked: options.looked,
   };
   listings.set(folder.dir, listing);
   if (listing.settled) validated.set(folder.dir, listing);

@@ -131,12 +131,21 @@ describe('the fenced commit of the fs write tools', () => {
     await run('write_file', { path: 'a.txt', content: 'a' }, 3);
     expect(fence.dir.startsWith(fx.root)).toBe(false);
     expect(await readdir(fx.root)).toEqual(['a.txt']);
+    // first this process's arrival (its beacon: its pid in base 36 and 8 hex digits), then the record
+    const arrival = expect.stringMatching(
+      new RegExp(`^a ${process.pid.toString(36)}-[0-9a-f]{8}$`),
+    );
     const records = await readFile(join(fence.dir, 'tokens.log'), 'utf8');
-    expect(records).toBe(`t 3 ${JSON.stringify(fx.workspace.resolve('a.txt').key)}\n`);
+    expect(records.split('\n')).toEqual([
+      arrival,
+      `t 3 ${JSON.stringify(fx.workspace.resolve('a.txt').key)}`,
+      '',
+    ]);
     // a second write of the same key with the same token adds nothing; a new key adds one line
     await run('write_file', { path: 'a.txt', content: 'b' }, 3);
     await run('write_file', { path: 'b.txt', content: 'b' }, 4);
     expect((await readFile(join(fence.dir, 'tokens.log'), 'utf8')).split('\n')).toEqual([
+      arrival,
       `t 3 ${JSON.stringify(fx.workspace.resolve('a.txt').key)}`,
       `t 4 ${JSON.stringify(fx.workspace.resolve('b.txt').key)}`,
       '',

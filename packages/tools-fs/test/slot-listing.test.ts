@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmSync, type Stats, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FenceFolder } from '../src/fence-folder.js';
@@ -46,4 +46,74 @@ describe('listSlots', () => {
     writeFileSync(join(dir, 'b-4d-0000dddd.slot'), '');
     expect([...listSlots(folder)].sort()).toEqual(['3c-0000cccc', '4d-0000dddd']);
   });
+
+  it('answers a second question with the same look at the folder as the first, and a new look as the folder is now', async () => {
+    const { folder, dir } = await quietFolder();
+    const look = lstatSync(dir);
+    expect(listSlots(folder, { looked: look })).toEqual(['1a-0000aaaa']);
+    writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
+    // as of that look: the slot made after it is not in it
+    expect(listSlots(folder, { looked: look })).toEqual(['1a-0000aaaa']);
+    expect([...listSlots(folder, { looked: lstatSync(dir) })].sort()).toEqual([
+      '1a-0000aaaa',
+      '2b-0000bbbb',
+    ]);
+  });
+
+  it('reuses a listing too young for its age to tell while the token records show no new arrival, and reads the folder again when they do or cannot tell', async () => {
+    const base = await tempDir();
+    const dir = join(base, 'fence');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, 'b-1a-0000aaaa.slot'), '');
+    const folder = new FenceFolder({ dir, tempDir: base });
+    let arrivals = 1;
+    let current = true;
+    const records = {
+      get arrivals() {
+        return arrivals;
+      },
+      current: () => current,
+    };
+    const look = lstatSync(dir);
+    // the folder looks as it did then: what a slot made within the same tick of the file
+    // system's clock as the last change would leave (a copy, not the same look)
+    const asBefore = () => ({ ...look }) as Stats;
+    expect(listSlots(folder, { looked: look, records })).toEqual(['1a-0000aaaa']);
+    writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
+    // no arrival record since: the listing stands (the process that made the slot has done
+    // nothing else yet: it appends its arrival first)
+    expect(listSlots(folder, { looked: asBefore(), records })).toEqual(['1a-0000aaaa']);
+    // its arrival record read: the folder is read again
+    arrivals = 2;
+    expect([...listSlots(folder, { looked: asBefore(), records })].sort()).toEqual([
+      '1a-0000aaaa',
+      '2b-0000bbbb',
+    ]);
+    // records not read to their end, or none given: read again
+    writeFileSync(join(dir, 'b-3c-0000cccc.slot'), '');
+    current = false;
+    expect(listSlots(folder, { looked: asBefore(), records })).toHaveLength(3);
+    writeFileSync(join(dir, 'b-4d-0000dddd.slot'), '');
+    expect(listSlots(folder, { looked: asBefore() })).toHaveLength(4);
+  });
+
+  it('reads a young listing’s folder once more when the folder has grown old enough, so the next listing is reused by its age', async () => {
+    const base = await tempDir();
+    const dir = join(base, 'fence');
+    mkdirSync(dir, { mode: 0o700 });
+    writeFileSync(join(dir, 'b-1a-0000aaaa.slot'), '');
+    const folder = new FenceFolder({ dir, tempDir: base });
+    const records = { arrivals: 0, current: () => true };
+    const look = lstatSync(dir);
+    expect(listSlots(folder, { looked: look, records })).toEqual(['1a-0000aaaa']);
+    // the file system's clock, not a timer under test: past the 1.1 s a listing needs
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    // a slot the look does not show (made within the last change's tick, as the test pretends)
+    writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
+    const asBefore = { ...look } as Stats;
+    expect([...listSlots(folder, { looked: asBefore, records })].sort()).toEqual([
+      '1a-0000aaaa',
+      '2b-0000bbbb',
+    ]);
+  }, 10_000);
 });

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { appendFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keysOverlap } from '@toolwaves/core';
 import fc from 'fast-check';
@@ -105,5 +105,41 @@ describe('FenceStore', () => {
       expect(store.newerThan(['fs:/c'], 10)).toEqual({ key: 'fs:/c', token: 11 });
       expect(store.newerThan(['fs:/'], 11)).toEqual({ key: 'fs:/d', token: 12 });
     }
+  });
+
+  it('counts the arrivals of processes it reads, tells whether every record was read, and refuses a damaged arrival', async () => {
+    const file = join(await tempDir(), 'tokens.log');
+    const one = new FenceStore({ file });
+    const two = new FenceStore({ file });
+    one.arrive('1a-0000aaaa');
+    one.refresh();
+    expect(one.arrivals).toBe(1);
+    expect(one.current()).toBe(true);
+    two.arrive('2b-0000bbbb');
+    two.record(['fs:/a'], 3);
+    // the other's arrival and record are not read yet
+    expect(one.current()).toBe(false);
+    expect(one.arrivals).toBe(1);
+    one.refresh();
+    expect(one.arrivals).toBe(2);
+    expect(one.current()).toBe(true);
+    expect(one.newerThan(['fs:/a'], 2)).toEqual({ key: 'fs:/a', token: 3 });
+    await appendFile(file, 'a ../evil\n');
+    expect(() => one.refresh()).toThrow(/cannot read \("a \.\.\/evil"\)/);
+  });
+
+  it('an arrival appended to a file a compaction has just replaced is made again in the new one', async () => {
+    const file = join(await tempDir(), 'tokens.log');
+    const compactor = new FenceStore({ file, compactBytes: 10 });
+    const late = new FenceStore({ file });
+    late.refresh(); // its file is open: the one about to be replaced
+    for (let t = 1; t <= 3; t += 1) compactor.record([`fs:/k${t}`], t);
+    compactor.refresh();
+    compactor.compact();
+    late.arrive('3c-0000cccc');
+    const reader = new FenceStore({ file });
+    reader.refresh();
+    expect(reader.arrivals).toBe(1);
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toContain('a 3c-0000cccc');
   });
 });
