@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DemoError } from './demo-error.js';
+import { freePort } from './free-port.js';
 
 const require = createRequire(import.meta.url);
 
@@ -24,19 +24,6 @@ export function restateServerBinary(): string | undefined {
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;
     throw error;
   }
-}
-
-/** A port nobody listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A throwaway Restate server: free ports, a temporary data folder removed by `stop`. */
@@ -139,3 +126,5 @@ export async function startRestateDevServer(): Promise<RestateDevServer> {
     stop,
   };
 }
+
+export { freePort };

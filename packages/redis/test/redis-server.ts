@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../../test-support/free-port.js';
 
 /** Whether Debian's `redis-server` (or any) is on PATH. */
 export function hasRedisServer(): boolean {
@@ -91,17 +91,5 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
     child.stdout?.on('data', onData);
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`redis-server exited (${code}): ${output}`)));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
