@@ -43,10 +43,16 @@ export function overlappingPeers(
     readonly looked?: Stats | undefined;
     /** The caller's token records, taken after its intent or record (see `listSlots`). */
     readonly records?: ArrivalRecords | undefined;
+    /** `records` read live, after this commit's intent (see `listSlots`). */
+    readonly recordsAfterWrite?: boolean | undefined;
   },
 ): Peer[] {
   const { own, keys, selfId } = options;
-  const beacons = listSlots(folder, { looked: options.looked, records: options.records });
+  const beacons = listSlots(folder, {
+    looked: options.looked,
+    records: options.records,
+    recordsAfterWrite: options.recordsAfterWrite,
+  });
   const others = beacons.length > 1 || (beacons.length === 1 && beacons[0] !== own.id);
   // the common case: this process alone in the folder, and no other intent of its own
   if (!others && own.active.size <= (selfId === undefined ? 0 : 1)) return [];

@@ -132,8 +132,9 @@ export class FenceBeacon {
    * Ends an intent: it leaves the slot, then every connection waiting for it is closed.
    *
    * `lazily` (the caller saw no other process in the folder): when nobody waits for any intent
-   * of this process, the slot is rewritten in the event loop's next check phase (or by the next
-   * change before it) instead of now, so a commit that ends makes no system call. Until then the
+   * of this process, the slot is rewritten in the event loop's next check phase after the last
+   * of its active intents ended (or by the next change before it) instead of now, so a commit
+   * that ends makes no system call. Until then the
    * slot shows an intent that has ended: only a process that arrives meanwhile can read it, and
    * it then asks this beacon, which rewrites the slot before it answers "ended" (see `#answer`),
    * so that process waits for nothing and reads the slot as it is.
@@ -143,6 +144,10 @@ export class FenceBeacon {
     this.#json.delete(intentId);
     if (options.lazily === true && this.#waiters.size === 0) {
       this.#stale = true;
+      // Another intent of this process is still claiming its turn: the slot is rewritten when
+      // the last one ends (or by the next change), one write for them all. The ended intent
+      // stays in the slot a little longer, answered like any ended one.
+      if (this.active.size > 0) return;
       if (!this.#flushing) {
         this.#flushing = true;
         setImmediate(() => {

@@ -29,8 +29,9 @@ export interface AcquireOptions {
    */
   readonly checked?: boolean | undefined;
   /**
-   * The caller's token records: when the folder's listing is too young to be reused by its
-   * age, they tell whether a process made its slot since (see `listSlots`).
+   * The caller's token records, read live (`current` looks at the file): when the folder's
+   * listing is too young to be reused by its age, they tell whether a process made its slot
+   * since; a commit's look after its intent asks them first (see `listSlots`).
    */
   readonly records?: ArrivalRecords | undefined;
 }
@@ -236,6 +237,8 @@ export class HostCommitLock {
       keys: mine.keys,
       looked,
       records: mine.records,
+      // a commit's intent is out before each listing, and its records are read live
+      recordsAfterWrite: mine.intent !== undefined,
     });
   }
 

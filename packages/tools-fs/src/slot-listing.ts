@@ -149,8 +149,20 @@ export function listSlots(
      * taken after the caller's own write that this listing must follow.
      */
     readonly records?: ArrivalRecords | undefined;
+    /**
+     * `records` answer as the file is now (`current` reads it), and the caller's own write that
+     * this listing must follow is out: while they show no arrival since the last listing was
+     * read, that listing is answered with no look at the folder at all (one `fstat` of the
+     * records instead of an `lstat` of the folder). What a commit asks right after its intent.
+     */
+    readonly recordsAfterWrite?: boolean | undefined;
   } = {},
 ): readonly string[] {
+  const { records } = options;
+  if (options.looked === undefined && options.recordsAfterWrite === true && records !== undefined) {
+    const kept = keptByRecords(folder, records);
+    if (kept !== undefined) return kept;
+  }
   let info: Stats;
   try {
     info = options.looked ?? lstatSync(folder.dir);
@@ -162,7 +174,6 @@ export function listSlots(
   // asked again with the same look (a claim's two questions): the same answer, as of that look
   if (options.looked !== undefined && last?.looked === options.looked) return last.beacons;
   const now = Date.now();
-  const { records } = options;
   // old enough now for a listing read now to be reused by its age: read once more, so that
   // the next ones need no records (a young listing never becomes settled)
   const settledNow = now - Math.max(info.mtimeMs, info.ctimeMs) >= settledMs(info);
@@ -210,4 +221,26 @@ export function listSlots(
   if (listing.settled) validated.set(folder.dir, listing);
   else validated.delete(folder.dir);
   return beacons;
+}
+
+/**
+ * The last listing of `folder`, when the token records, read to their end now, show no arrival
+ * record beyond those read before that listing was read: every process appends one right after
+ * making its slot and before anything else, so no process has made a slot since, or the one
+ * that did has done nothing yet and will see what the caller wrote before asking (its own intent
+ * or record, then its listing of the folder). Slots removed since only cost a read that finds
+ * them gone. `undefined` when the records cannot tell (the listing took none, or something was
+ * appended).
+ */
+function keptByRecords(
+  folder: FenceFolder,
+  records: ArrivalRecords,
+): readonly string[] | undefined {
+  const last = listings.get(folder.dir);
+  if (last === undefined || last.arrivals !== records.arrivals || !records.current()) {
+    return undefined;
+  }
+  validated.set(folder.dir, last);
+  last.looked = undefined;
+  return last.beacons;
 }

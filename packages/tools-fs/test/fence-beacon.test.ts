@@ -66,6 +66,29 @@ describe('an intent ended lazily (its process alone in the fence)', () => {
     expect(await turn).toBe('turn');
   });
 
+  it('while another intent of the process is active, stays until the last one ends, then one rewrite in the next check phase', async () => {
+    const { folder, beacon, slot, peer } = await beaconInFreshFolder();
+    const B = 'fs:/srv/repo/b.txt';
+    beacon.activate({ id: '1-6-x', keys: [KEY] });
+    beacon.activate({ id: '1-7-x', keys: [B] });
+    beacon.deactivate('1-6-x', { lazily: true });
+    await new Promise((resolve) => setImmediate(resolve));
+    // not rewritten for the first: the second is still claiming its turn
+    expect(slot()).toMatchObject({ intents: [{ id: '1-6-x' }, { id: '1-7-x' }] });
+    // a process that reads the ended one meanwhile is answered at once, the slot rewritten first
+    const asked = await probe(folder, peer('1-6-x'));
+    const socket = asked.state === 'live' ? asked.socket : undefined;
+    expect(socket).toBeDefined();
+    expect(await waitForTurn({ socket, ms: 60_000, signal: undefined })).toBe('turn');
+    expect(slot()).toMatchObject({ intents: [{ id: '1-7-x', keys: [B] }] });
+    beacon.activate({ id: '1-8-x', keys: [KEY] });
+    beacon.deactivate('1-8-x', { lazily: true });
+    beacon.deactivate('1-7-x', { lazily: true });
+    expect(slot()).toMatchObject({ intents: [{ id: '1-7-x' }, { id: '1-8-x' }] });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slot()).toBe('empty');
+  });
+
   it('a change made before the check phase writes the slot as it is then (the ended intent gone)', async () => {
     const { beacon, slot } = await beaconInFreshFolder();
     vi.useFakeTimers({ toFake: ['setImmediate'] });

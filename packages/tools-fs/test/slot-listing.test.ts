@@ -97,6 +97,43 @@ describe('listSlots', () => {
     expect(listSlots(folder, { looked: asBefore() })).toHaveLength(4);
   });
 
+  it('after a write of the caller’s own, reuses the last listing with no look at the folder while the records show no new arrival, and reads the folder when they do or cannot tell', async () => {
+    const { folder, dir } = await quietFolder();
+    let arrivals = 1;
+    let current = true;
+    let asked = 0;
+    const records = {
+      get arrivals() {
+        return arrivals;
+      },
+      current: () => {
+        asked += 1;
+        return current;
+      },
+    };
+    const after = { records, recordsAfterWrite: true };
+    // no listing yet: the folder is read (with the arrivals read so far)
+    expect(listSlots(folder, { looked: lstatSync(dir), records })).toEqual(['1a-0000aaaa']);
+    writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
+    // the process that made the slot has not appended its arrival: the listing stands, and the
+    // records were asked, the folder not looked at (its change would have shown)
+    expect(listSlots(folder, after)).toEqual(['1a-0000aaaa']);
+    expect(asked).toBe(1);
+    // its arrival read since: the folder is read again
+    arrivals = 2;
+    expect([...listSlots(folder, after)].sort()).toEqual(['1a-0000aaaa', '2b-0000bbbb']);
+    // records not read to their end: read again
+    writeFileSync(join(dir, 'b-3c-0000cccc.slot'), '');
+    current = false;
+    expect(listSlots(folder, after)).toHaveLength(3);
+    // records not live (a claim's, read before): never asked for this, the folder looked at
+    current = true;
+    writeFileSync(join(dir, 'b-4d-0000dddd.slot'), '');
+    const before = asked;
+    expect(listSlots(folder, { records })).toHaveLength(4);
+    expect(asked).toBe(before);
+  });
+
   it('reads a young listing’s folder once more when the folder has grown old enough, so the next listing is reused by its age', async () => {
     const base = await tempDir();
     const dir = join(base, 'fence');
