@@ -40,9 +40,10 @@ export function bundleDurableService(): DurableServiceBundle | undefined {
       target: 'node20',
       tsconfig: TSCONFIG,
       external: ['@restatedev/*'],
-      // a `require` for the CommonJS dependencies that esbuild's ES module output calls
+      // A `require` for the CommonJS dependencies that esbuild's ES module output calls, from
+      // the bundle's path: it only ever runs as the main module (`node <bundle>`).
       banner: {
-        js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);",
+        js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(process.argv[1]);",
       },
       // whitespace and syntax only: a stack trace from the service still names its functions
       minifyWhitespace: true,
