@@ -9,7 +9,7 @@ export interface NodeBundleOptionsInput {
 /**
  * esbuild's options for one ES module that a test's child process runs under plain `node`: the
  * entry and everything it imports bundled, for Node 20, with a `require` for the CommonJS
- * dependencies that esbuild's ESM output calls. The callers add what is their own (plugins) and
+ * dependencies that esbuild's ESM output calls, whitespace and syntax minified. The callers add what is their own (plugins) and
  * hand the result to `cachedBundle`.
  */
 export function nodeBundleOptions(input: NodeBundleOptionsInput) {
@@ -24,5 +24,9 @@ export function nodeBundleOptions(input: NodeBundleOptionsInput) {
       js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);",
     },
     logLevel: 'error' as const,
+    // Whitespace and syntax only, not names: a child loads a third less source on every start
+    // (the crash tests start dozens), and a stack trace from it still names the functions.
+    minifyWhitespace: true,
+    minifySyntax: true,
   };
 }

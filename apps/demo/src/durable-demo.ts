@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { describeCall } from './describe-call.js';
+import { bundleDurableService, type DurableServiceBundle } from './durable-service-bundle.js';
 import { CRASH_POINTS, durableTurn } from './durable-turn.js';
 import { formatTable } from './format-table.js';
 import { freePort, type RestateDevServer, startRestateDevServer } from './restate-dev-server.js';
@@ -45,15 +46,26 @@ interface Standby {
 }
 
 /**
- * Loads a service process under tsx's loader, node itself (no wrapper process), so a SIGKILL
- * kills the process that runs the tools. It waits, loaded, until {@link takeOver} tells it to
- * listen: the demo keeps the processes it will need after each crash loaded from the start, as
- * a supervisor with a warm standby would, so a restart costs a bind, not the seconds of a start.
+ * Loads a service process, node itself (no wrapper process), so a SIGKILL kills the process that
+ * runs the tools: the service bundled for this run ({@link bundleDurableService}), else its
+ * source under tsx's loader. It waits, loaded, until {@link takeOver} tells it to listen: the
+ * demo keeps the processes it will need after each crash loaded from the start, as a supervisor
+ * with a warm standby would, so a restart costs a bind, not the seconds of a start.
  */
-function loadService(options: { port: number; root: string; log: string; latency: number }) {
-  const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const args = [SERVICE, String(options.port), options.root, options.log, String(options.latency)];
-  const child = spawn(process.execPath, ['--import', loader, ...args], {
+function loadService(options: {
+  port: number;
+  root: string;
+  log: string;
+  latency: number;
+  bundle: DurableServiceBundle | undefined;
+}) {
+  const args = [String(options.port), options.root, options.log, String(options.latency)];
+  const loader = () => pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const command =
+    options.bundle === undefined
+      ? ['--import', loader(), SERVICE, ...args]
+      : [options.bundle.file, ...args];
+  const child = spawn(process.execPath, command, {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
   });
@@ -105,7 +117,8 @@ export async function runDurableDemo(options: DurableDemoOptions): Promise<numbe
   const scratch = mkdtempSync(join(tmpdir(), 'toolwaves-durable-'));
   const log = join(scratch, 'tool-runs.log');
   const port = await freePort();
-  const service = { port, root: workspace.root, log, latency: options.latency };
+  const bundle = bundleDurableService();
+  const service = { port, root: workspace.root, log, latency: options.latency, bundle };
   // The first process and one standby per crash load while the server starts.
   const standbys = Array.from({ length: CRASHES + 1 }, () => loadService(service));
   let current: ChildProcess | undefined;
@@ -181,6 +194,7 @@ export async function runDurableDemo(options: DurableDemoOptions): Promise<numbe
       if (child !== undefined) await kill(child);
     }
     await server?.stop();
+    bundle?.remove();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

@@ -59,6 +59,9 @@ export async function startRestateDevServer(): Promise<RestateDevServer> {
       `base-dir = "${join(dir, 'data')}"`,
       `bind-address = "127.0.0.1:${fabric}"`,
       'log-filter = "error"',
+      // Two partitions, not Restate's 24: plenty for the demo's one turn, and a third of the CPU to start
+      // (each partition's processor and store start with the server).
+      'default-num-partitions = 2',
       '[default-retry-policy]',
       'initial-interval = "50ms"',
       'exponentiation-factor = 1.5',

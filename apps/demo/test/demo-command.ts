@@ -31,8 +31,8 @@ const ownImportMetaUrl: Plugin = {
  * The command line that runs the demo (`src/main.ts`) with `args`, from a bundle of it built
  * once and kept while its sources are unchanged: the same program as `pnpm demo` runs under tsx
  * (its sources, its dependencies, its flags, output and exit codes), loaded in a sixth of the CPU
- * time tsx takes to load and compile them. `--durable` is left to tsx: its service runs under
- * tsx's loader by design.
+ * time tsx takes to load and compile them. `--durable` is left to tsx, as `pnpm demo` runs it
+ * (its service processes load from a bundle the demo builds for the run).
  */
 export async function demoCommand(args: readonly string[]): Promise<[string, string[]]> {
   bundled ??= bundle().finally(() => {

@@ -54,15 +54,39 @@ export function placePlainKeys(
   let i = 0;
   for (; i < count; i++) {
     const node = nodes[i];
-    assertNode(node, i);
-    if (!node.parallelizable) {
+    // Each field is read once, into a local, for both the checks and the fast path's own tests
+    // (`assertNode` then `hasEdges` read most of them twice, each read checking the node's
+    // shape again: a few % more CPU per batch). The common node passes in these comparisons;
+    // any other takes every check of `assertNode` (the same errors, in the same order), then
+    // the rules for edges and access lists.
+    if (typeof node !== 'object' || node === null) assertNode(node, i);
+    const { index, parallelizable, resourceKey: key, access, after, afterPrevious } = node;
+    if (
+      parallelizable === false &&
+      index === i &&
+      after === undefined &&
+      afterPrevious === undefined
+    ) {
       placement.alone(i);
       continue;
     }
-    if (node.access !== undefined || hasEdges(node)) break;
-    const key = node.resourceKey;
+    if (
+      parallelizable !== true ||
+      index !== i ||
+      access !== undefined ||
+      after !== undefined ||
+      afterPrevious !== undefined ||
+      (key !== undefined && typeof key !== 'string')
+    ) {
+      assertNode(node, i);
+      if (!parallelizable) {
+        placement.alone(i);
+        continue;
+      }
+      if (access !== undefined || hasEdges(node)) break;
+    }
     let id = -1;
-    let after = -1;
+    let latest = -1;
     if (key !== undefined) {
       const known = keyIds[key];
       if (known === PREFIX) break; // a `/`-prefix of a key seen: the two overlap
@@ -77,11 +101,11 @@ export function placePlainKeys(
         }
       } else {
         id = known;
-        after = latestWave[id]!;
+        latest = latestWave[id]!;
       }
     }
     // One call site: the compiler inlines `join` here, not at three.
-    const position = placement.join(i, after);
+    const position = placement.join(i, latest);
     if (id !== -1) latestWave[id] = position;
   }
   return { calls: i, keyIds, latestWave };

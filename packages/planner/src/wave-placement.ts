@@ -32,8 +32,6 @@ export interface WavePlacementOptions {
 export class WavePlacement {
   /** The wave of each call placed so far, in model order. */
   readonly waveOf: Int32Array;
-  /** The latest wave holding any call so far (-1: none): what `afterPrevious` waits for. */
-  latest = -1;
   private readonly sizes: Int32Array;
   private readonly open: Uint8Array;
   private readonly openWaves: Int32Array;
@@ -55,6 +53,14 @@ export class WavePlacement {
   }
 
   /**
+   * The latest wave holding any call so far (-1: none): what `afterPrevious` waits for. Every
+   * wave is made for a call, so it is the last wave made.
+   */
+  get latest(): number {
+    return this.waveCount - 1;
+  }
+
+  /**
    * Places a call that is not concurrency-safe: a new wave of its own at the end, born closed
    * (after every wave, so after whatever it must follow). With `ordered`, it also becomes a
    * fence: the waves before it accept no more calls.
@@ -65,7 +71,6 @@ export class WavePlacement {
     this.waveOf[call] = position;
     this.sizes[position] = 1;
     this.openUpTo[position] = this.openCount;
-    this.latest = position;
   }
 
   /** With `ordered`: the waves open so far accept no more calls; the fence is at `position`. */
@@ -97,7 +102,6 @@ export class WavePlacement {
       this.openUpTo[position] = this.openCount;
     }
     this.waveOf[call] = position;
-    if (position > this.latest) this.latest = position;
     return position;
   }
 

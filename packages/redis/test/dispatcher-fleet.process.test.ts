@@ -2,14 +2,15 @@ import { createClient } from '@redis/client';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { expect, it, vi } from 'vitest';
+import { redisCoordinator } from '../src/index.js';
 import {
   coordinatorFor,
   describeWithRedis,
   freshNamespace,
   redisUrl,
-  restartableRedis,
   TEST_LEASE_MS,
 } from './fleet-fixture.js';
+import { startRedisServer } from './redis-server.js';
 
 describeWithRedis('the Dispatcher with a Redis coordinator', () => {
   it('the fencing token reaches the tool, and a fleet limit caps calls inside one parallel batch', async () => {
@@ -42,7 +43,9 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
     for (const token of tokens) expect(token).toBeGreaterThan(0);
   });
 
-  it('a tool that outlives its lease is refused by a store that checks fencing tokens', async () => {
+  // The lease scenario and the restart scenario run at once, each on its own: each mostly waits
+  // (for a lease to run out, for Redis to come back).
+  it.concurrent('a tool that outlives its lease is refused by a store that checks fencing tokens', async (context) => {
     const namespace = freshNamespace();
     const stalled = createClient({ url: redisUrl, disableOfflineQueue: true });
     stalled.on('error', () => undefined);
@@ -86,11 +89,11 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
       );
     const first = new Dispatcher({
       registry: saveTool(true),
-      coordinator: coordinatorFor({ namespace, client: stalled, leaseMs: TEST_LEASE_MS }),
+      coordinator: coordinatorFor({ namespace, client: stalled, leaseMs: TEST_LEASE_MS }, context),
     });
     const second = new Dispatcher({
       registry: saveTool(false),
-      coordinator: coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS }),
+      coordinator: coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS }, context),
     });
 
     const firstCall = first.dispatch([{ id: 'old', name: 'save', input: { value: 'old' } }]);
@@ -109,60 +112,68 @@ describeWithRedis('the Dispatcher with a Redis coordinator', () => {
     expect(store.value).toBe('new');
   });
 
-  describeWithRedis('Redis restarted mid-run', () => {
-    const redis = restartableRedis({ namespace: 'dispatch', leaseMs: TEST_LEASE_MS });
-
-    it('the call in flight and the calls while Redis is away are soft errors naming the cause; later calls run', async () => {
-      let started: () => void = () => undefined;
-      const inFlight = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      const registry = new ToolRegistry().add(
-        fnTool<{ wait: boolean }>({
-          name: 'edit',
-          description: 'holds a write lock until told to stop when asked to wait',
-          concurrencySafe: true,
-          access: [{ key: 'fs:/repo/a.ts', mode: 'write' }],
-          execute: ({ wait }, context) =>
-            wait
-              ? new Promise<string>((_, reject) => {
-                  started();
-                  context.signal.addEventListener('abort', () => reject(context.signal.reason));
-                })
-              : 'edited',
-        }),
-      );
-      const dispatcher = new Dispatcher({ registry, coordinator: redis.coordinator });
-
-      const pending = dispatcher.dispatch([{ id: 'long', name: 'edit', input: { wait: true } }]);
-      await inFlight;
-      await redis.server.stop();
-      const [lost] = await pending;
-      expect(lost?.isError).toBe(true);
-      expect(lost?.content).toContain('lost its fleet lease');
-      expect(lost?.content).toContain(
-        'Lost the fleet lease of call long (edit) on write fs:/repo/a.ts',
-      );
-
-      const [refused] = await dispatcher.dispatch([
-        { id: 'down', name: 'edit', input: { wait: false } },
-      ]);
-      expect(refused?.isError).toBe(true);
-      expect(refused?.content).toContain('could not grant its accesses');
-      expect(refused?.content).toContain(`Redis at ${redis.server.url} is unavailable`);
-
-      await redis.server.start();
-      const back = await vi.waitFor(
-        async () => {
-          const [result] = await dispatcher.dispatch([
-            { id: 'up', name: 'edit', input: { wait: false } },
-          ]);
-          if (result?.isError) throw new Error(String(result.content));
-          return result;
-        },
-        { timeout: 10_000, interval: 50 },
-      );
-      expect(back?.content).toBe('edited');
+  it.concurrent('Redis restarted mid-run: the call in flight and the calls while Redis is away are soft errors naming the cause; later calls run', async (context) => {
+    // a server of its own, so stopping it touches no other test
+    const server = await startRedisServer();
+    const coordinator = redisCoordinator({
+      url: server.url,
+      namespace: 'dispatch',
+      leaseMs: TEST_LEASE_MS,
     });
+    context.onTestFinished(async () => {
+      await coordinator.close();
+      await server.stop();
+    });
+    const redis = { server, coordinator };
+    let started: () => void = () => undefined;
+    const inFlight = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const registry = new ToolRegistry().add(
+      fnTool<{ wait: boolean }>({
+        name: 'edit',
+        description: 'holds a write lock until told to stop when asked to wait',
+        concurrencySafe: true,
+        access: [{ key: 'fs:/repo/a.ts', mode: 'write' }],
+        execute: ({ wait }, context) =>
+          wait
+            ? new Promise<string>((_, reject) => {
+                started();
+                context.signal.addEventListener('abort', () => reject(context.signal.reason));
+              })
+            : 'edited',
+      }),
+    );
+    const dispatcher = new Dispatcher({ registry, coordinator: redis.coordinator });
+
+    const pending = dispatcher.dispatch([{ id: 'long', name: 'edit', input: { wait: true } }]);
+    await inFlight;
+    await redis.server.stop();
+    const [lost] = await pending;
+    expect(lost?.isError).toBe(true);
+    expect(lost?.content).toContain('lost its fleet lease');
+    expect(lost?.content).toContain(
+      'Lost the fleet lease of call long (edit) on write fs:/repo/a.ts',
+    );
+
+    const [refused] = await dispatcher.dispatch([
+      { id: 'down', name: 'edit', input: { wait: false } },
+    ]);
+    expect(refused?.isError).toBe(true);
+    expect(refused?.content).toContain('could not grant its accesses');
+    expect(refused?.content).toContain(`Redis at ${redis.server.url} is unavailable`);
+
+    await redis.server.start();
+    const back = await vi.waitFor(
+      async () => {
+        const [result] = await dispatcher.dispatch([
+          { id: 'up', name: 'edit', input: { wait: false } },
+        ]);
+        if (result?.isError) throw new Error(String(result.content));
+        return result;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(back?.content).toBe('edited');
   });
 });

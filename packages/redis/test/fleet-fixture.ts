@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Access, CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
 import { type TrackedPromise, trackPromise } from '@toolwaves/core/testing';
-import { afterAll, afterEach, beforeAll, describe, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, inject, type TestContext } from 'vitest';
 import {
   type RedisCoordinator,
   type RedisCoordinatorOptions,
@@ -35,14 +35,20 @@ export function freshNamespace(): string {
   return `test-${randomUUID()}`;
 }
 
-/** A coordinator on the shared server, closed after the test. */
+/**
+ * A coordinator on the shared server, closed after the test: after the test of `context` when
+ * given (a test that runs at once with others, `it.concurrent`: a file-wide `afterEach` would
+ * close its coordinators when another test ends), else after the current test.
+ */
 export function coordinatorFor(
   options: Partial<RedisCoordinatorOptions> & { namespace: string },
+  context?: TestContext,
 ): RedisCoordinator {
   const coordinator = redisCoordinator(
     options.client === undefined ? { url: redisUrl, ...options } : options,
   );
-  open.push(coordinator);
+  if (context === undefined) open.push(coordinator);
+  else context.onTestFinished(() => coordinator.close());
   return coordinator;
 }
 

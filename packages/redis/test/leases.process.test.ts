@@ -62,13 +62,14 @@ describeWithRedis('fleet locks: leases and fencing', () => {
     }
   });
 
-  it('a holder that stops renewing loses its lease: it is told first, then the next waiter gets the lock with a newer token, and the stale token is refused', async () => {
+  // The two lease scenarios run at once: each mostly waits for a lease to run out or to renew.
+  it.concurrent('a holder that stops renewing loses its lease: it is told first, then the next waiter gets the lock with a newer token, and the stale token is refused', async (context) => {
     const namespace = freshNamespace();
     const stalled = createClient({ url: redisUrl, disableOfflineQueue: true });
     stalled.on('error', () => undefined);
     await stalled.connect();
-    const holder = coordinatorFor({ namespace, client: stalled, leaseMs: TEST_LEASE_MS });
-    const waiter = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS });
+    const holder = coordinatorFor({ namespace, client: stalled, leaseMs: TEST_LEASE_MS }, context);
+    const waiter = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS }, context);
     const events: string[] = [];
 
     const first = await holder.acquire(lockRequest(['w db:/orders']));
@@ -100,10 +101,10 @@ describeWithRedis('fleet locks: leases and fencing', () => {
     await next.release();
   });
 
-  it('keeps renewing a lease while the call runs longer than the lease', async () => {
+  it.concurrent('keeps renewing a lease while the call runs longer than the lease', async (context) => {
     const namespace = freshNamespace();
-    const holder = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS });
-    const waiter = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS });
+    const holder = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS }, context);
+    const waiter = coordinatorFor({ namespace, leaseMs: TEST_LEASE_MS }, context);
     const grant = await holder.acquire(lockRequest(['w q']));
     const second = tracked(waiter.acquire(lockRequest(['w q'])));
     // Renewals come a third of a lease apart at the soonest: after five, more than a lease and

@@ -1,26 +1,36 @@
 import { createClient } from '@redis/client';
-import { afterEach, expect, it, vi } from 'vitest';
+import { expect, it, type TestContext, vi } from 'vitest';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
 import { describeWithRedis, lockRequest, TEST_LEASE_MS } from './fleet-fixture.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
-const servers: RedisServer[] = [];
-const coordinators: RedisCoordinator[] = [];
-afterEach(async () => {
-  for (const c of coordinators.splice(0)) await c.close();
-  for (const s of servers.splice(0)) await s.stop();
-});
-
-async function server(): Promise<RedisServer> {
-  const started = await startRedisServer();
-  servers.push(started);
-  return started;
-}
-
-function coordinatorOn(target: RedisServer): RedisCoordinator {
-  const made = redisCoordinator({ url: target.url, namespace: 'tokens', leaseMs: TEST_LEASE_MS });
-  coordinators.push(made);
-  return made;
+/**
+ * The servers and coordinators of one test, stopped when it ends: the two scenarios run at once
+ * (each mostly waits for a server to restart or a replica to catch up), each on servers of its own.
+ */
+function scenario(context: TestContext) {
+  const servers: RedisServer[] = [];
+  const coordinators: RedisCoordinator[] = [];
+  context.onTestFinished(async () => {
+    for (const c of coordinators.splice(0)) await c.close();
+    for (const s of servers.splice(0)) await s.stop();
+  });
+  return {
+    async server(): Promise<RedisServer> {
+      const started = await startRedisServer();
+      servers.push(started);
+      return started;
+    },
+    coordinatorOn(target: RedisServer): RedisCoordinator {
+      const made = redisCoordinator({
+        url: target.url,
+        namespace: 'tokens',
+        leaseMs: TEST_LEASE_MS,
+      });
+      coordinators.push(made);
+      return made;
+    },
+  };
 }
 
 /** Takes and gives back `n` grants, on keys that overlap and keys that do not; their tokens. */
@@ -52,7 +62,8 @@ function strictlyIncreasing(tokens: readonly number[]): boolean {
 }
 
 describeWithRedis('fencing tokens never go backwards', () => {
-  it('across a Redis restart that lost every key (no persistence)', async () => {
+  it.concurrent('across a Redis restart that lost every key (no persistence)', async (context) => {
+    const { server, coordinatorOn } = scenario(context);
     const redis = await server();
     const coordinator = coordinatorOn(redis);
     const before = await grants(coordinator, 20);
@@ -67,7 +78,8 @@ describeWithRedis('fencing tokens never go backwards', () => {
     expect(Math.min(...after)).toBeGreaterThan(Math.max(...before));
   });
 
-  it('across the promotion of a replica that had not received the latest grants', async () => {
+  it.concurrent('across the promotion of a replica that had not received the latest grants', async (context) => {
+    const { server, coordinatorOn } = scenario(context);
     const primary = await server();
     const replica = await server();
     await command(replica, ['REPLICAOF', '127.0.0.1', String(primary.port)]);

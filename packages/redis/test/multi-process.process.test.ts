@@ -35,12 +35,13 @@ function batch(agent: string, i: number): ToolCall[] {
   ];
 }
 
+// The two scenarios run at once, each in folders and a namespace of its own.
 describeWithRedis('many processes, one workspace, one Redis', () => {
-  it(
+  it.concurrent(
     'interleaved edits and appends from three processes: no update lost, no conflicting calls overlap',
-    async () => {
-      const root = await tempFolder();
-      const log = join(await tempFolder(), 'markers.jsonl');
+    async (context) => {
+      const root = await tempFolder(context);
+      const log = join(await tempFolder(context), 'markers.jsonl');
       for (const file of FILES) {
         await writeFile(join(root, file), `${AGENTS.map((a) => `${a}: 0\n`).join('')}<END>\n`);
       }
@@ -95,11 +96,11 @@ describeWithRedis('many processes, one workspace, one Redis', () => {
     PROCESSES_TIMEOUT_MS,
   );
 
-  it(
+  it.concurrent(
     'a process killed while holding a write lock: the next writer proceeds once its lease expires, and no half-written file is visible',
-    async () => {
-      const root = await tempFolder();
-      const log = join(await tempFolder(), 'markers.jsonl');
+    async (context) => {
+      const root = await tempFolder(context);
+      const log = join(await tempFolder(context), 'markers.jsonl');
       const before = 'old content\n';
       const after = `${'new content '.repeat(400_000)}\n`;
       await writeFile(join(root, 'big.txt'), before);

@@ -26,7 +26,8 @@ export interface RedisServer {
 }
 
 /**
- * Starts `redis-server --port N --save '' --appendonly no` on a free port, in a folder of its own
+ * Starts `redis-server --port N --save '' --appendonly no` on a free port (a replica's sync
+ * without delay), in a folder of its own
  * (a replica writes the primary's snapshot there; a server started elsewhere must never load it).
  */
 export async function startRedisServer(): Promise<RedisServer> {
@@ -76,6 +77,10 @@ function launch(port: number, dir: string): Promise<ChildProcess> {
         'no',
         '--dir',
         dir,
+        // A replica's first sync starts at once: by default the primary waits 5 s for more
+        // replicas to share one transfer, which only makes a test wait.
+        '--repl-diskless-sync-delay',
+        '0',
       ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );

@@ -1,11 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fsKey, HostFence } from '../src/index.js';
-import { killChildren, scriptCommand, startChild } from './fence/spawn-script.js';
+import { scriptCommand, startChild } from './fence/spawn-script.js';
 import { tempDir } from './temp-dir.js';
-
-afterEach(killChildren);
 
 /**
  * The file system's clock, not a timer under test: a listing of the fence's folder tells who is
@@ -18,11 +16,12 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 1300));
  * a second process that comes, records a newer token and leaves must still refuse its commit,
  * whether the commit comes right after it left or once the folder is quiet again.
  */
-describe('a fence used by one process, then by another for a moment', () => {
+// The scenarios run at once, each in folders of its own: they mostly wait for the folder to settle.
+describe.concurrent('a fence used by one process, then by another for a moment', () => {
   for (const when of ['right after it left', 'once the folder is quiet again'] as const) {
-    it(`refuses the older token ${when}`, async () => {
-      const root = await tempDir();
-      const fenceTempDir = await tempDir();
+    it(`refuses the older token ${when}`, async (context) => {
+      const root = await tempDir(context);
+      const fenceTempDir = await tempDir(context);
       await writeFile(join(root, 'a.txt'), 'old\n');
       const fence = HostFence.forUser({ tempDir: fenceTempDir });
       const key = fsKey(join(root, 'a.txt'));
@@ -39,6 +38,9 @@ describe('a fence used by one process, then by another for a moment', () => {
       await fence.claim(write(5));
       // another process writes a.txt with token 7, and exits
       const other = startChild(scriptCommand('fence-write-process.ts', [fenceTempDir, root]));
+      context.onTestFinished(() => {
+        other.process.kill('SIGKILL');
+      });
       expect(await other.exited).toBe(0);
       expect(JSON.parse(other.output())).toEqual({
         content: 'wrote 1 line (4 bytes) to a.txt (replaced)',
@@ -52,9 +54,9 @@ describe('a fence used by one process, then by another for a moment', () => {
     }, 30_000);
   }
 
-  it('two fences of one folder in one process read each other’s records (each is another writer for the other)', async () => {
-    const root = await tempDir();
-    const fenceTempDir = await tempDir();
+  it('two fences of one folder in one process read each other’s records (each is another writer for the other)', async (context) => {
+    const root = await tempDir(context);
+    const fenceTempDir = await tempDir(context);
     const dir = join(fenceTempDir, 'fence');
     const first = new HostFence({ dir, tempDir: fenceTempDir });
     const second = new HostFence({ dir, tempDir: fenceTempDir });

@@ -17,6 +17,18 @@ async function quietFolder(): Promise<{ folder: FenceFolder; dir: string }> {
   return { folder: new FenceFolder({ dir, tempDir: base }), dir };
 }
 
+/**
+ * Waits until the last change of `dir` is old enough for a listing of it to be kept: 1.1 s where
+ * the file system keeps fractions of a second in the folder's times, 3 s where it keeps whole
+ * seconds (the rule of `listSlots`), 0.2 s more for the clock's tick. The file system's clock,
+ * not a timer under test.
+ */
+async function untilSettled(dir: string): Promise<void> {
+  const { mtimeMs, ctimeMs } = lstatSync(dir);
+  const fine = mtimeMs % 1000 !== 0 || ctimeMs % 1000 !== 0;
+  await new Promise((resolve) => setTimeout(resolve, fine ? 1300 : 3200));
+}
+
 describe('listSlots', () => {
   it('lists the slots of the folder (not the sockets)', async () => {
     const { folder } = await quietFolder();
@@ -26,8 +38,8 @@ describe('listSlots', () => {
   it('sees a slot made right after a listing of a folder quiet for long (the listing is not reused)', async () => {
     const { folder, dir } = await quietFolder();
     // the folder's change time cannot be set back: wait until its last change is old enough
-    // for a listing to be kept (the file system's clock, not a timer under test)
-    await new Promise((resolve) => setTimeout(resolve, 3100));
+    // for a listing to be kept
+    await untilSettled(dir);
     expect(listSlots(folder)).toEqual(['1a-0000aaaa']);
     expect(listSlots(folder)).toEqual(['1a-0000aaaa']);
     writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
@@ -143,8 +155,8 @@ describe('listSlots', () => {
     const records = { arrivals: 0, current: () => true };
     const look = lstatSync(dir);
     expect(listSlots(folder, { looked: look, records })).toEqual(['1a-0000aaaa']);
-    // the file system's clock, not a timer under test: past the 1.1 s a listing needs
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    // past the age a listing needs
+    await untilSettled(dir);
     // a slot the look does not show (made within the last change's tick, as the test pretends)
     writeFileSync(join(dir, 'b-2b-0000bbbb.slot'), '');
     const asBefore = { ...look } as Stats;

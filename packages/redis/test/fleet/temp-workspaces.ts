@@ -1,11 +1,11 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
+import { afterEach, type TestContext } from 'vitest';
 
 /**
  * Temporary folders for the multi-process tests (workspaces, marker logs), each removed after
- * the test that made it. The fs tools' host fence is the user's, shared by every workspace (in
+ * the test that made it (the test of the context given, else the current one). The fs tools' host fence is the user's, shared by every workspace (in
  * the OS temp folder): it is left in place, as other tests may be using it. Call it at the top
  * of a test file: it registers its `afterEach` there.
  *
@@ -15,14 +15,17 @@ import { afterEach } from 'vitest';
  * const root = await tempFolder();
  * ```
  */
-export function useTempWorkspaces(prefix: string): () => Promise<string> {
+export function useTempWorkspaces(prefix: string): (context?: TestContext) => Promise<string> {
   const made: string[] = [];
   afterEach(async () => {
     for (const dir of made.splice(0)) await rm(dir, { recursive: true, force: true });
   });
-  return async () => {
+  return async (context) => {
     const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
-    made.push(dir);
+    // A test that runs at once with others (`it.concurrent`) gives its context: the `afterEach`
+    // above would remove its folders when another test ends.
+    if (context === undefined) made.push(dir);
+    else context.onTestFinished(() => rm(dir, { recursive: true, force: true }));
     return dir;
   };
 }
