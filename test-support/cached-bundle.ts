@@ -141,7 +141,15 @@ export function cachedBundle<O extends object>(spec: CachedBundleOptions<O>): st
   const known = kept(spec);
   if (known !== undefined) return known;
   const { scratch, options } = scratchFor(spec);
-  return keep(spec, scratch, spec.build(options));
+  let result: BundleBuildResult;
+  try {
+    result = spec.build(options);
+  } catch (error) {
+    // a build that fails (a syntax error in a source) leaves no scratch folder behind
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+  return keep(spec, scratch, result);
 }
 
 /** {@link cachedBundle} with esbuild's asynchronous `build` (the one that runs plugins). */
@@ -151,5 +159,12 @@ export async function cachedBundleAsync<O extends object>(
   const known = kept(spec);
   if (known !== undefined) return known;
   const { scratch, options } = scratchFor(spec);
-  return keep(spec, scratch, await spec.build(options));
+  let result: BundleBuildResult;
+  try {
+    result = await spec.build(options);
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+  return keep(spec, scratch, result);
 }
