@@ -11,6 +11,19 @@ const BELOW_WRITE = 3;
 const BELOW_READ = 4;
 /** The id of the root, above every key: its records stay empty. */
 const ROOT = 0;
+const SLASH = 47; // '/'
+
+/**
+ * The position of the last `/` of `path` before position `end` (-1: none). By character codes:
+ * `lastIndexOf` and `endsWith` took about 9% of the time spent numbering the 2 050 keys of the
+ * access-list bench batch (`perf`), `lastIndexOf` mostly in the runtime.
+ */
+function slashBefore(path: string, end: number): number {
+  let at = end - 1;
+  while (at !== -1 && path.charCodeAt(at) !== SLASH) at--;
+  return at;
+}
+
 /** Numbers per path in `tree`: its first child, its next sibling, and 1 once it is a key. */
 const TREE_STRIDE = 3;
 const FIRST_CHILD = 0;
@@ -55,7 +68,8 @@ export class LatestWaveIndex {
 
   /** Numbers a key first seen. */
   private newId(key: string): number {
-    const id = this.pathId(key.endsWith('/') ? key.slice(0, -1) : key);
+    const trailing = key.length > 0 && key.charCodeAt(key.length - 1) === SLASH;
+    const id = this.pathId(trailing ? key.slice(0, -1) : key);
     this.ids[key] = id;
     if (this.tree[id * TREE_STRIDE + IS_KEY] === 0) this.becomeKey(id);
     return id;
@@ -110,7 +124,7 @@ export class LatestWaveIndex {
     // Up to the nearest ancestor known (or the root), then down, numbering each path.
     const missing = [path];
     let parent = ROOT;
-    for (let last = path.lastIndexOf('/'); last !== -1; ) {
+    for (let last = slashBefore(path, path.length); last !== -1; ) {
       const above = path.slice(0, last);
       const id = this.paths[above];
       if (id !== undefined) {
@@ -118,7 +132,7 @@ export class LatestWaveIndex {
         break;
       }
       missing.push(above);
-      last = last === 0 ? -1 : path.lastIndexOf('/', last - 1);
+      last = slashBefore(path, last);
     }
     for (let m = missing.length - 1; m >= 0; m--) {
       parent = this.newPath(parent);
