@@ -41,44 +41,63 @@ function placeAccesses(
   // all the index needs of them (it keeps only the latest wave per key and mode).
   for (const key in plain.keyIds) {
     const id = plain.keyIds[key]!;
-    if (id !== PREFIX) index.record(index.idOf(key), true, plain.latestWave[id]!);
+    if (id !== PREFIX) index.record(index.codeOf(key, true), plain.latestWave[id]!);
   }
   const { waveOf } = placement;
-  // Scratch: the current call's accesses, each its key's number × 2, + 1 for a write.
+  // Scratch: the current call's accesses, each its code (see `LatestWaveIndex.codeOf`).
   let accesses = new Int32Array(8);
 
   for (let i = plain.calls; i < count; i++) {
+    // Each field is read once, into a local, as in the fast path (see `placePlainKeys`): the
+    // common node passes in these comparisons, any other takes every check of `assertNode`.
     const node = nodes[i];
-    assertNode(node, i);
-    if (!node.parallelizable) {
+    if (typeof node !== 'object' || node === null) assertNode(node, i);
+    const { index: at, parallelizable, resourceKey, access, after: earlier, afterPrevious } = node;
+    if (
+      at !== i ||
+      earlier !== undefined ||
+      afterPrevious !== undefined ||
+      (parallelizable !== false &&
+        (parallelizable !== true ||
+          (resourceKey !== undefined && typeof resourceKey !== 'string') ||
+          (access !== undefined && !Array.isArray(access))))
+    ) {
+      assertNode(node, i);
+    }
+    if (!parallelizable) {
       placement.alone(i);
       continue;
     }
 
-    // Read every access first (a `resourceKey` is a write), then query them all, then record
-    // them: a call never conflicts with itself.
-    const { resourceKey, access } = node;
+    // Read every access (a `resourceKey` is a write) and query it as it is read, then record
+    // them all once the call is placed: a call never conflicts with itself. A query only reads
+    // the index, so it may come before a later access of the same call is read (or refused).
     const listed = access === undefined ? 0 : access.length;
     if (listed + 1 > accesses.length) accesses = new Int32Array(listed + 1);
     let held = 0;
-    if (resourceKey !== undefined) accesses[held++] = index.idOf(resourceKey) * 2 + 1;
+    let after = -1;
+    if (resourceKey !== undefined) {
+      const code = index.idOf(resourceKey) * 2 + 1;
+      accesses[held++] = code;
+      after = index.latest(code);
+    }
     for (let a = 0; a < listed; a++) {
       const entry = access![a]!;
-      const write = isWriteAccess(entry, i, a);
-      accesses[held++] = index.idOf(entry.key) * 2 + (write ? 1 : 0);
-    }
-    let after = -1;
-    for (let a = 0; a < held; a++) {
-      after = later(after, index.latest(accesses[a]! >> 1, (accesses[a]! & 1) === 1));
+      // The common entry in two comparisons; any other takes every check of `isWriteAccess`,
+      // which throws (the same error as reading it field by field would).
+      const mode = typeof entry === 'object' && entry !== null ? entry.mode : undefined;
+      const key = mode === 'write' || mode === 'read' ? entry.key : undefined;
+      if (typeof key !== 'string') isWriteAccess(entry, i, a);
+      const code = index.idOf(key as string) * 2 + (mode === 'write' ? 1 : 0);
+      accesses[held++] = code;
+      after = later(after, index.latest(code));
     }
 
-    if (node.afterPrevious !== undefined) after = Math.max(after, placement.latest);
-    else if (node.after !== undefined) {
-      for (const earlier of node.after) after = Math.max(after, waveOf[earlier]!);
+    if (afterPrevious !== undefined) after = Math.max(after, placement.latest);
+    else if (earlier !== undefined) {
+      for (const call of earlier) after = Math.max(after, waveOf[call]!);
     }
     const position = placement.join(i, after);
-    for (let a = 0; a < held; a++) {
-      index.record(accesses[a]! >> 1, (accesses[a]! & 1) === 1, position);
-    }
+    for (let a = 0; a < held; a++) index.record(accesses[a]!, position);
   }
 }

@@ -17,12 +17,12 @@ describe('the latest-wave index', () => {
         fc.boolean(),
         (recorded, query, write) => {
           const index = new LatestWaveIndex();
-          for (const r of recorded) index.record(index.idOf(r.key), r.write, r.wave);
+          for (const r of recorded) index.record(index.codeOf(r.key, r.write), r.wave);
           const conflicting = recorded.filter(
             (r) => (r.write || write) && referenceKeysOverlap(r.key, query),
           );
           const expected = Math.max(-1, ...conflicting.map((r) => r.wave));
-          assert.equal(index.latest(index.idOf(query), write), expected);
+          assert.equal(index.latest(index.codeOf(query, write)), expected);
         },
       ),
       { numRuns: 3000 },
@@ -31,14 +31,14 @@ describe('the latest-wave index', () => {
 
   it('keeps its records when it grows past its first size', () => {
     const index = new LatestWaveIndex();
-    for (let k = 0; k < 500; k++) index.record(index.idOf(`fs:/d${k % 7}/f${k}`), k % 2 === 0, k);
-    expect(index.latest(index.idOf('fs:/d3'), false)).toBe(
+    for (let k = 0; k < 500; k++) index.record(index.codeOf(`fs:/d${k % 7}/f${k}`, k % 2 === 0), k);
+    expect(index.latest(index.codeOf('fs:/d3', false))).toBe(
       // the latest write under fs:/d3: the largest even k with k % 7 === 3
       Math.max(
         ...Array.from({ length: 500 }, (_, k) => k).filter((k) => k % 7 === 3 && k % 2 === 0),
       ),
     );
-    expect(index.latest(index.idOf('fs:/d3/f10'), true)).toBe(10);
-    expect(index.latest(index.idOf('fs:/d9'), true)).toBe(-1);
+    expect(index.latest(index.codeOf('fs:/d3/f10', true))).toBe(10);
+    expect(index.latest(index.codeOf('fs:/d9', true))).toBe(-1);
   });
 });
