@@ -174,9 +174,7 @@ export class FenceBeacon {
 
   /** The slot as the intents are now: one `pwrite`. */
   #writeSlot(): void {
-    let joined = '';
-    for (const json of this.#json.values()) joined = joined === '' ? json : `${joined},${json}`;
-    this.#slot.write(joined);
+    this.#slot.write(this.#json.values());
     this.#stale = false;
   }
 
