@@ -76,8 +76,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function dashWords(line: string): string[] {
   const log = join(dir, 'log');
   writeFileSync(log, '');
-  // `p` prints its arguments to the log; the command line calls only `p`.
-  const script = `p() { for a in "$@"; do printf '[%s]' "$a"; done >> "${log}"; echo >> "${log}"; }\n${line}`;
+  // `p` prints its arguments to the log, its line in one write: the commands of a pipeline run at
+  // once, and a line written piece by piece could be cut by another command's line (seen:
+  // `p | p * x` logged `[*]`, then the first `p`'s empty line, then `[x]`). The command line
+  // calls only `p`.
+  const script = `p() { s=; for a in "$@"; do s="$s[$a]"; done; printf '%s\\n' "$s" >> "${log}"; }\n${line}`;
   spawnSync('/bin/sh', ['-c', script], { cwd, stdio: 'ignore', timeout: 5000 });
   return readFileSync(log, 'utf8').split('\n').slice(0, -1);
 }
