@@ -20,7 +20,7 @@ export interface BundleBuildResult {
 
 /** Options of {@link cachedBundle} and {@link cachedBundleAsync}. */
 export interface CachedBundleOptions<O extends object, R = BundleBuildResult> {
-  /** The bundle's file name, without `.mjs` (`turn-service`). */
+  /** The bundle's file name, without `.mjs` (`.cjs` for esbuild's `format: 'cjs'`) (`turn-service`). */
   readonly name: string;
   /** Where bundles are kept: inside a package's `node_modules`, so their externals resolve. */
   readonly outDir: string;
@@ -64,12 +64,18 @@ interface Pointer {
   readonly hash: string;
 }
 
+/** The bundle's file name: `.cjs` for a CommonJS bundle, so node runs it as one. */
+function fileNameOf<O extends object, R>(spec: CachedBundleOptions<O, R>): string {
+  const { format } = spec.options as { readonly format?: unknown };
+  return `${spec.name}${format === 'cjs' ? '.cjs' : '.mjs'}`;
+}
+
 /** Where the bundles of `spec` are kept. */
 function placeOf<O extends object, R>(spec: CachedBundleOptions<O, R>) {
   const assets = Object.entries(spec.assets ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const key = sha(JSON.stringify([spec.name, spec.options, assets])).slice(0, 16);
   const base = join(spec.outDir, `${spec.name}-${key}`);
-  const file = (hash: string) => join(`${base}-${hash.slice(0, 16)}`, `${spec.name}.mjs`);
+  const file = (hash: string) => join(`${base}-${hash.slice(0, 16)}`, fileNameOf(spec));
   return { assets, base, pointerFile: `${base}.json`, file };
 }
 
@@ -87,7 +93,7 @@ function scratchFor<O extends object, R>(spec: CachedBundleOptions<O, R>) {
   const { base } = placeOf(spec);
   mkdirSync(spec.outDir, { recursive: true });
   const scratch = mkdtempSync(`${base}.building-`);
-  const options = { ...spec.options, outfile: join(scratch, `${spec.name}.mjs`), metafile: true };
+  const options = { ...spec.options, outfile: join(scratch, fileNameOf(spec)), metafile: true };
   return { scratch, options: options as O & { outfile: string; metafile: true } };
 }
 
@@ -132,7 +138,7 @@ function keep<O extends object, R>(
 }
 
 /**
- * The path of `name.mjs`, bundled by esbuild from `options`, built once and kept on disk: later
+ * The path of `name.mjs` (or `name.cjs`), bundled by esbuild from `options`, built once and kept on disk: later
  * calls (other test files, other workers, later runs) reuse it while every file it was built from
  * (esbuild's metafile inputs, and the assets) holds what it held then, and build it again as
  * soon as one changed.
