@@ -1,3 +1,5 @@
+import { fileURLToPath } from 'node:url';
+
 /** Options of {@link nodeBundleOptions}. */
 export interface NodeBundleOptionsInput {
   /** The TypeScript entry point. */
@@ -49,4 +51,24 @@ export function nodeBundleOptions(input: NodeBundleOptionsInput) {
       js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);",
     },
   };
+}
+
+/** Runs a CommonJS bundle with V8's code cache kept beside it (see the script). */
+const CODE_CACHE_RUNNER = fileURLToPath(new URL('./run-with-code-cache.cjs', import.meta.url));
+
+/** What {@link bundleCommand} runs. */
+export interface BundleCommandInput {
+  /** A bundle `cachedBundle` made: `.mjs`, or `.cjs` (`format: 'cjs'`). */
+  readonly bundle: string;
+  readonly args: readonly string[];
+}
+
+/**
+ * The command line that runs `bundle` with `args` under this node: an ES module directly, a
+ * CommonJS bundle through `run-with-code-cache.cjs`, which compiles it from V8's code cache kept
+ * beside it after its first start (the argv the bundle sees is the same either way).
+ */
+export function bundleCommand(input: BundleCommandInput): string[] {
+  const runner = input.bundle.endsWith('.cjs') ? [CODE_CACHE_RUNNER] : [];
+  return [process.execPath, ...runner, input.bundle, ...input.args];
 }

@@ -46,13 +46,21 @@ const dispatcher = new Dispatcher({
 });
 
 // Every agent starts its batches at once: it says it is ready and waits for a line on stdin.
-process.stdout.write(`${READY_LINE}\n`);
-await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
-process.stdin.pause();
+// (No top-level `await`: the bundle is a CommonJS script, for its code cache.)
+async function run(): Promise<void> {
+  process.stdout.write(`${READY_LINE}\n`);
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  process.stdin.pause();
 
-const results: ToolResult[][] = [];
-for (const batch of config.batches) results.push(await dispatcher.dispatch(batch));
-process.stdout.write(`${RESULTS_PREFIX}${JSON.stringify(results)}\n`);
-await fleet?.close();
-// a tool still running (its call answered when its lease was lost) finishes before the exit
-await counter?.close();
+  const results: ToolResult[][] = [];
+  for (const batch of config.batches) results.push(await dispatcher.dispatch(batch));
+  process.stdout.write(`${RESULTS_PREFIX}${JSON.stringify(results)}\n`);
+  await fleet?.close();
+  // a tool still running (its call answered when its lease was lost) finishes before the exit
+  await counter?.close();
+}
+
+run().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -9,7 +9,7 @@ import {
   RESULTS_PREFIX,
   STARTED_PREFIX,
 } from './agent-config.js';
-import { bundleScript } from './bundle-script.js';
+import { codeCachedCommand } from './bundle-script.js';
 
 const SCRIPT = fileURLToPath(new URL('./agent-process.ts', import.meta.url));
 
@@ -37,7 +37,8 @@ export interface SpawnedAgent {
 export function spawnAgent(config: AgentConfig): SpawnedAgent {
   const configFile = `${config.log}.${config.agent}.json`;
   writeFileSync(configFile, JSON.stringify(config));
-  const child = spawn(process.execPath, [bundleScript(SCRIPT), configFile], {
+  const [command = '', ...args] = codeCachedCommand({ path: SCRIPT, args: [configFile] });
+  const child = spawn(command, args, {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const startedCalls = new Set<string>();
