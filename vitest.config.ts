@@ -10,15 +10,16 @@ const here = (path: string): string => fileURLToPath(new URL(path, import.meta.u
 
 /**
  * How long a function runs before V8's optimizing compiler takes it: eight times V8's default. A
- * test run executes much code only a few times, and with the default V8 spent 41 s of CPU in a
- * whole run on its background threads (perf: nearly all of it in `v8::internal::compiler`),
- * against 70 s in the workers running the tests, optimizing code that then ran a few more times
- * and was thrown away with its worker. With this: 16 s, and 89 s of CPU for the whole vitest
- * process instead of 122 s (Node 20, same machine, same load); on Node 22, 12 % less CPU for the
- * planner's and executor's tests. V8 12 (Node 22) counts calls where V8 11 (Node 20) counted the
- * bytecode run, under another flag. V8's flags are process-wide, so this reaches the worker
- * threads; the forked workers get it through `execArgv`. It changes when code is optimized, not
- * what any test does or checks.
+ * test run executes much code only a few times, and with the default V8's background threads
+ * spent a large share of the run's CPU in its optimizing compiler (perf: nearly all of it in
+ * `v8::internal::compiler`) on code that then ran a few more times and was thrown away with its
+ * worker. The planner's, core's and executor's tests (property tests, CPU-bound) took 18 % less
+ * CPU with this (three pairs of runs, alternated, quiet machine, Node 20: 42–49 s of user time
+ * against 56–59 s); on Node 22, 12 % less. On the whole suite the gain is smaller than this
+ * machine's own swings from run to run. V8 12 (Node 22) counts calls where V8 11 (Node 20)
+ * counted the bytecode run, under another flag. V8's flags are process-wide, so this reaches the
+ * worker threads; the forked workers get it through `execArgv`. It changes when code is
+ * optimized, not what any test does or checks.
  */
 const OPTIMIZE_LATER =
   Number(process.versions.node.split('.')[0]) >= 22
