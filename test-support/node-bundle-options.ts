@@ -8,8 +8,8 @@ export interface NodeBundleOptionsInput {
   readonly tsconfig: string;
   /**
    * `esm` (the default): an ES module, run with `node bundle.mjs`. `cjs`: a CommonJS script for
-   * `runWithCodeCache` (`run-with-code-cache.cjs`), which keeps V8's compiled code of it between
-   * starts; it has no top-level `await`, and `import.meta.url` is the bundle's own URL.
+   * `run-with-code-cache.cjs` ({@link bundleCommand}), which keeps V8's compiled code of it
+   * between starts; it has no top-level `await`, and `import.meta.url` is the bundle's own URL.
    */
   readonly format?: 'esm' | 'cjs';
 }
