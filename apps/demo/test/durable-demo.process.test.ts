@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { restateServerBinary } from '../src/restate-dev-server.js';
+import { demoCommand } from './demo-command.js';
 
 const run = promisify(execFile);
 const demoDir = fileURLToPath(new URL('..', import.meta.url));
-const tsx = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
 const env = { ...process.env, OPENAI_API_KEY: '', NO_COLOR: '1' };
 const binary = restateServerBinary();
 if (binary === undefined) {
@@ -24,14 +23,8 @@ const MAY_RERUN = new Set(['d1', 'd2', 'd3', 'd4', 'd5', 'd7', 'd8']);
 
 describe.skipIf(binary === undefined)('pnpm demo --durable', () => {
   it('runs the turn on Restate across two SIGKILLs: each call answered once, from the journal, run again or outcome unknown', async () => {
-    const { stdout } = await run(
-      tsx,
-      ['--tsconfig', join(demoDir, 'tsconfig.json'), 'src/main.ts', '--durable'],
-      {
-        cwd: demoDir,
-        env,
-      },
-    );
+    const [command, args] = await demoCommand(['--durable']);
+    const { stdout } = await run(command, args, { cwd: demoDir, env });
     const kills = [...stdout.matchAll(/SIGKILL pid \d+ .* running then: (.*)$/gm)].map((match) =>
       match[1] === 'none' ? [] : (match[1] ?? '').split(', '),
     );
