@@ -28,6 +28,19 @@ const OPTIMIZE_LATER =
 setFlagsFromString(OPTIMIZE_LATER);
 
 /**
+ * V8 keeps the bytecode of a function it has not run for a while instead of dropping it and
+ * compiling the source again at the next call (its default, to save memory). A worker runs file
+ * after file against the same modules (rxjs, zod, the packages' sources): what one file used and
+ * the next few did not was compiled again when a later file called it. Whole runs, alternated on
+ * a quiet machine: 120.5 and 123.6 s of user time with this against 125.2 and 129.8 s without
+ * (wall 76.7 and 79.4 s against 82.0 and 81.2 s); five pairs of runs of five packages' projects:
+ * less user time in four (2–7 s), more in one (5 s). Like the flag above, it changes when code is
+ * compiled, not what any test does.
+ */
+const KEEP_BYTECODE = '--no-flush-bytecode';
+setFlagsFromString(KEEP_BYTECODE);
+
+/**
  * The processes the tests start (the turn services, the fleet agents, the demo, the MCP server,
  * the forked workers: more than a hundred node processes a run) start without
  * `NODE_EXTRA_CA_CERTS`. Node reads and parses that file of certificates at every start, before
@@ -212,7 +225,7 @@ const spawningProject = {
     root: '.',
     include: SPAWNING_FILES,
     pool: 'forks' as const,
-    execArgv: [OPTIMIZE_LATER],
+    execArgv: [OPTIMIZE_LATER, KEEP_BYTECODE],
   },
 };
 

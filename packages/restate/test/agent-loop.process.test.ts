@@ -1,24 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ScriptedStep } from './fixtures/agent-service.js';
-import { type RestateFixture, startRestateFixture } from './fixtures/restate-fixture.js';
+import { fileFixture } from './fixtures/file-fixture.js';
+import { startRestateFixture } from './fixtures/restate-fixture.js';
 import { checkTurn, type TurnTally } from './fixtures/turn-checks.js';
 import { readLog } from './fixtures/turn-log.js';
 
-let fixture: RestateFixture | undefined;
-beforeAll(async () => {
-  fixture = await startRestateFixture();
-}, 60_000);
-afterAll(async () => {
-  await fixture?.stop();
+const restate = fileFixture({
+  start: () => startRestateFixture(),
+  stop: async (fixture) => fixture?.stop(),
+  timeoutMs: 60_000,
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('an AI SDK agent loop on Restate, the tools of each turn scheduled by toolwaves', () => {
   it('finishes after the service is SIGKILLed mid-turn: the model is asked once per step, finished calls do not run again', async (context) => {
-    if (fixture === undefined) return context.skip();
+    const fixture = await restate.use(context);
     const dir = join(fixture.dir, 'agent');
     const script: ScriptedStep[] = [
       {

@@ -1,24 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_PHASES } from './fixtures/crash-phases.js';
 import { crashRounds } from './fixtures/crash-rounds.js';
-import { type RestateFixture, startRestateFixture } from './fixtures/restate-fixture.js';
+import { fileFixture } from './fixtures/file-fixture.js';
+import { startRestateFixture } from './fixtures/restate-fixture.js';
 
 const SEED = 20261201;
 /** Crashes aimed at each of the phases of a turn (`CRASH_PHASES`): 18 in all, at the least. */
 const PER_PHASE = 3;
 const CRASHES = PER_PHASE * CRASH_PHASES.length;
 
-let fixture: RestateFixture | undefined;
-beforeAll(async () => {
-  fixture = await startRestateFixture();
-}, 60_000);
-afterAll(async () => {
-  await fixture?.stop();
+const restate = fileFixture({
+  start: () => startRestateFixture(),
+  stop: async (fixture) => fixture?.stop(),
+  timeoutMs: 60_000,
 });
 
 describe('durable turns on a real Restate server, the service SIGKILLed in every phase of a turn', () => {
   it(`completes every turn, never runs a finished call twice, never overlaps conflicting calls (≥ ${CRASHES} crashes)`, async (context) => {
-    if (fixture === undefined) return context.skip();
+    const fixture = await restate.use(context);
     const report = await crashRounds({
       fixture,
       seed: SEED,

@@ -2,16 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCall } from '@toolwaves/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CRASH_PHASES } from './fixtures/crash-phases.js';
 import { crashRounds } from './fixtures/crash-rounds.js';
+import { fileFixture } from './fixtures/file-fixture.js';
 import {
   hasRedisServer,
   REDIS_MISSING,
   startRedis,
   type TestRedis,
 } from './fixtures/redis-server.js';
-import { type RestateFixture, startRestateFixture } from './fixtures/restate-fixture.js';
+import { startRestateFixture } from './fixtures/restate-fixture.js';
 import { checkTurn, type TurnTally } from './fixtures/turn-checks.js';
 import { readLog } from './fixtures/turn-log.js';
 import { notesFence, tokensOf } from './fixtures/turn-tools.js';
@@ -27,27 +28,29 @@ const PER_PHASE = 1;
 const CRASHES = PER_PHASE * CRASH_PHASES.length;
 
 let redis: TestRedis | undefined;
-let fixture: RestateFixture | undefined;
-beforeAll(async () => {
-  if (!hasRedisServer()) {
-    console.warn(REDIS_MISSING);
-    return;
-  }
-  redis = await startRedis();
-  fixture = await startRestateFixture({
-    fleet: { url: redis.url, namespace: `restate-${randomUUID()}`, leaseMs: LEASE_MS },
-  });
-}, 60_000);
-afterAll(async () => {
-  await fixture?.stop();
-  await redis?.stop();
+const restate = fileFixture({
+  async start() {
+    if (!hasRedisServer()) {
+      console.warn(REDIS_MISSING);
+      return undefined;
+    }
+    redis = await startRedis();
+    return startRestateFixture({
+      fleet: { url: redis.url, namespace: `restate-${randomUUID()}`, leaseMs: LEASE_MS },
+    });
+  },
+  async stop(fixture) {
+    await fixture?.stop();
+    await redis?.stop();
+  },
+  timeoutMs: 60_000,
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('fleet locks (@toolwaves/redis) across a crash of a durable turn', () => {
   it('a call SIGKILLed while it holds its grant runs again under a newer token once the lease expired; its late write is refused', async (context) => {
-    if (fixture === undefined) return context.skip();
+    const fixture = await restate.use(context);
     const dir = join(fixture.dir, 'held');
     const calls: ToolCall[] = [
       // Its first run stops after claiming the note, before its commit: the crash lands there.
@@ -100,7 +103,7 @@ describe('fleet locks (@toolwaves/redis) across a crash of a durable turn', () =
   }, 120_000);
 
   it(`turns with fleet locks complete across crashes, each replay making the same decisions (≥ ${CRASHES} crashes)`, async (context) => {
-    if (fixture === undefined) return context.skip();
+    const fixture = await restate.use(context);
     const report = await crashRounds({
       fixture,
       seed: 20261202,

@@ -1,23 +1,22 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCall } from '@toolwaves/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestateFixture, startRestateFixture } from './fixtures/restate-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { fileFixture } from './fixtures/file-fixture.js';
+import { startRestateFixture } from './fixtures/restate-fixture.js';
 import { runsOf } from './fixtures/turn-checks.js';
 
-let fixture: RestateFixture | undefined;
-beforeAll(async () => {
-  fixture = await startRestateFixture();
-}, 60_000);
-afterAll(async () => {
-  await fixture?.stop();
+const restate = fileFixture({
+  start: () => startRestateFixture(),
+  stop: async (fixture) => fixture?.stop(),
+  timeoutMs: 60_000,
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the fs tools in a durable turn', () => {
   it('an edit_file SIGKILLed after it wrote, before its step was journaled, runs again and answers success: applied once', async (context) => {
-    if (fixture === undefined) return context.skip();
+    const fixture = await restate.use(context);
     const dir = join(fixture.dir, 'fs-edit');
     const file = join(dir, 'ws', 'a.ts');
     mkdirSync(join(dir, 'ws'), { recursive: true });

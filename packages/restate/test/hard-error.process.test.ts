@@ -1,19 +1,18 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestateFixture, startRestateFixture } from './fixtures/restate-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { fileFixture } from './fixtures/file-fixture.js';
+import { startRestateFixture } from './fixtures/restate-fixture.js';
 import { readLog } from './fixtures/turn-log.js';
 
-let fixture: RestateFixture | undefined;
-beforeAll(async () => {
-  fixture = await startRestateFixture();
-}, 60_000);
-afterAll(async () => {
-  await fixture?.stop();
+const restate = fileFixture({
+  start: () => startRestateFixture(),
+  stop: async (fixture) => fixture?.stop(),
+  timeoutMs: 60_000,
 });
 
 describe("a turn's hard error", () => {
   it('fails the invocation for good (a terminal error naming the cause), without retrying it', async (context) => {
-    if (fixture === undefined) return context.skip();
+    const fixture = await restate.use(context);
     const dir = join(fixture.dir, 'hard-error');
     const calls = [
       { id: 'h0', name: 'write_note', input: { path: 'a', text: 'one', ms: 2 } },

@@ -1,15 +1,14 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RestateFixture, startRestateFixture } from './fixtures/restate-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { fileFixture } from './fixtures/file-fixture.js';
+import { startRestateFixture } from './fixtures/restate-fixture.js';
 import { readLog } from './fixtures/turn-log.js';
 import { generateTurn, seededRandom } from './fixtures/turn-scenario.js';
 
-let fixture: RestateFixture | undefined;
-beforeAll(async () => {
-  fixture = await startRestateFixture();
-}, 60_000);
-afterAll(async () => {
-  await fixture?.stop();
+const restate = fileFixture({
+  start: () => startRestateFixture(),
+  stop: async (fixture) => fixture?.stop(),
+  timeoutMs: 60_000,
 });
 
 describe('the same turn with the same completion order gives the same schedule', () => {
@@ -19,7 +18,7 @@ describe('the same turn with the same completion order gives the same schedule',
   ] as const;
   for (const [mode, seed] of modes) {
     it(`${mode} mode: restarted from its whole journal, a turn issues the same steps in the same order, runs no tool and answers alike`, async (context) => {
-      if (fixture === undefined) return context.skip();
+      const fixture = await restate.use(context);
       const dir = join(fixture.dir, `same-${mode}`);
       const calls = generateTurn(seededRandom(seed), `same-${mode}`);
       const first = await fixture.turn({
