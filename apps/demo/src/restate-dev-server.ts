@@ -35,11 +35,17 @@ export interface RestateDevServer {
   stop(): Promise<void>;
 }
 
+/** How many times {@link startRestateDevServer} picks new ports when one was taken meanwhile. */
+const PORT_ATTEMPTS = 5;
+
 /**
  * Starts `restate-server` on free ports with its own temporary data folder. Invocations whose
  * service is down are retried every 50–200 ms, so a restarted service picks its turn up at once.
+ * A port found free can be taken by another process before the server binds it: the server then
+ * exits with `Address in use`, and it is started again on new ports, up to five times.
  *
- * @throws DemoError `restate_unavailable` without a server binary for this platform.
+ * @throws DemoError `restate_unavailable` without a server binary for this platform, or when
+ * the server does not start.
  */
 export async function startRestateDevServer(): Promise<RestateDevServer> {
   const binary = restateServerBinary();
@@ -49,6 +55,17 @@ export async function startRestateDevServer(): Promise<RestateDevServer> {
       message: `No restate-server binary for ${process.platform}-${process.arch} in node_modules (@restatedev/restate-server): run pnpm install`,
     });
   }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePorts(binary);
+    } catch (error) {
+      const taken = error instanceof DemoError && error.message.includes('Address in use');
+      if (!taken || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(binary: string): Promise<RestateDevServer> {
   const [fabric, admin, ingress] = [await freePort(), await freePort(), await freePort()];
   const dir = mkdtempSync(join(tmpdir(), 'toolwaves-restate-'));
   const config = join(dir, 'restate.toml');
