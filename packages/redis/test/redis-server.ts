@@ -25,12 +25,29 @@ export interface RedisServer {
   signal(signal: 'SIGSTOP' | 'SIGCONT'): void;
 }
 
+/** How many times {@link startRedisServer} picks a new port when one was taken meanwhile. */
+const PORT_ATTEMPTS = 5;
+
 /**
  * Starts `redis-server --port N --save '' --appendonly no` on a free port (a replica's sync
  * without delay), in a folder of its own
  * (a replica writes the primary's snapshot there; a server started elsewhere must never load it).
+ * A port found free can be taken by another process before the server binds it (the tests start
+ * servers side by side): the server then exits with `Address already in use`, and it is started
+ * again on a new port, up to {@link PORT_ATTEMPTS} times. A restart keeps its port.
  */
 export async function startRedisServer(): Promise<RedisServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort();
+    } catch (error) {
+      const taken = error instanceof Error && error.message.includes('Address already in use');
+      if (!taken || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnFreePort(): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'toolwaves-redis-'));
   let child: ChildProcess | undefined;
@@ -58,7 +75,12 @@ export async function startRedisServer(): Promise<RedisServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  await server.start();
+  try {
+    await server.start();
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return server;
 }
 
