@@ -193,3 +193,47 @@ describe('greedyPlanner — properties', () => {
     );
   });
 });
+
+describe('greedyPlanner — more waves than a placement first has room for', () => {
+  // A placement starts with room for 1 024 waves and doubles it as waves are made: about half
+  // the calls here are not concurrency-safe and the rest write one of two keys, so every batch
+  // of 2 100 calls or more makes well over 1 024 waves (about 1 600).
+  const manyWaves = fc.array(fc.record({ safe: fc.boolean(), key: fc.constantFrom('a', 'b') }), {
+    minLength: 2100,
+    maxLength: 2600,
+  });
+
+  it('equals the seed algorithm written plainly, by plain keys (the fast path) and by access lists', () => {
+    fc.assert(
+      fc.property(manyWaves, (calls) => {
+        const keyed = calls.map(
+          ({ safe, key }, index): PlanNode =>
+            safe
+              ? { index, parallelizable: true, resourceKey: key }
+              : { index, parallelizable: false },
+        );
+        // one write of the same key: the general path, with the same plan
+        const listed = calls.map(
+          ({ safe, key }, index): PlanNode =>
+            safe
+              ? { index, parallelizable: true, access: [{ key, mode: 'write' }] }
+              : { index, parallelizable: false },
+        );
+        const reference = referenceSeedGreedy(keyed);
+        assert.ok(reference.length > 1024, `${reference.length} waves`);
+        for (const nodes of [keyed, listed]) {
+          const plan = greedyPlanner().plan(nodes);
+          assert.deepEqual(
+            plan.waves.map((w) => w.calls),
+            [...reference],
+          );
+          assert.deepEqual(
+            plan.waves.map((w) => w.open),
+            reference.open,
+          );
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
