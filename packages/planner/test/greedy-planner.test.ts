@@ -1,6 +1,6 @@
 // Inside the properties, node:assert: vitest's `expect` costs tens of µs a call, thousands of calls.
 import assert from 'node:assert/strict';
-import { greedyPlanner, type PlanNode, verifyPlan } from '@toolwaves/planner';
+import { greedyPlanner, type Plan, type PlanNode, verifyPlan } from '@toolwaves/planner';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,6 +13,18 @@ import {
 import { bruteForce } from './brute-force-plans.js';
 import { reads, safe, unsafe, workedExample, writes } from './plan-nodes.js';
 import { isValidPlan, referenceFirstFit, referenceSeedGreedy } from './reference-model.js';
+
+/** `plan` has the waves of `reference` (see {@link referenceSeedGreedy}), open as they are there. */
+function assertSeedPlan(plan: Plan, reference: ReturnType<typeof referenceSeedGreedy>): void {
+  assert.deepEqual(
+    plan.waves.map((w) => w.calls),
+    [...reference],
+  );
+  assert.deepEqual(
+    plan.waves.map((w) => w.open),
+    reference.open,
+  );
+}
 
 const calls = (nodes: readonly PlanNode[]) =>
   greedyPlanner()
@@ -123,16 +135,7 @@ describe('greedyPlanner — properties', () => {
   it('equals the seed algorithm written plainly, on seed-model batches (the fast path)', () => {
     fc.assert(
       fc.property(fc.oneof(seedBatch(40), plainKeyBatch(slashKeys, 40)), (nodes) => {
-        const reference = referenceSeedGreedy(nodes);
-        const plan = greedyPlanner().plan(nodes);
-        assert.deepEqual(
-          plan.waves.map((w) => w.calls),
-          [...reference],
-        );
-        assert.deepEqual(
-          plan.waves.map((w) => w.open),
-          reference.open,
-        );
+        assertSeedPlan(greedyPlanner().plan(nodes), referenceSeedGreedy(nodes));
       }),
       { numRuns: 3000 },
     );
@@ -221,17 +224,7 @@ describe('greedyPlanner — more waves than a placement first has room for', () 
         );
         const reference = referenceSeedGreedy(keyed);
         assert.ok(reference.length > 1024, `${reference.length} waves`);
-        for (const nodes of [keyed, listed]) {
-          const plan = greedyPlanner().plan(nodes);
-          assert.deepEqual(
-            plan.waves.map((w) => w.calls),
-            [...reference],
-          );
-          assert.deepEqual(
-            plan.waves.map((w) => w.open),
-            reference.open,
-          );
-        }
+        for (const nodes of [keyed, listed]) assertSeedPlan(greedyPlanner().plan(nodes), reference);
       }),
       { numRuns: 20 },
     );
