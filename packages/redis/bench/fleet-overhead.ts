@@ -16,7 +16,11 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { createInterface, type Interface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-server.js';
+import {
+  hasRedisServer,
+  redisMissing,
+  startRedisServer,
+} from '../../../test-support/redis-server.js';
 
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 3 : 5;
@@ -85,7 +89,7 @@ function median(values: readonly number[]): number {
 
 async function main(): Promise<void> {
   if (!hasRedisServer()) {
-    console.log(REDIS_MISSING);
+    console.log(redisMissing('redis: the Redis benchmarks'));
     return;
   }
   const server = await startRedisServer();

@@ -24,8 +24,12 @@ import { createClient } from '@redis/client';
 import type { CoordinationGrant, ToolContext } from '@toolwaves/core';
 import { draftFile, fsToolsModule, WriteFileTool } from '@toolwaves/tools-fs';
 import { Container } from 'inversify';
+import {
+  hasRedisServer,
+  redisMissing,
+  startRedisServer,
+} from '../../../test-support/redis-server.js';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
-import { hasRedisServer, REDIS_MISSING, startRedisServer } from '../test/redis-server.js';
 
 const quick = process.argv.includes('--quick');
 const WAITERS = [1, 100, 1000];
@@ -244,7 +248,7 @@ function table(header: readonly string[], rows: readonly string[][]): string {
 
 async function main(): Promise<void> {
   if (!hasRedisServer()) {
-    console.log(REDIS_MISSING);
+    console.log(redisMissing('redis: the Redis benchmarks'));
     return;
   }
   const server = await startRedisServer();

@@ -1,8 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import { type RedisCoordinator, RedisCoordinatorError, redisCoordinator } from '../src/index.js';
 import { describeWithRedis, lockRequest } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const TIMEOUT_MS = 200;
 

@@ -1,8 +1,8 @@
 import { createClient } from '@redis/client';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
 import { describeWithRedis, lockRequest } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 describeWithRedis('a link that stops answering', () => {
   let server: RedisServer;

@@ -1,8 +1,8 @@
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import { redisCoordinator } from '../src/index.js';
 import { describeWithRedis, lockRequest, tracked } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /** The quoted arguments of a `MONITOR` line, unescaped (Redis writes them with `sdscatrepr`). */
 function monitoredArguments(line: string): string[] {

@@ -2,6 +2,7 @@ import { createClient } from '@redis/client';
 import { fnTool, ToolRegistry } from '@toolwaves/core';
 import { Dispatcher } from '@toolwaves/executor-rx';
 import { expect, it, vi } from 'vitest';
+import { startRedisServer } from '../../../test-support/redis-server.js';
 import { redisCoordinator } from '../src/index.js';
 import {
   coordinatorFor,
@@ -10,7 +11,6 @@ import {
   redisUrl,
   TEST_LEASE_MS,
 } from './fleet-fixture.js';
-import { startRedisServer } from './redis-server.js';
 
 describeWithRedis('the Dispatcher with a Redis coordinator', () => {
   it('the fencing token reaches the tool, and a fleet limit caps calls inside one parallel batch', async () => {

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Access, CoordinationGrant, CoordinationRequest } from '@toolwaves/core';
 import { type TrackedPromise, trackPromise } from '@toolwaves/core/testing';
 import { afterAll, afterEach, beforeAll, describe, inject, type TestContext } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import {
   type RedisCoordinator,
   type RedisCoordinatorOptions,
   redisCoordinator,
 } from '../src/index.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /** The URL of the project's shared test server, `''` when `redis-server` is missing. */
 export const redisUrl = inject('redisUrl');

@@ -1,10 +1,10 @@
 import type { TestProject } from 'vitest/node';
 import {
   hasRedisServer,
-  REDIS_MISSING,
   type RedisServer,
+  redisMissing,
   startRedisServer,
-} from './redis-server.js';
+} from '../../../test-support/redis-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,7 +18,7 @@ let server: RedisServer | undefined;
 /** Starts one `redis-server` for the project's tests (each test uses its own namespace). */
 export async function setup(project: TestProject): Promise<void> {
   if (!hasRedisServer()) {
-    console.warn(REDIS_MISSING);
+    console.warn(redisMissing('redis: the Redis tests'));
     project.provide('redisUrl', '');
     return;
   }

@@ -1,8 +1,8 @@
 import { createClient } from '@redis/client';
 import { expect, it, type TestContext, vi } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import { type RedisCoordinator, redisCoordinator } from '../src/index.js';
 import { describeWithRedis, lockRequest, TEST_LEASE_MS } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /**
  * The servers and coordinators of one test, stopped when it ends: the two scenarios run at once

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import { type SpawnedAgent, spawnAgent } from './fleet/spawn-agent.js';
 import { useTempWorkspaces } from './fleet/temp-workspaces.js';
 import { describeWithRedis, freshNamespace } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /**
  * A is paused three times its lease. Two seconds: B's lease must hold all along, and a 1 s lease

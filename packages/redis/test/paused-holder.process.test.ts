@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { createClient } from '@redis/client';
 import type { ToolCall, ToolResult } from '@toolwaves/core';
 import { expect, it, type TestContext } from 'vitest';
+import { type RedisServer, startRedisServer } from '../../../test-support/redis-server.js';
 import type { AgentConfig } from './fleet/agent-config.js';
 import { type SpawnedAgent, spawnAgent } from './fleet/spawn-agent.js';
 import { describeWithRedis, freshNamespace } from './fleet-fixture.js';
-import { type RedisServer, startRedisServer } from './redis-server.js';
 
 /**
  * The lease of the scenario: A is paused three times as long. Three seconds, so B (whose lease

@@ -3,15 +3,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ToolCall } from '@toolwaves/core';
 import { describe, expect, it } from 'vitest';
+import {
+  hasRedisServer,
+  type RedisServer,
+  redisMissing,
+  startRedisServer,
+} from '../../../test-support/redis-server.js';
 import { CRASH_PHASES } from './fixtures/crash-phases.js';
 import { crashRounds } from './fixtures/crash-rounds.js';
 import { fileFixture } from './fixtures/file-fixture.js';
-import {
-  hasRedisServer,
-  REDIS_MISSING,
-  startRedis,
-  type TestRedis,
-} from './fixtures/redis-server.js';
 import { startRestateFixture } from './fixtures/restate-fixture.js';
 import { checkTurn, type TurnTally } from './fixtures/turn-checks.js';
 import { readLog } from './fixtures/turn-log.js';
@@ -27,14 +27,14 @@ const LEASE_MS = 3000;
 const PER_PHASE = 1;
 const CRASHES = PER_PHASE * CRASH_PHASES.length;
 
-let redis: TestRedis | undefined;
+let redis: RedisServer | undefined;
 const restate = fileFixture({
   async start() {
     if (!hasRedisServer()) {
-      console.warn(REDIS_MISSING);
+      console.warn(redisMissing('restate: the fleet-lock tests'));
       return undefined;
     }
-    redis = await startRedis();
+    redis = await startRedisServer();
     return startRestateFixture({
       fleet: { url: redis.url, namespace: `restate-${randomUUID()}`, leaseMs: LEASE_MS },
     });

@@ -2,16 +2,20 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../../test-support/free-port.js';
+import { freePort } from './free-port.js';
 
 /** Whether Debian's `redis-server` (or any) is on PATH. */
 export function hasRedisServer(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** The one line printed when the Redis tests are skipped. */
-export const REDIS_MISSING =
-  'redis: skipping the Redis tests, `redis-server` is not on PATH (install it: apt-get install redis-server)';
+/**
+ * The one line printed when tests that need Redis are skipped, `skipped` naming them (e.g.
+ * `redis: the Redis tests`).
+ */
+export function redisMissing(skipped: string): string {
+  return `${skipped} are skipped: \`redis-server\` is not on PATH (install it: apt-get install redis-server)`;
+}
 
 /** A `redis-server` of our own on a free port, persistence off; `restart` keeps the port. */
 export interface RedisServer {
