@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core/internal';
+import { closestName } from '@toolwaves/planner';
 import { DemoError } from './demo-error.js';
 import { FRAMEWORK_NAMES, type FrameworkName } from './framework-session.js';
 import { DEFAULT_TOKENS_PER_SECOND } from './scripted-model.js';
@@ -128,17 +129,10 @@ export function parseCliOptions(
   try {
     parsed = parse(withOptionalValues(argv));
   } catch (error) {
-    throw new DemoError({
-      code: 'invalid_flag',
-      message: `${error instanceof Error ? error.message : String(error)} (see --help)`,
-      cause: error,
-    });
+    throw new DemoError({ code: 'invalid_flag', message: parseFailure(error), cause: error });
   }
   const { values } = parsed;
-  const planner = values.planner ?? 'greedy';
-  if (!(PLANNER_NAMES as readonly string[]).includes(planner)) {
-    throw invalid('--planner', `one of ${PLANNER_NAMES.join(', ')}`, planner);
-  }
+  const planner = oneOf('--planner', PLANNER_NAMES, values.planner ?? 'greedy');
   const mode = values.mode ?? 'parallel';
   if (mode !== 'parallel' && mode !== 'sequential') {
     throw invalid('--mode', 'parallel or sequential', mode);
@@ -180,7 +174,7 @@ export function parseCliOptions(
     });
   }
   return {
-    planner: planner as PlannerName,
+    planner,
     mode,
     maxConcurrency,
     stream: !(values['no-stream'] ?? false),
@@ -199,30 +193,44 @@ export function parseCliOptions(
   };
 }
 
+/** The demo's flags, as `parseArgs` reads them. */
+const FLAGS = {
+  planner: { type: 'string' },
+  mode: { type: 'string' },
+  'max-concurrency': { type: 'string' },
+  stream: { type: 'boolean' },
+  'no-stream': { type: 'boolean' },
+  'tokens-per-second': { type: 'string' },
+  workspace: { type: 'string' },
+  latency: { type: 'string' },
+  compare: { type: 'boolean' },
+  'keep-workspace': { type: 'boolean' },
+  json: { type: 'string' },
+  fleet: { type: 'string' },
+  trace: { type: 'string' },
+  framework: { type: 'string' },
+  durable: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parse(argv: readonly string[]) {
-  return parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      planner: { type: 'string' },
-      mode: { type: 'string' },
-      'max-concurrency': { type: 'string' },
-      stream: { type: 'boolean' },
-      'no-stream': { type: 'boolean' },
-      'tokens-per-second': { type: 'string' },
-      workspace: { type: 'string' },
-      latency: { type: 'string' },
-      compare: { type: 'boolean' },
-      'keep-workspace': { type: 'boolean' },
-      json: { type: 'string' },
-      fleet: { type: 'string' },
-      trace: { type: 'string' },
-      framework: { type: 'string' },
-      durable: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: [...argv], strict: true, allowPositionals: false, options: FLAGS });
+}
+
+/**
+ * What `parseArgs` refused, for the user: an unknown flag with the one meant when it is a near
+ * miss (`--plannr` → `--planner`), anything else in `parseArgs`'s own words.
+ */
+function parseFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const unknown = /^Unknown option '(-{1,2})([^'=]+)'/.exec(message);
+  if ((error as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || unknown === null) {
+    return `${message} (see --help)`;
+  }
+  const [, dashes, name] = unknown;
+  const meant = closestName(name!, Object.keys(FLAGS));
+  const hint = meant === undefined ? '' : `; did you mean \`--${meant}\`?`;
+  return `Unknown option \`${dashes}${name}\`${hint} (see --help)`;
 }
 
 /** Flags whose FILE is optional. */
@@ -248,15 +256,27 @@ function fleetUrl(value: string | undefined): string | undefined {
 }
 
 function frameworkName(value: string | undefined): FrameworkName | undefined {
-  if (value !== undefined && !(FRAMEWORK_NAMES as readonly string[]).includes(value)) {
-    throw invalid('--framework', `one of ${FRAMEWORK_NAMES.join(', ')}`, value);
-  }
-  return value as FrameworkName | undefined;
+  return value === undefined ? undefined : oneOf('--framework', FRAMEWORK_NAMES, value);
 }
 
 function invalid(flag: string, expected: string, value: unknown): DemoError {
   return new DemoError({
     code: 'invalid_flag',
     message: `Expected \`${flag}\` to be ${expected}, got ${describeValue(value)}`,
+  });
+}
+
+/**
+ * `value` of `flag` when it is one of `choices`; else an error listing them, with the one meant
+ * when it is a near miss (`gredy` → `greedy`).
+ */
+function oneOf<T extends string>(flag: string, choices: readonly T[], value: string): T {
+  if ((choices as readonly string[]).includes(value)) return value as T;
+  const meant = closestName(value, choices);
+  const error = invalid(flag, `one of ${choices.join(', ')}`, value);
+  if (meant === undefined) throw error;
+  throw new DemoError({
+    code: 'invalid_flag',
+    message: `${error.message}; did you mean \`${meant}\`?`,
   });
 }

@@ -107,6 +107,21 @@ describe('parseCliOptions', () => {
       ['--planner', 'fastest'],
       'Expected `--planner` to be one of greedy, ordered, sequential, optimal, got `"fastest"` (string)',
     ],
+    [
+      ['--planner', 'gredy'],
+      'Expected `--planner` to be one of greedy, ordered, sequential, optimal, got `"gredy"` (string); did you mean `greedy`?',
+    ],
+    [
+      ['--framework', 'langchan'],
+      'Expected `--framework` to be one of langchain, openai-agents, ai-sdk, got `"langchan"` (string); did you mean `langchain`?',
+    ],
+    [['--plannr', 'greedy'], 'Unknown option `--plannr`; did you mean `--planner`? (see --help)'],
+    [
+      ['--max-concurency=4'],
+      'Unknown option `--max-concurency`; did you mean `--max-concurrency`? (see --help)',
+    ],
+    [['--colour'], 'Unknown option `--colour` (see --help)'],
+    [['-x'], 'Unknown option `-x` (see --help)'],
     [['--mode', 'turbo'], 'Expected `--mode` to be parallel or sequential, got `"turbo"` (string)'],
     [
       ['--max-concurrency', '0'],
