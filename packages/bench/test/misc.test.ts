@@ -68,6 +68,12 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--fast'])).toThrow(
       'Unknown option `"--fast"` (string); run `pnpm bench --help`',
     );
+    expect(() => parseBenchArgs(['--quik'])).toThrow(
+      'Unknown option `"--quik"` (string); did you mean `--quick`? (see `pnpm bench --help`)',
+    );
+    expect(() => parseBenchArgs(['--token-rat=40'])).toThrow(
+      'Unknown option `"--token-rat"` (string); did you mean `--token-rate`? (see `pnpm bench --help`)',
+    );
   });
 });
 

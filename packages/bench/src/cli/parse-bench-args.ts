@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { describeValue } from '@toolwaves/core/internal';
+import { closestName } from '@toolwaves/planner';
 import { BenchError } from '../bench-error.js';
 
 /** The flags of `pnpm bench`: their type, their argument and what they do (the usage text). */
@@ -71,9 +72,17 @@ function translate(error: unknown): BenchError {
     code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
       ? flag
       : /Unexpected argument '([^']*)'/.exec(message)?.[1];
+  // a near miss of a flag (`--quik`): the one meant
+  const meant = unknown?.startsWith('-')
+    ? closestName(unknown.replace(/^-+/, ''), Object.keys(FLAGS))
+    : undefined;
+  const help =
+    meant === undefined
+      ? 'run `pnpm bench --help`'
+      : `did you mean \`--${meant}\`? (see \`pnpm bench --help\`)`;
   return new BenchError({
     code: 'invalid_options',
-    message: `Unknown option ${describeValue(unknown ?? message)}; run \`pnpm bench --help\``,
+    message: `Unknown option ${describeValue(unknown ?? message)}; ${help}`,
     cause: error,
   });
 }
