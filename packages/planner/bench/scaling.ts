@@ -112,6 +112,32 @@ function pushNumbers(count: number): number {
   return list.length;
 }
 
+/** How many fresh buffers {@link pageFaultCost} touches. */
+const FAULT_SAMPLES = 9;
+
+/**
+ * What one minor page fault costs on this machine, in µs: the median over fresh 8 MB buffers of
+ * the time to write one byte per 4 KB page, divided by the faults that took. A planner's run
+ * that takes fresh memory (its output, a table that outgrows the young generation) pays this per
+ * 4 KB page; reading the declarations takes none, so the cost of a fault, which is the machine's
+ * (the kernel's, the hypervisor's), moves the ratios to reading.
+ */
+function pageFaultCost(): number {
+  const costs: number[] = [];
+  for (let sample = 0; sample < FAULT_SAMPLES; sample++) {
+    const before = pageFaults();
+    const start = performance.now();
+    const bytes = new Uint8Array(8 * 1024 * 1024);
+    for (let i = 0; i < bytes.length; i += 4096) bytes[i] = 1;
+    const elapsed = performance.now() - start;
+    const faulted = pageFaults() - before;
+    sink += bytes[4096]!;
+    if (faulted > 0) costs.push((elapsed * 1000) / faulted);
+  }
+  costs.sort((a, b) => a - b);
+  return costs[Math.floor(costs.length / 2)] ?? Number.NaN;
+}
+
 let sink = 0;
 const ROUNDS = 31;
 
@@ -124,12 +150,19 @@ function exposedGc(): Gc {
 }
 const collectGarbage = exposedGc();
 
-/** Median and fastest time of a contender, in ms: wall-clock, and process CPU time. */
+/**
+ * Median and fastest time of a contender, in ms: wall-clock, and process CPU time; and the median
+ * number of minor page faults a run took (fresh memory the kernel maps on first touch).
+ */
 interface Timing {
   readonly median: number;
   readonly fastest: number;
   readonly cpu: { readonly median: number; readonly fastest: number };
+  readonly pageFaults: number;
 }
+
+/** Minor page faults of this process so far. */
+const pageFaults = (): number => process.resourceUsage().minorPageFault;
 
 /**
  * Times every contender `ROUNDS` times after 5 warm-up rounds. The contenders take turns within
@@ -148,17 +181,22 @@ function measure<K extends string>(contenders: Record<K, () => number>): Record<
   const names = Object.keys(contenders) as K[];
   const times = new Map<K, number[]>(names.map((name) => [name, []]));
   const cpuTimes = new Map<K, number[]>(names.map((name) => [name, []]));
+  const faults = new Map<K, number[]>(names.map((name) => [name, []]));
   for (let round = -5; round < ROUNDS; round++) {
     for (const name of names) {
       collectGarbage({ type: 'minor' });
+      // read before the clocks start and after they stop: the count costs a system call
+      const faultsBefore = pageFaults();
       const cpu = process.cpuUsage();
       const start = performance.now();
       sink += contenders[name]();
       const elapsed = performance.now() - start;
       const used = process.cpuUsage(cpu);
+      const faulted = pageFaults() - faultsBefore;
       if (round >= 0) {
         times.get(name)!.push(elapsed);
         cpuTimes.get(name)!.push((used.user + used.system) / 1000);
+        faults.get(name)!.push(faulted);
       }
     }
   }
@@ -168,7 +206,11 @@ function measure<K extends string>(contenders: Record<K, () => number>): Record<
   };
   const result = {} as Record<K, Timing>;
   for (const name of names) {
-    result[name] = { ...summary(times.get(name)!), cpu: summary(cpuTimes.get(name)!) };
+    result[name] = {
+      ...summary(times.get(name)!),
+      cpu: summary(cpuTimes.get(name)!),
+      pageFaults: summary(faults.get(name)!).median,
+    };
   }
   return result;
 }
@@ -196,6 +238,7 @@ function report(
     median: t.median / 10,
     fastest: t.fastest / 10,
     cpu: { median: t.cpu.median / 10, fastest: t.cpu.fastest / 10 },
+    pageFaults: t.pageFaults / 10,
   });
   const small = perSmall(time.greedyTenSmall);
   const row = (label: string, t: Timing) =>
@@ -218,6 +261,9 @@ function report(
   row('greedy, 10k calls (ten batches, per batch)', small);
   ratio('greedy 100k ÷ reading 100k', time.greedyLarge, time.read, readNote);
   ratio('greedy 100k ÷ greedy 10k', time.greedyLarge, small, 'linear: 10×, goal ≤ 12');
+  console.log(
+    `  page faults per run, medians: reading ${time.read.pageFaults}, greedy 100k ${time.greedyLarge.pageFaults}, ordered 100k ${time.orderedLarge.pageFaults}, greedy 10k ${small.pageFaults}`,
+  );
 }
 
 console.log(`@toolwaves/planner scaling — node ${process.version}, ${ROUNDS} interleaved rounds`);
@@ -244,4 +290,8 @@ const push = measure({
 console.log('\nreference, no planning: push numbers into a fresh array');
 console.log(
   `  100k ÷ 10k${(push.large.median / (push.tenSmall.median / 10)).toFixed(1).padStart(44)} × ${(push.large.fastest / (push.tenSmall.fastest / 10)).toFixed(1).padStart(8)} ×   what the memory system adds`,
+);
+const fault = pageFaultCost();
+console.log(
+  `  a page fault: ${fault.toFixed(1)} µs (first touch of fresh memory, median of ${FAULT_SAMPLES}), what each fault above adds`,
 );
