@@ -74,8 +74,11 @@ export function spawnAgent(config: AgentConfig): SpawnedAgent {
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  // 'close', not 'exit': a process may exit before the parent has read all it printed (its
+  // last lines, the results among them, still in the pipe), and 'close' comes once the pipes
+  // are drained. Read at 'exit', a loaded run found only "ready" of an agent that had finished.
   const exited = new Promise<number | null>((resolve) =>
-    child.once('exit', (code) => resolve(code)),
+    child.once('close', (code) => resolve(code)),
   );
   const results = exited.then((code) => {
     const line = stdout.split('\n').find((l) => l.startsWith(RESULTS_PREFIX));

@@ -63,7 +63,8 @@ export function startChild(command: readonly string[]): Child {
   child.stderr?.on('data', (chunk: Buffer) => {
     out += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': at 'exit' the last lines a child printed may still be in the pipe
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return {
     process: child,
     exited,
