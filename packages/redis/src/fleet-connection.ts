@@ -44,7 +44,7 @@ export class FleetConnection {
     this.#where = options.client === undefined ? redactUrl(options.url) : 'the given client';
     // The bare client class, not `createClient`: that builds a class with every Redis command
     // as a method for each set of options it is given (node-redis caches only the last set),
-    // 60–190 ms of CPU per coordinator on a 2-core machine, where `new RedisClient` takes
+    // 50–175 ms of CPU per coordinator on a 2-core machine, where `new RedisClient` takes
     // under 1 ms; the coordinator sends its commands with `sendCommand` alone. Its subscriber
     // (`duplicate()`) is a bare client too.
     this.#commands =
