@@ -148,13 +148,12 @@ const packageProjects = [
 ];
 
 /**
- * A run of the whole suite puts the tests in three projects instead of fifteen: a worker keeps
+ * A run of the whole suite puts the tests in four projects instead of fifteen: a worker keeps
  * the modules it loaded only from one file to the next of the same project, so each project costs
  * each worker a fresh import of the shared graph (zod, rxjs, inversify, the AI SDK, the packages'
- * sources) and the main process a transform of it. `packages` holds every package's tests, the
- * process tests (`*.process.test.ts`, the demo's too) included: in a project of their own they
- * made each worker import the graph once more when it went on to the packages' files.
- * `agents-and-demo` holds the tests that load the OpenAI Agents SDK (the openai-agents package
+ * sources) and the main process a transform of it. `packages` holds every package's tests but
+ * the process tests (`*.process.test.ts`, the demo's too), which run in forked workers in
+ * `processes` (see `wholeRunProcesses`). `agents-and-demo` holds the tests that load the OpenAI Agents SDK (the openai-agents package
  * and the demo): importing it starts a trace-export loop (a 5 s timer, forever) that the fake
  * timers of the other packages' tests would run without end. `ai-sdk-v7` stays apart (`ai`
  * resolves elsewhere there).
@@ -185,13 +184,9 @@ if (unshared.length > 0) {
 }
 
 /**
- * The files that start hundreds of short processes (`/bin/sh`, `bwrap`, `git`): in a whole run
- * they get a project of their own, in forked workers. A process started from a worker thread is
- * forked from the whole test process, beside the other workers' busy threads: `spawn` blocked
- * 2.3 ms in a plain Node process and 20.8 ms with three busy threads beside it, and in whole runs
- * on a loaded machine the command table took 21–35 s in a worker thread against 8 s in a forked
- * worker. On a quiet machine the whole run spent 3–6 s less system time this way, and took about
- * as long (77.9–86.8 s against 80.7–86.3 s, four runs each, alternated).
+ * The files that start hundreds of short processes (`/bin/sh`, `bwrap`, `git`) without being
+ * process tests by name: in a whole run they join the process tests in `processes`, in forked
+ * workers (see `wholeRunProcesses`).
  */
 const SPAWNING_FILES = [
   'packages/tools-fs/test/run-command-table.test.ts',
@@ -209,25 +204,11 @@ const sharedProjects = Object.entries(SHARED_PROJECTS).map(([name, members]) => 
   test: {
     name,
     root: '.',
-    include: [
-      ...members.map((member) => `${PACKAGES[member]}/test/**/*.test.ts`),
-      ...(name === 'packages' ? PROCESS_TEST_FILES : []),
-    ],
-    exclude: name === 'packages' ? SPAWNING_FILES : [PROCESS_TESTS],
+    include: members.map((member) => `${PACKAGES[member]}/test/**/*.test.ts`),
+    exclude: name === 'packages' ? [...SPAWNING_FILES, PROCESS_TESTS] : [PROCESS_TESTS],
     ...(name === 'packages' ? { globalSetup: [REDIS_SETUP] } : {}),
   },
 }));
-
-const spawningProject = {
-  extends: true as const,
-  test: {
-    name: 'spawning',
-    root: '.',
-    include: SPAWNING_FILES,
-    pool: 'forks' as const,
-    execArgv: [OPTIMIZE_LATER, KEEP_BYTECODE],
-  },
-};
 
 /** Whether the command line picks projects (`--project redis`, `--project=redis`). */
 const picksProjects = process.argv.some(
@@ -262,13 +243,16 @@ const RECORDED_BY_PATH = new Map(
  * packages' barrels), for a file of another project. Ordering files across projects by duration
  * alone made nearly every file start in a fresh worker.
  *
- * The projects with the least time in the last run come first and the largest last (in a whole
- * run: `ai-sdk-v7`, `agents-and-demo`, then `packages`), so the run ends on the many short files
- * of the largest project, which even out the workers' ends; it ended on the demo's tests, a fresh
- * import of the OpenAI Agents SDK in each worker, with the cores half idle. Inside a project the
- * longest files go first (where vitest has no time of its own for a file, the recorded one, then
- * its size): the process tests that mostly wait on their children (paused holders, leases running
- * out) start beside the long crash rounds and property tests, which keep the cores busy meanwhile.
+ * `processes` comes first: its files mostly wait on their children (paused holders, leases
+ * running out, services restarting), and started last they made the run end on them with the
+ * cores idle; first, the workers that finish them go on with the other projects' files while the
+ * long ones still wait. Then the projects with the least time in the last run come first and the
+ * largest last (in a whole run: `ai-sdk-v7`, `agents-and-demo`, then `packages`), so the run ends
+ * on the many short files of the largest project, which even out the workers' ends; it ended on
+ * the demo's tests, a fresh import of the OpenAI Agents SDK in each worker, with the cores half
+ * idle. Inside a project the longest files go first (where vitest has no time of its own for a
+ * file, the recorded one, then its size): the process tests that wait longest start beside the
+ * crash rounds and sandbox properties, which keep the cores busy meanwhile.
  */
 class ProjectByProject extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -293,6 +277,7 @@ class ProjectByProject extends BaseSequencer {
       const [duration = 0, size = 0] = cost(file);
       return [
         file.project.config.sequence.groupOrder,
+        file.project.name === 'processes' ? 0 : 1,
         projectDuration,
         projectSize,
         file.project.name,
@@ -313,13 +298,39 @@ class ProjectByProject extends BaseSequencer {
 }
 
 /**
- * Every package's process tests, in one project of their own for a command line that picks
- * projects (`--project processes`); a whole run puts them in `packages`. The redis files use the
- * shared redis-server of the redis global setup.
+ * Every package's process tests, in one project of their own, in forked workers; the redis files
+ * use the redis-server of the redis global setup (one for this project). A process started from
+ * a worker thread is forked from the whole test process (every worker's heap, more than a
+ * gigabyte), beside the other workers' busy threads: `spawn` blocked 2.3 ms in a plain Node
+ * process and 20.8 ms with three busy threads beside it, the copy of the page tables and the
+ * write faults on every page the parent touched afterwards (copy-on-write) adding to each of the
+ * hundreds of starts of a run; a forked worker is a process of its own, a tenth of the size.
+ * With the process tests in threads (in `packages`) the command table took 21–35 s in a worker
+ * thread against 8 s in a forked worker, on a loaded machine. Whole runs, alternated, on a
+ * 2-core machine where a page fault costs 12–16 µs: 2.13–2.15 million minor faults with the
+ * process tests here against 2.25–2.30 million in `packages` (`/usr/bin/time`, five runs and
+ * seven), 53.9 s of system time against 55.6 s (medians), 96.6 s by vitest against 100.8 s
+ * (medians; faster in three of the four pairs run back to back).
  */
 const processesProject = {
   extends: true as const,
-  test: { name: 'processes', root: '.', include: PROCESS_TEST_FILES, globalSetup: [REDIS_SETUP] },
+  test: {
+    name: 'processes',
+    root: '.',
+    include: PROCESS_TEST_FILES,
+    globalSetup: [REDIS_SETUP],
+    pool: 'forks' as const,
+    execArgv: [OPTIMIZE_LATER, KEEP_BYTECODE],
+  },
+};
+
+/**
+ * `processes` in a whole run: the process tests and the files that start hundreds of short
+ * processes ({@link SPAWNING_FILES}). It runs first (see `ProjectByProject`).
+ */
+const wholeRunProcesses = {
+  ...processesProject,
+  test: { ...processesProject.test, include: [...PROCESS_TEST_FILES, ...SPAWNING_FILES] },
 };
 
 export default defineConfig({
@@ -340,6 +351,6 @@ export default defineConfig({
     sequence: { sequencer: ProjectByProject },
     projects: picksProjects
       ? [processesProject, ...packageProjects]
-      : [...sharedProjects, spawningProject, aiSdkV7],
+      : [...sharedProjects, wholeRunProcesses, aiSdkV7],
   },
 });

@@ -13,19 +13,22 @@ declare module 'vitest' {
   }
 }
 
-let server: RedisServer | undefined;
+/** Set once the missing server was reported: two projects of a whole run use this setup. */
+const REPORTED = Symbol.for('toolwaves.redis-setup.missing-reported');
 
-/** Starts one `redis-server` for the project's tests (each test uses its own namespace). */
-export async function setup(project: TestProject): Promise<void> {
+/**
+ * Starts one `redis-server` for the project's tests (each test uses its own namespace) and
+ * returns what stops it: a whole run has two projects with this setup, each with its server.
+ */
+export async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   if (!hasRedisServer()) {
-    console.warn(redisMissing('redis: the Redis tests'));
+    const flags = globalThis as { [REPORTED]?: boolean };
+    if (flags[REPORTED] !== true) console.warn(redisMissing('redis: the Redis tests'));
+    flags[REPORTED] = true;
     project.provide('redisUrl', '');
-    return;
+    return undefined;
   }
-  server = await startRedisServer();
+  const server: RedisServer = await startRedisServer();
   project.provide('redisUrl', server.url);
-}
-
-export async function teardown(): Promise<void> {
-  await server?.stop();
+  return () => server.stop();
 }
