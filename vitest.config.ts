@@ -307,10 +307,11 @@ class ProjectByProject extends BaseSequencer {
  * hundreds of starts of a run; a forked worker is a process of its own, a tenth of the size.
  * With the process tests in threads (in `packages`) the command table took 21–35 s in a worker
  * thread against 8 s in a forked worker, on a loaded machine. Whole runs, alternated, on a
- * 2-core machine where a page fault costs 12–16 µs: 2.13–2.15 million minor faults with the
- * process tests here against 2.25–2.30 million in `packages` (`/usr/bin/time`, five runs and
- * seven), 53.9 s of system time against 55.6 s (medians), 96.6 s by vitest against 100.8 s
- * (medians; faster in three of the four pairs run back to back).
+ * 2-core machine where a page fault costs 12–16 µs, in six pairs run back to back: 2.13–2.16
+ * million minor faults with the process tests here against 2.25–2.30 million in `packages`
+ * (`/usr/bin/time`), 1.7–6.6 s less system time in every pair, and by vitest's count faster in
+ * five pairs (by 0.8–6.0 s) and slower in one (by 10 s). The machine's own speed moved more than
+ * that from one pair to the next (94–117 s a run).
  */
 const processesProject = {
   extends: true as const,
