@@ -153,9 +153,9 @@ const packageProjects = [
  * each worker a fresh import of the shared graph (zod, rxjs, inversify, the AI SDK, the packages'
  * sources) and the main process a transform of it. `packages` holds every package's tests but
  * the process tests (`*.process.test.ts`, the demo's too), which run in forked workers in
- * `processes` (see `wholeRunProcesses`). `agents-and-demo` holds the tests that load the OpenAI Agents SDK (the openai-agents package
- * and the demo): importing it starts a trace-export loop (a 5 s timer, forever) that the fake
- * timers of the other packages' tests would run without end. `ai-sdk-v7` stays apart (`ai`
+ * `processes` (see `wholeRunProcesses`). `agents-and-demo` holds the tests that load the OpenAI
+ * Agents SDK (the openai-agents package and the demo): importing it starts a trace-export loop
+ * (a 5 s timer, forever) that the fake timers of the other packages' tests would run without end. `ai-sdk-v7` stays apart (`ai`
  * resolves elsewhere there).
  */
 const SHARED_PROJECTS: Record<string, readonly (keyof typeof PACKAGES)[]> = {
@@ -304,7 +304,7 @@ class ProjectByProject extends BaseSequencer {
  * gigabyte), beside the other workers' busy threads: `spawn` blocked 2.3 ms in a plain Node
  * process and 20.8 ms with three busy threads beside it, the copy of the page tables and the
  * write faults on every page the parent touched afterwards (copy-on-write) adding to each of the
- * hundreds of starts of a run; a forked worker is a process of its own, a tenth of the size.
+ * hundreds of starts of a run; a forked worker is a process of its own, with one worker's heap.
  * With the process tests in threads (in `packages`) the command table took 21–35 s in a worker
  * thread against 8 s in a forked worker, on a loaded machine. Whole runs, alternated, on a
  * 2-core machine where a page fault costs 12–16 µs, in six pairs run back to back: 2.13–2.16
