@@ -155,8 +155,8 @@ const packageProjects = [
  * the process tests (`*.process.test.ts`, the demo's too), which run in forked workers in
  * `processes` (see `wholeRunProcesses`). `agents-and-demo` holds the tests that load the OpenAI
  * Agents SDK (the openai-agents package and the demo): importing it starts a trace-export loop
- * (a 5 s timer, forever) that the fake timers of the other packages' tests would run without end. `ai-sdk-v7` stays apart (`ai`
- * resolves elsewhere there).
+ * (a 5 s timer, forever) that the fake timers of the other packages' tests would run without
+ * end. `ai-sdk-v7` stays apart (`ai` resolves elsewhere there).
  */
 const SHARED_PROJECTS: Record<string, readonly (keyof typeof PACKAGES)[]> = {
   packages: [
