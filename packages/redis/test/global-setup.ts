@@ -1,7 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import {
   hasRedisServer,
-  type RedisServer,
   redisMissing,
   startRedisServer,
 } from '../../../test-support/redis-server.js';
@@ -28,7 +27,7 @@ export async function setup(project: TestProject): Promise<(() => Promise<void>)
     project.provide('redisUrl', '');
     return undefined;
   }
-  const server: RedisServer = await startRedisServer();
+  const server = await startRedisServer();
   project.provide('redisUrl', server.url);
   return () => server.stop();
 }
