@@ -347,6 +347,12 @@ export default defineConfig({
     // a lease running out, a service restarting), and the others keep the cores busy meanwhile.
     // Not more: the property tests are CPU-bound, and each worker more slows every one of them.
     pool: 'threads',
+    // Keeps what vite made of each source (TypeScript stripped, imports rewritten) on disk,
+    // in `node_modules/.experimental-vitest-cache`, keyed by the file's content, its id and the
+    // project's configuration: a later run transforms only what changed. A run after one that
+    // filled it: 7.4 s of transforms against 25.1 s (vitest's summed count), 94.0 s against
+    // 104.0 s, 176 s of CPU against 190 s. The first run after a fresh clone fills it.
+    experimental: { fsModuleCache: true },
     isolate: false,
     maxWorkers: Math.max(2, availableParallelism()) + 1,
     sequence: { sequencer: ProjectByProject },

@@ -13,6 +13,7 @@
  * V8 compiles the source, and the cache is written again.
  */
 'use strict';
+const { isAscii } = require('node:buffer');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, resolve } = require('node:path');
@@ -28,7 +29,18 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new Script(Module.wrap(readFileSync(file, 'utf8')), {
+/**
+ * The bundle's source. esbuild writes ASCII (non-ASCII characters escaped, its default charset),
+ * and ASCII read as Latin-1 is the same string, copied as it is instead of decoded as UTF-8: the
+ * turn service (4 MB) started with 1 300 fewer page faults (11.4 k against 12.7 k, `perf stat`,
+ * eight starts each, alternated). Anything else is decoded as UTF-8, as node would.
+ */
+function sourceOf(path) {
+  const bytes = readFileSync(path);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
+const script = new Script(Module.wrap(sourceOf(file)), {
   filename: file,
   cachedData,
 });

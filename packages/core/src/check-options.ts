@@ -57,34 +57,70 @@ export function checkOptions(options: CheckOptionsOptions): void {
     value: options.options,
     error,
   });
-  const required = new Set(options.required ?? []);
-  const children = new Map<string, string[]>();
-  for (const name of Object.keys(rules)) {
-    const [parent, child] = splitName(name);
-    if (child === undefined) continue;
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const known = [
-    ...Object.keys(rules).filter((n) => !n.includes('.')),
-    ...(options.checkedApart ?? []),
-  ];
+  const shape = shapeOf(rules);
+  const required = options.required ?? [];
+  const { checkedApart } = options;
+  const known = checkedApart === undefined ? shape.topLevel : [...shape.topLevel, ...checkedApart];
   refuseUnknownOptions({ what, given, known, error });
-  for (const [name, rule] of Object.entries(rules)) {
-    const [parent, child] = splitName(name);
+  for (const { name, parent, child, rule } of shape.rules) {
     let value = given[parent];
     if (child !== undefined) {
       if (!isRecord(value)) continue;
       value = value[child];
     }
-    if (value === undefined && !required.has(name)) continue;
+    if (value === undefined && !required.includes(name)) continue;
     checkOption({ name, value, rule, error });
     if (rule.each !== undefined)
       checkEach({ name, values: value as unknown[], each: rule.each, error });
-    const known = children.get(name);
-    if (known !== undefined && isRecord(value)) {
-      refuseUnknownOptions({ what: `\`${name}\` of ${subject}`, given: value, known, error });
+    const children = shape.children.get(name);
+    if (children !== undefined && isRecord(value)) {
+      refuseUnknownOptions({
+        what: `\`${name}\` of ${subject}`,
+        given: value,
+        known: children,
+        error,
+      });
     }
   }
+}
+
+/** What {@link checkOptions} reads off a rules object: the same for every call with it. */
+interface RulesShape {
+  /** The options that are not options of an option (no dot in their names). */
+  readonly topLevel: readonly string[];
+  /** Every rule, its name split at the dot. */
+  readonly rules: readonly {
+    readonly name: string;
+    readonly parent: string;
+    readonly child: string | undefined;
+    readonly rule: OptionRule<unknown>;
+  }[];
+  /** The dotted children of each option that has some (`hooks` → `pre`, `post`). */
+  readonly children: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The shape of each rules object met, kept: most callers pass a constant of their module, and
+ * some check options once per call they serve (the Dispatcher's `dispatch`, once per batch).
+ */
+const shapes = new WeakMap<object, RulesShape>();
+
+function shapeOf(rules: Readonly<Record<string, OptionRule<unknown>>>): RulesShape {
+  const known = shapes.get(rules);
+  if (known !== undefined) return known;
+  const children = new Map<string, string[]>();
+  const split = Object.entries(rules).map(([name, rule]) => {
+    const [parent, child] = splitName(name);
+    if (child !== undefined) children.set(parent, [...(children.get(parent) ?? []), child]);
+    return { name, parent, child, rule };
+  });
+  const shape: RulesShape = {
+    topLevel: split.filter(({ child }) => child === undefined).map(({ name }) => name),
+    rules: split,
+    children,
+  };
+  shapes.set(rules, shape);
+  return shape;
 }
 
 /** `'hooks.pre'` → `['hooks', 'pre']`; `'mode'` → `['mode', undefined]`. */
